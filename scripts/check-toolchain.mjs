@@ -1,0 +1,31 @@
+// Runs after `npm ci`. Hardhat 3 needs Node >= 22.13 and its native EDR binary; npm
+// silently skips that binary when npm itself runs on an older Node (the optional
+// dependency's `engines` do not match). Fail loudly here instead of at the first test.
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const problems = [];
+
+try {
+  require("@nomicfoundation/edr");
+} catch (error) {
+  problems.push(`Hardhat's native EDR binary is missing (${error.code ?? error.message}).`);
+}
+
+try {
+  require.resolve("node/package.json");
+} catch {
+  problems.push("The pinned Node 22 runtime (npm package `node`) is missing.");
+}
+
+if (problems.length > 0) {
+  console.error(
+    [
+      "Toolchain check failed:",
+      ...problems.map((p) => `  - ${p}`),
+      "Install with npm running on Node 22, as the README says:",
+      "  npx -y -p node@22.23.3 -- npm ci",
+    ].join("\n"),
+  );
+  process.exit(1);
+}

@@ -1,0 +1,95 @@
+import { AbiCoder, getAddress, hexlify, keccak256, randomBytes, toUtf8Bytes } from "ethers";
+import type { BaseWallet, TypedDataDomain } from "ethers";
+
+/** Hardware metadata and benchmark scores; mirrors `ComputeSpecs` in IComputeVerifier.sol. */
+export interface ComputeSpecs {
+  cpuCores: number;
+  ramGb: number;
+  storageGb: number;
+  networkMbps: number;
+  cpuScore: number;
+  memoryScore: number;
+  storageScore: number;
+  networkScore: number;
+}
+
+/** What the verifiers sign; mirrors `AttestationVerifier.Attestation`. */
+export interface Attestation {
+  provider: string;
+  cuHash: string;
+  cuValue: bigint;
+  specs: ComputeSpecs;
+  expiry: bigint;
+  nonce: bigint;
+}
+
+export const ATTESTATION_TYPES = {
+  Attestation: [
+    { name: "provider", type: "address" },
+    { name: "cuHash", type: "bytes32" },
+    { name: "cuValue", type: "uint256" },
+    { name: "specs", type: "ComputeSpecs" },
+    { name: "expiry", type: "uint64" },
+    { name: "nonce", type: "uint256" },
+  ],
+  ComputeSpecs: [
+    { name: "cpuCores", type: "uint32" },
+    { name: "ramGb", type: "uint32" },
+    { name: "storageGb", type: "uint32" },
+    { name: "networkMbps", type: "uint32" },
+    { name: "cpuScore", type: "uint32" },
+    { name: "memoryScore", type: "uint32" },
+    { name: "storageScore", type: "uint32" },
+    { name: "networkScore", type: "uint32" },
+  ],
+};
+
+const SPECS_TUPLE =
+  "tuple(uint32 cpuCores,uint32 ramGb,uint32 storageGb,uint32 networkMbps," +
+  "uint32 cpuScore,uint32 memoryScore,uint32 storageScore,uint32 networkScore)";
+const ATTESTATION_TUPLE = `tuple(address provider,bytes32 cuHash,uint256 cuValue,${SPECS_TUPLE} specs,uint64 expiry,uint256 nonce)`;
+
+/** The EIP-712 domain of an AttestationVerifier deployment. */
+export function attestationDomain(chainId: bigint, verifyingContract: string): TypedDataDomain {
+  return { name: "ComputeAttestationVerifier", version: "1", chainId, verifyingContract };
+}
+
+/**
+ * The identity of a benchmark report: keccak256 of its canonical JSON. The off-chain verifier
+ * computes the same hash when it attests.
+ */
+export function cuHashOf(report: unknown): string {
+  return keccak256(toUtf8Bytes(JSON.stringify(report)));
+}
+
+/** A fresh random 256-bit nonce. */
+export function randomNonce(): bigint {
+  return BigInt(hexlify(randomBytes(32)));
+}
+
+/**
+ * Signs `attestation` with each signer and returns the signatures ordered by ascending signer
+ * address, which is the order the contract requires.
+ */
+export async function signAttestation(
+  attestation: Attestation,
+  domain: TypedDataDomain,
+  signers: readonly BaseWallet[],
+): Promise<string[]> {
+  const sorted = [...signers].sort((a, b) => (BigInt(getAddress(a.address)) < BigInt(getAddress(b.address)) ? -1 : 1));
+  return Promise.all(sorted.map((s) => s.signTypedData(domain, ATTESTATION_TYPES, attestation)));
+}
+
+/** Encodes a proof for `MintingAgent.verifyAndMintSSTB`: `abi.encode(Attestation, bytes[])`. */
+export function encodeProof(attestation: Attestation, signatures: readonly string[]): string {
+  return AbiCoder.defaultAbiCoder().encode([ATTESTATION_TUPLE, "bytes[]"], [attestation, signatures]);
+}
+
+/** Signs and encodes in one step. */
+export async function buildProof(
+  attestation: Attestation,
+  domain: TypedDataDomain,
+  signers: readonly BaseWallet[],
+): Promise<string> {
+  return encodeProof(attestation, await signAttestation(attestation, domain, signers));
+}

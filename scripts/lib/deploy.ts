@@ -1,0 +1,160 @@
+import type { ContractRunner, Signer } from "ethers";
+
+import {
+  AttestationVerifier__factory,
+  CUToken__factory,
+  ERC1967Proxy__factory,
+  GovernanceToken__factory,
+  MintingAgent__factory,
+  MockStablecoin__factory,
+  ProviderRegistry__factory,
+  SSTB__factory,
+} from "../../typechain-types/index.js";
+import type {
+  AttestationVerifier,
+  CUToken,
+  GovernanceToken,
+  MintingAgent,
+  MockStablecoin,
+  ProviderRegistry,
+  SSTB,
+} from "../../typechain-types/index.js";
+import { Roles } from "./roles.js";
+
+/** What a primary-chain deployment needs to know. */
+export interface PrimaryDeployOptions {
+  /** Deploys, and holds every admin role until the hand-off to governance. */
+  deployer: Signer;
+  /** Receives the governance token supply and, later, protocol fees. */
+  treasury: string;
+  /** The chain's collateral stablecoin; a MockStablecoin is deployed when omitted (local chains). */
+  collateralToken?: string;
+  /** Collateral base units per whole sSTB of capacity (1e6 = 1 USDC per sSTB). */
+  collateralPerCU: bigint;
+  /** Verifier keys of the attestation verifier, and how many must sign. */
+  verifiers: readonly string[];
+  verifierThreshold: number;
+  /** Fixed supply of the governance token, in base units. */
+  governanceSupply: bigint;
+  /** ERC-1155 metadata URI of the CU token. */
+  cuTokenUri: string;
+  /** Accounts that approve providers and arbitrate (operational roles). */
+  approvers?: readonly string[];
+  arbitrators?: readonly string[];
+  /** Called after each step, for progress output. */
+  onStep?: (step: string) => void;
+}
+
+/** A deployed primary chain, as typed contracts. */
+export interface PrimaryDeployment {
+  collateral: MockStablecoin;
+  /** True when `collateral` is the mock deployed by this run. */
+  collateralIsMock: boolean;
+  cuToken: CUToken;
+  sstb: SSTB;
+  governanceToken: GovernanceToken;
+  registry: ProviderRegistry;
+  verifier: AttestationVerifier;
+  mintingAgent: MintingAgent;
+}
+
+interface UpgradeableFactory<T> {
+  deploy(): Promise<{ waitForDeployment(): Promise<unknown>; getAddress(): Promise<string> }>;
+  interface: { encodeFunctionData(fn: "initialize", args: readonly unknown[]): string };
+  attach(target: string): unknown;
+  connect(runner: ContractRunner | null): UpgradeableFactory<T>;
+}
+
+/**
+ * Deploys an implementation and an ERC-1967 proxy initialized in the same transaction, so no one
+ * can front-run the initializer.
+ */
+export async function deployUupsProxy<T>(
+  factory: UpgradeableFactory<T>,
+  deployer: Signer,
+  initArgs: readonly unknown[],
+): Promise<T> {
+  const implementation = await factory.deploy();
+  await implementation.waitForDeployment();
+  const data = factory.interface.encodeFunctionData("initialize", initArgs);
+  const proxy = await new ERC1967Proxy__factory(deployer).deploy(await implementation.getAddress(), data);
+  await proxy.waitForDeployment();
+  return factory.attach(await proxy.getAddress()) as T;
+}
+
+/** Deploys every contract built so far on the primary chain and wires their roles. */
+export async function deployPrimary(options: PrimaryDeployOptions): Promise<PrimaryDeployment> {
+  const { deployer } = options;
+  const step = options.onStep ?? (() => {});
+  const admin = await deployer.getAddress();
+
+  const collateralIsMock = options.collateralToken === undefined;
+  const collateral = collateralIsMock
+    ? await (await new MockStablecoin__factory(deployer).deploy()).waitForDeployment()
+    : MockStablecoin__factory.connect(options.collateralToken!, deployer);
+  step(collateralIsMock ? "mock stablecoin" : "collateral token (existing)");
+
+  const cuToken = await (await new CUToken__factory(deployer).deploy(admin, options.cuTokenUri)).waitForDeployment();
+  step("CU token");
+
+  const sstb = await deployUupsProxy<SSTB>(new SSTB__factory(deployer), deployer, [admin]);
+  step("sSTB (UUPS proxy)");
+
+  const governanceToken = await (
+    await new GovernanceToken__factory(deployer).deploy(options.treasury, options.governanceSupply)
+  ).waitForDeployment();
+  step("governance token");
+
+  const registry = await deployUupsProxy<ProviderRegistry>(new ProviderRegistry__factory(deployer), deployer, [
+    admin,
+    await collateral.getAddress(),
+    options.collateralPerCU,
+  ]);
+  step("provider registry (UUPS proxy)");
+
+  const verifier = await (
+    await new AttestationVerifier__factory(deployer).deploy(admin, [...options.verifiers], options.verifierThreshold)
+  ).waitForDeployment();
+  step("attestation verifier");
+
+  const mintingAgent = await deployUupsProxy<MintingAgent>(new MintingAgent__factory(deployer), deployer, [
+    admin,
+    await registry.getAddress(),
+    await cuToken.getAddress(),
+    await sstb.getAddress(),
+    await verifier.getAddress(),
+  ]);
+  step("minting agent (UUPS proxy)");
+
+  const agent = await mintingAgent.getAddress();
+  const grants: Array<
+    [{ grantRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }> }, string, string]
+  > = [
+    [cuToken, Roles.MINTER, agent],
+    [sstb, Roles.MINTER, agent],
+    [sstb, Roles.BURNER, agent],
+    [registry, Roles.MINTING_AGENT, agent],
+    [verifier, Roles.CONSUMER, agent],
+    ...(options.approvers ?? []).map((a) => [registry, Roles.APPROVER, a] as [typeof registry, string, string]),
+    ...(options.arbitrators ?? []).map((a) => [registry, Roles.ARBITRATOR, a] as [typeof registry, string, string]),
+  ];
+  for (const [contract, role, account] of grants) {
+    await (await contract.grantRole(role, account)).wait();
+  }
+  step("roles wired");
+
+  return { collateral, collateralIsMock, cuToken, sstb, governanceToken, registry, verifier, mintingAgent };
+}
+
+/** Addresses of a deployment, by contract name. */
+export async function addressesOf(deployment: PrimaryDeployment): Promise<Record<string, string>> {
+  return {
+    CollateralToken: await deployment.collateral.getAddress(),
+    CUToken: await deployment.cuToken.getAddress(),
+    SSTB: await deployment.sstb.getAddress(),
+    GovernanceToken: await deployment.governanceToken.getAddress(),
+    ProviderRegistry: await deployment.registry.getAddress(),
+    AttestationVerifier: await deployment.verifier.getAddress(),
+    MintingAgent: await deployment.mintingAgent.getAddress(),
+  };
+}

@@ -1,0 +1,148 @@
+import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import type { HardhatEthers, HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+
+import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scripts/lib/attestation.js";
+import type { Attestation, ComputeSpecs } from "../../scripts/lib/attestation.js";
+import { deployPrimary } from "../../scripts/lib/deploy.js";
+import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
+import type { IProviderRegistry } from "../../typechain-types/index.js";
+
+export const DAY = 24n * 60n * 60n;
+/** 1 USDC (6 decimals) of collateral per whole sSTB. */
+export const COLLATERAL_PER_CU = parseUnits("1", 6);
+export const GOVERNANCE_SUPPLY = parseEther("100000000");
+export const Tier = { Standard: 0n, Premium: 1n, Enterprise: 2n } as const;
+export const Status = { None: 0n, Pending: 1n, Active: 2n, Suspended: 3n } as const;
+
+export const SAMPLE_SPECS: ComputeSpecs = {
+  cpuCores: 64,
+  ramGb: 256,
+  storageGb: 4096,
+  networkMbps: 10000,
+  cpuScore: 9100,
+  memoryScore: 8800,
+  storageScore: 7600,
+  networkScore: 9500,
+};
+
+export function sampleProfile(name = "Acme Compute"): IProviderRegistry.ProviderProfileStruct {
+  return {
+    name,
+    country: "DE",
+    region: "eu-central",
+    email: "ops@acme.example",
+    website: "https://acme.example",
+    cpuType: "AMD EPYC 9654",
+    totalCpuCores: 192,
+    totalRamGb: 1536,
+    totalStorageGb: 61440,
+    networkCapacityMbps: 100000,
+  };
+}
+
+/** Three deterministic verifier keys; the fixture's verifier needs two of them. */
+export function verifierWallets(): Wallet[] {
+  return [1, 2, 3].map((i) => new Wallet(keccak256(toUtf8Bytes(`verifier-${i}`))));
+}
+
+export interface ProtocolFixture extends PrimaryDeployment {
+  deployer: HardhatEthersSigner;
+  treasury: HardhatEthersSigner;
+  approver: HardhatEthersSigner;
+  arbitrator: HardhatEthersSigner;
+  provider: HardhatEthersSigner;
+  provider2: HardhatEthersSigner;
+  user: HardhatEthersSigner;
+  stranger: HardhatEthersSigner;
+  verifierKeys: Wallet[];
+  chainId: bigint;
+  /** A valid attestation for `provider`, with optional overrides. */
+  attestation(provider: string, overrides?: Partial<Attestation>): Promise<Attestation>;
+  /** Signs and encodes an attestation, by default with verifier keys 0 and 1. */
+  proof(attestation: Attestation, signers?: Wallet[]): Promise<string>;
+}
+
+/** Deploys the primary chain and names the accounts every test uses. */
+export async function deployProtocol(ethers: HardhatEthers): Promise<ProtocolFixture> {
+  const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger] = await ethers.getSigners();
+  const verifierKeys = verifierWallets();
+  const deployment = await deployPrimary({
+    deployer,
+    treasury: treasury.address,
+    collateralPerCU: COLLATERAL_PER_CU,
+    verifiers: verifierKeys.map((w) => w.address),
+    verifierThreshold: 2,
+    governanceSupply: GOVERNANCE_SUPPLY,
+    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+    approvers: [approver.address],
+    arbitrators: [arbitrator.address],
+  });
+  const { chainId } = await ethers.provider.getNetwork();
+  const domain = attestationDomain(chainId, await deployment.verifier.getAddress());
+
+  for (const p of [provider, provider2]) {
+    await deployment.collateral.mint(p.address, parseUnits("1000000", 6));
+    await deployment.collateral.connect(p).approve(await deployment.mintingAgent.getAddress(), ethers.MaxUint256);
+    await deployment.collateral.connect(p).approve(await deployment.registry.getAddress(), ethers.MaxUint256);
+  }
+
+  return {
+    ...deployment,
+    deployer,
+    treasury,
+    approver,
+    arbitrator,
+    provider,
+    provider2,
+    user,
+    stranger,
+    verifierKeys,
+    chainId,
+    async attestation(providerAddress, overrides = {}) {
+      const now = BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
+      const nonce = randomNonce();
+      return {
+        provider: providerAddress,
+        cuHash: cuHashOf({ provider: providerAddress, nonce: nonce.toString() }),
+        cuValue: parseEther("100"),
+        specs: SAMPLE_SPECS,
+        expiry: now + DAY,
+        nonce,
+        ...overrides,
+      };
+    },
+    proof(attestation, signers = verifierKeys.slice(0, 2)) {
+      return buildProof(attestation, domain, signers);
+    },
+  };
+}
+
+/** Registers `signer` as a provider and has the approver activate it. */
+export async function registerActive(
+  f: ProtocolFixture,
+  signer: HardhatEthersSigner,
+  tier: bigint = Tier.Standard,
+): Promise<void> {
+  await f.registry.connect(signer).register(sampleProfile(), tier);
+  await f.registry.connect(f.approver).approveProvider(signer.address);
+}
+
+/** Collateral that backs `value` sSTB at the fixture's default 120% ratio and price. */
+export function collateralFor(value: bigint): bigint {
+  return (value * 12_000n * COLLATERAL_PER_CU + 10_000n * 10n ** 18n - 1n) / (10_000n * 10n ** 18n);
+}
+
+/** Mints `cuValue` sSTB for an active provider, posting exactly the required collateral. */
+export async function mintFor(
+  f: ProtocolFixture,
+  signer: HardhatEthersSigner,
+  cuValue: bigint = parseEther("100"),
+  stakingPeriod: bigint = 30n * DAY,
+): Promise<bigint> {
+  const attestation = await f.attestation(signer.address, { cuValue });
+  const proof = await f.proof(attestation);
+  const account = await f.registry.accountOf(signer.address);
+  const needed = collateralFor(account.availableCU + cuValue) - account.freeCollateral;
+  await f.mintingAgent.connect(signer).verifyAndMintSSTB(proof, needed > 0n ? needed : 0n, stakingPeriod);
+  return f.cuToken.totalComputeUnits();
+}
