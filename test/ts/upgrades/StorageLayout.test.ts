@@ -18,9 +18,11 @@ describe("Storage layout (UUPS contracts)", function () {
     });
   }
 
-  it("the plugin rejects an implementation that is not upgrade-safe", async function () {
-    // GovernanceToken has a constructor that sets state: not valid behind a proxy
-    const factory = await ethers.getContractFactory("GovernanceToken");
-    await expect(api.validateImplementation(factory, { kind: "uups" })).to.be.rejectedWith(/not upgrade safe/);
+  it("the plugin rejects an upgrade that breaks the namespaced layout", async function () {
+    const current = await ethers.getContractFactory("ProviderRegistry");
+    const broken = await ethers.getContractFactory("ProviderRegistryBrokenLayoutV2");
+    await expect(api.validateUpgrade(current, broken, { kind: "uups" })).to.be.rejectedWith(
+      /computeprotocol\.storage\.ProviderRegistry/,
+    );
   });
 });
