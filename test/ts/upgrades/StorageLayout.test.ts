@@ -22,7 +22,7 @@ describe("Storage layout (UUPS contracts)", function () {
     const current = await ethers.getContractFactory("ProviderRegistry");
     const broken = await ethers.getContractFactory("ProviderRegistryBrokenLayoutV2");
     await expect(api.validateUpgrade(current, broken, { kind: "uups" })).to.be.rejectedWith(
-      /computeprotocol\.storage\.ProviderRegistry/,
+      /New storage layout is incompatible/,
     );
   });
 });
