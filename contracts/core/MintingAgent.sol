@@ -93,16 +93,16 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
     ) external nonReentrant returns (uint256 cuId) {
         MintingAgentStorage storage $ = _storage();
         VerifiedCompute memory verified = $.verifier.verify(msg.sender, computeProof);
-        IProviderRegistry registry = $.registry;
+        IProviderRegistry vault = $.registry;
 
-        registry.recordMint(msg.sender, verified.cuValue, collateralAmount, stakingPeriod);
-        ICUToken cuToken = $.cuToken;
-        cuId = cuToken.mint(msg.sender, verified);
-        cuToken.burn(msg.sender, cuId, verified.cuValue);
+        vault.recordMint(msg.sender, verified.cuValue, collateralAmount, stakingPeriod);
+        ICUToken units = $.cuToken;
+        cuId = units.mint(msg.sender, verified);
+        units.burn(msg.sender, cuId, verified.cuValue);
         emit SSTBMinted(msg.sender, cuId, verified.cuValue, collateralAmount, stakingPeriod);
 
         if (collateralAmount > 0) {
-            registry.collateralToken().safeTransferFrom(msg.sender, address(registry), collateralAmount);
+            vault.collateralToken().safeTransferFrom(msg.sender, address(vault), collateralAmount);
         }
         $.sstb.mint(msg.sender, verified.cuValue);
     }

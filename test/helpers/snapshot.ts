@@ -11,7 +11,7 @@ export async function protocolState(d: PrimaryDeployment, accounts: readonly str
       account: a,
       collateral: await d.collateral.balanceOf(a),
       sstb: await d.sstb.balanceOf(a),
-      registryAccount: (await d.registry.accountOf(a)).toArray().map(String),
+      registryAccount: [...(await d.registry.accountOf(a))].map(String),
     })),
   );
   return {
