@@ -22,11 +22,20 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
 
     /// @custom:storage-location erc7201:computeprotocol.storage.MintingAgent
     struct MintingAgentStorage {
-        IProviderRegistry registry;
-        ICUToken cuToken;
-        ISSTB sstb;
         IComputeVerifier verifier;
     }
+
+    /// @dev The contracts the agent mints through never change for a deployment; immutables in the
+    /// implementation save three cold storage reads (6,300 gas) per mint. Pointing the agent at
+    /// other contracts is an upgrade, decided by governance like any other.
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    IProviderRegistry private immutable _registry;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    ICUToken private immutable _cuToken;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    ISSTB private immutable _sstb;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    IERC20 private immutable _collateralToken;
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.MintingAgent")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 private constant STORAGE_LOCATION = 0xdc907ed0a474c8a83734e0a6de114218cf09c84d07d465c56b3e4ac1e407ca00;
@@ -52,27 +61,25 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
     /// @notice The zero amount was given.
     error MintingAgentZeroAmount();
 
+    /// @notice Deploys an implementation bound to the registry, CU token and sSTB of a deployment.
+    /// @custom:oz-upgrades-unsafe-allow constructor
+    constructor(IProviderRegistry registry_, ICUToken cuToken_, ISSTB sstb_) {
+        if (address(registry_) == address(0) || address(cuToken_) == address(0) || address(sstb_) == address(0)) {
+            revert ZeroAddress();
+        }
+        _registry = registry_;
+        _cuToken = cuToken_;
+        _sstb = sstb_;
+        _collateralToken = registry_.collateralToken();
+    }
+
     /// @notice Initializes the proxy.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
-    function initialize(
-        address admin,
-        IProviderRegistry registry_,
-        ICUToken cuToken_,
-        ISSTB sstb_,
-        IComputeVerifier verifier_
-    ) external initializer {
+    /// @param verifier_ The compute verifier.
+    function initialize(address admin, IComputeVerifier verifier_) external initializer {
         __ProtocolUpgradeable_init(admin);
-        if (
-            address(registry_) == address(0) ||
-            address(cuToken_) == address(0) ||
-            address(sstb_) == address(0) ||
-            address(verifier_) == address(0)
-        ) revert ZeroAddress();
-        MintingAgentStorage storage $ = _storage();
-        $.registry = registry_;
-        $.cuToken = cuToken_;
-        $.sstb = sstb_;
-        $.verifier = verifier_;
+        if (address(verifier_) == address(0)) revert ZeroAddress();
+        _storage().verifier = verifier_;
         emit VerifierUpdated(address(0), address(verifier_));
     }
 
@@ -91,20 +98,17 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
         uint256 collateralAmount,
         uint256 stakingPeriod
     ) external nonReentrant returns (uint256 cuId) {
-        MintingAgentStorage storage $ = _storage();
-        VerifiedCompute memory verified = $.verifier.verify(msg.sender, computeProof);
-        IProviderRegistry vault = $.registry;
+        VerifiedCompute memory verified = _storage().verifier.verify(msg.sender, computeProof);
 
-        vault.recordMint(msg.sender, verified.cuValue, collateralAmount, stakingPeriod);
-        ICUToken units = $.cuToken;
-        cuId = units.mint(msg.sender, verified);
-        units.burn(msg.sender, cuId, verified.cuValue);
+        _registry.recordMint(msg.sender, verified.cuValue, collateralAmount, stakingPeriod);
+        cuId = _cuToken.mint(msg.sender, verified);
+        _cuToken.burn(msg.sender, cuId, verified.cuValue);
         emit SSTBMinted(msg.sender, cuId, verified.cuValue, collateralAmount, stakingPeriod);
 
         if (collateralAmount > 0) {
-            vault.collateralToken().safeTransferFrom(msg.sender, address(vault), collateralAmount);
+            _collateralToken.safeTransferFrom(msg.sender, address(_registry), collateralAmount);
         }
-        $.sstb.mint(msg.sender, verified.cuValue);
+        _sstb.mint(msg.sender, verified.cuValue);
     }
 
     /// @notice Burns `amount` sSTB of the caller and retires that much of its capacity; the matching
@@ -113,10 +117,9 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
     /// ended and the caller has at least `amount` of available capacity.
     function retireCapacity(uint256 amount) external nonReentrant {
         if (amount == 0) revert MintingAgentZeroAmount();
-        MintingAgentStorage storage $ = _storage();
-        $.registry.recordRetire(msg.sender, amount);
+        _registry.recordRetire(msg.sender, amount);
         emit CapacityRetired(msg.sender, amount);
-        $.sstb.burnFrom(msg.sender, amount);
+        _sstb.burnFrom(msg.sender, amount);
     }
 
     /// @notice Replaces the compute verifier (governance), for example with a zk verifier.
@@ -129,17 +132,17 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
 
     /// @notice The provider registry and collateral vault.
     function registry() external view returns (IProviderRegistry) {
-        return _storage().registry;
+        return _registry;
     }
 
     /// @notice The CU token.
     function cuToken() external view returns (ICUToken) {
-        return _storage().cuToken;
+        return _cuToken;
     }
 
     /// @notice The sSTB token.
     function sstb() external view returns (ISSTB) {
-        return _storage().sstb;
+        return _sstb;
     }
 
     /// @notice The compute verifier.

@@ -7,7 +7,6 @@ import {ComputeSpecs, VerifiedCompute} from "./IComputeVerifier.sol";
 /// @notice The temporary, non-transferable ERC-1155 compute-unit token and its permanent records.
 interface ICUToken {
     /// @notice The permanent record of a compute unit, readable after its token is burned.
-    /// @dev Four storage slots: cuHash | provider, verifiedAt | cuValue | specs.
     struct ComputeUnit {
         bytes32 cuHash;
         address provider;
@@ -24,6 +23,8 @@ interface ICUToken {
     error CUTokenUnknownUnit(uint256 cuId);
     /// @notice A compute unit must carry a positive value.
     error CUTokenZeroValue();
+    /// @notice A compute unit's value must fit 96 bits (79 billion sSTB).
+    error CUTokenValueTooLarge(uint256 cuValue);
 
     /// @notice A compute unit was verified and recorded (webhook `cu.verified`).
     /// @param cuId The new unit's id (sequential from 1).

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// @notice Hardware metadata and benchmark scores of a verified compute unit, packed in one slot.
+/// @notice Hardware metadata and benchmark scores of a verified compute unit.
 /// @dev The API's `metadata` (cpu_cores, ram_gb, storage_gb, network_mbps) and
-/// `benchmark_results` (cpu_score, memory_score, storage_score, network_score).
+/// `benchmark_results` (cpu_score, memory_score, storage_score, network_score). 224 bits, so that
+/// the CU token can keep a whole record in three slots; scores are bounded by 16,777,215.
 struct ComputeSpecs {
     uint32 cpuCores;
     uint32 ramGb;
     uint32 storageGb;
     uint32 networkMbps;
-    uint32 cpuScore;
-    uint32 memoryScore;
-    uint32 storageScore;
-    uint32 networkScore;
+    uint24 cpuScore;
+    uint24 memoryScore;
+    uint24 storageScore;
+    uint24 networkScore;
 }
 
 /// @notice What a verifier vouches for: one compute unit of a provider.

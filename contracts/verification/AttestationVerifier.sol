@@ -34,14 +34,14 @@ contract AttestationVerifier is EIP712, AccessControl, IComputeVerifier {
 
     bytes32 private constant SPECS_TYPEHASH = keccak256(
         "ComputeSpecs(uint32 cpuCores,uint32 ramGb,uint32 storageGb,uint32 networkMbps,"
-        "uint32 cpuScore,uint32 memoryScore,uint32 storageScore,uint32 networkScore)"
+        "uint24 cpuScore,uint24 memoryScore,uint24 storageScore,uint24 networkScore)"
     );
 
     /// @notice EIP-712 type hash of {Attestation}.
     bytes32 public constant ATTESTATION_TYPEHASH = keccak256(
         "Attestation(address provider,bytes32 cuHash,uint256 cuValue,ComputeSpecs specs,uint64 expiry,uint256 nonce)"
         "ComputeSpecs(uint32 cpuCores,uint32 ramGb,uint32 storageGb,uint32 networkMbps,"
-        "uint32 cpuScore,uint32 memoryScore,uint32 storageScore,uint32 networkScore)"
+        "uint24 cpuScore,uint24 memoryScore,uint24 storageScore,uint24 networkScore)"
     );
 
     EnumerableSet.AddressSet private _verifiers;

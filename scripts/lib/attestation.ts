@@ -37,16 +37,16 @@ export const ATTESTATION_TYPES = {
     { name: "ramGb", type: "uint32" },
     { name: "storageGb", type: "uint32" },
     { name: "networkMbps", type: "uint32" },
-    { name: "cpuScore", type: "uint32" },
-    { name: "memoryScore", type: "uint32" },
-    { name: "storageScore", type: "uint32" },
-    { name: "networkScore", type: "uint32" },
+    { name: "cpuScore", type: "uint24" },
+    { name: "memoryScore", type: "uint24" },
+    { name: "storageScore", type: "uint24" },
+    { name: "networkScore", type: "uint24" },
   ],
 };
 
 const SPECS_TUPLE =
   "tuple(uint32 cpuCores,uint32 ramGb,uint32 storageGb,uint32 networkMbps," +
-  "uint32 cpuScore,uint32 memoryScore,uint32 storageScore,uint32 networkScore)";
+  "uint24 cpuScore,uint24 memoryScore,uint24 storageScore,uint24 networkScore)";
 const ATTESTATION_TUPLE = `tuple(address provider,bytes32 cuHash,uint256 cuValue,${SPECS_TUPLE} specs,uint64 expiry,uint256 nonce)`;
 
 /** The EIP-712 domain of an AttestationVerifier deployment. */

@@ -59,7 +59,7 @@ export interface PrimaryDeployment {
 }
 
 interface UpgradeableFactory<T> {
-  deploy(): Promise<{ waitForDeployment(): Promise<unknown>; getAddress(): Promise<string> }>;
+  deploy(...args: never[]): Promise<{ waitForDeployment(): Promise<unknown>; getAddress(): Promise<string> }>;
   interface: { encodeFunctionData(fn: "initialize", args: readonly unknown[]): string };
   attach(target: string): unknown;
   connect(runner: ContractRunner | null): UpgradeableFactory<T>;
@@ -73,8 +73,9 @@ export async function deployUupsProxy<T>(
   factory: UpgradeableFactory<T>,
   deployer: Signer,
   initArgs: readonly unknown[],
+  constructorArgs: readonly unknown[] = [],
 ): Promise<T> {
-  const implementation = await factory.deploy();
+  const implementation = await factory.deploy(...(constructorArgs as never[]));
   await implementation.waitForDeployment();
   const data = factory.interface.encodeFunctionData("initialize", initArgs);
   const proxy = await new ERC1967Proxy__factory(deployer).deploy(await implementation.getAddress(), data);
@@ -117,13 +118,12 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
   ).waitForDeployment();
   step("attestation verifier");
 
-  const mintingAgent = await deployUupsProxy<MintingAgent>(new MintingAgent__factory(deployer), deployer, [
-    admin,
-    await registry.getAddress(),
-    await cuToken.getAddress(),
-    await sstb.getAddress(),
-    await verifier.getAddress(),
-  ]);
+  const mintingAgent = await deployUupsProxy<MintingAgent>(
+    new MintingAgent__factory(deployer),
+    deployer,
+    [admin, await verifier.getAddress()],
+    [await registry.getAddress(), await cuToken.getAddress(), await sstb.getAddress()],
+  );
   step("minting agent (UUPS proxy)");
 
   const agent = await mintingAgent.getAddress();

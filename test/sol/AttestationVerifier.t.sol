@@ -56,7 +56,7 @@ contract AttestationVerifierFuzzTest is ProtocolSetup {
         AttestationVerifier.Attestation memory tampered = signed;
         field = uint8(bound(field, 0, 3));
         if (field == 0) tampered.cuValue = cuValue + delta;
-        else if (field == 1) tampered.specs.cpuScore += uint32(delta % 1000) + 1;
+        else if (field == 1) tampered.specs.cpuScore += uint24(delta % 1000) + 1;
         else if (field == 2) tampered.nonce += delta;
         else tampered.expiry += uint64(delta % 1 days) + 1;
 

@@ -51,20 +51,16 @@ abstract contract ProtocolSetup is Test {
             )
         );
         verifier = new AttestationVerifier(admin, verifiers, 2);
+        MintingAgent implementation = new MintingAgent(
+            IProviderRegistry(address(registry)),
+            ICUToken(address(cuToken)),
+            ISSTB(address(sstb))
+        );
         agent = MintingAgent(
             address(
                 new ERC1967Proxy(
-                    address(new MintingAgent()),
-                    abi.encodeCall(
-                        MintingAgent.initialize,
-                        (
-                            admin,
-                            IProviderRegistry(address(registry)),
-                            ICUToken(address(cuToken)),
-                            ISSTB(address(sstb)),
-                            IComputeVerifier(address(verifier))
-                        )
-                    )
+                    address(implementation),
+                    abi.encodeCall(MintingAgent.initialize, (admin, IComputeVerifier(address(verifier))))
                 )
             )
         );

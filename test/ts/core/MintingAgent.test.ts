@@ -284,13 +284,7 @@ describe("MintingAgent", function () {
   describe("initialize", function () {
     it("cannot be called again on the proxy or on the implementation", async function () {
       const f = await loadFixture(activeProviderFixture);
-      const args = [
-        f.stranger.address,
-        f.stranger.address,
-        f.stranger.address,
-        f.stranger.address,
-        f.stranger.address,
-      ] as const;
+      const args = [f.stranger.address, f.stranger.address] as const;
       await expect(f.mintingAgent.initialize(...args)).to.be.revertedWithCustomError(
         f.mintingAgent,
         "InvalidInitialization",

@@ -6,15 +6,21 @@ const connection = await network.create();
 const { ethers } = connection;
 const api = await upgrades(hre, connection);
 
-const UUPS_CONTRACTS = ["SSTB", "ProviderRegistry", "MintingAgent"] as const;
+/** UUPS contracts and the constructor arguments of their implementations (immutables). */
+const PLACEHOLDER = "0x000000000000000000000000000000000000dEaD";
+const UUPS_CONTRACTS: Record<string, unknown[]> = {
+  SSTB: [],
+  ProviderRegistry: [],
+  MintingAgent: [PLACEHOLDER, PLACEHOLDER, PLACEHOLDER],
+};
 
 describe("Storage layout (UUPS contracts)", function () {
-  for (const name of UUPS_CONTRACTS) {
+  for (const [name, constructorArgs] of Object.entries(UUPS_CONTRACTS)) {
     it(`${name} passes the upgrades plugin's upgrade-safety validation`, async function () {
       const factory = await ethers.getContractFactory(name);
-      await api.validateImplementation(factory, { kind: "uups" });
+      await api.validateImplementation(factory, { kind: "uups", constructorArgs });
       // and is upgrade-compatible with itself (namespaced layout parsed and compared)
-      await api.validateUpgrade(factory, factory, { kind: "uups" });
+      await api.validateUpgrade(factory, factory, { kind: "uups", constructorArgs });
     });
   }
 

@@ -1,0 +1,17 @@
+// npm run bench:gas — measures gas per user-facing operation on an in-process chain and writes
+// docs/gas-report.md. The logic lives in scripts/lib/gas-bench.ts, which the tests exercise.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+import { network } from "hardhat";
+
+import { renderGasReport, runGasBenchmark } from "./lib/gas-bench.js";
+
+const { ethers } = await network.create();
+const rows = await runGasBenchmark(ethers);
+const report = renderGasReport(rows, "in-process Hardhat chain, solc 0.8.30, optimizer 200 runs, evm cancun");
+const out = path.join(import.meta.dirname, "..", "docs", "gas-report.md");
+await mkdir(path.dirname(out), { recursive: true });
+await writeFile(out, report);
+console.log(report);
+console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -1,0 +1,113 @@
+import { Wallet, formatEther, formatUnits, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
+
+import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
+import { addressesOf, deployPrimary } from "./deploy.js";
+import type { PrimaryDeployment } from "./deploy.js";
+
+const DAY = 86_400n;
+
+/** What the demo leaves behind, for tests to check. */
+export interface DemoResult {
+  addresses: Record<string, string>;
+  deployment: PrimaryDeployment;
+  provider: string;
+  cuId: bigint;
+}
+
+/**
+ * Deploys the primary chain's contracts on `ethers`' chain and walks one provider through
+ * registration, approval, a 2-of-3 verified mint and a look at the CU record, reporting each step.
+ */
+export async function runFoundationDemo(ethers: HardhatEthers, log: (line: string) => void): Promise<DemoResult> {
+  const [deployer, treasury, approver, provider] = await ethers.getSigners();
+  const verifierKeys = [1, 2, 3].map((i) => new Wallet(keccak256(toUtf8Bytes(`demo-verifier-${i}`))));
+  const { chainId } = await ethers.provider.getNetwork();
+
+  log(`Deploying the primary chain's contracts (chain id ${chainId}, in-process)...`);
+  const deployment = await deployPrimary({
+    deployer,
+    treasury: treasury.address,
+    collateralPerCU: parseUnits("1", 6),
+    verifiers: verifierKeys.map((w) => w.address),
+    verifierThreshold: 2,
+    governanceSupply: parseEther("100000000"),
+    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+    approvers: [approver.address],
+    onStep: (step) => log(`  deployed: ${step}`),
+  });
+  const addresses = await addressesOf(deployment);
+  log("");
+  log("Contracts:");
+  for (const [name, address] of Object.entries(addresses)) log(`  ${name.padEnd(20)} ${address}`);
+  log("");
+
+  const { registry, mintingAgent, collateral, sstb, cuToken } = deployment;
+  log(`Provider ${provider.address}:`);
+  await (
+    await registry.connect(provider).register(
+      {
+        name: "Acme Compute",
+        country: "DE",
+        region: "eu-central",
+        email: "ops@acme.example",
+        website: "https://acme.example",
+        cpuType: "AMD EPYC 9654",
+        totalCpuCores: 192,
+        totalRamGb: 1536,
+        totalStorageGb: 61440,
+        networkCapacityMbps: 100000,
+      },
+      1,
+    )
+  ).wait();
+  log("  1. registered (tier premium), status pending");
+  await (await registry.connect(approver).approveProvider(provider.address)).wait();
+  log("  2. approved by the approver role, status active");
+
+  const cuValue = parseEther("100");
+  const needed = await registry.requiredCollateral(cuValue);
+  await (await collateral.mint(provider.address, needed)).wait();
+  await (await collateral.connect(provider).approve(await mintingAgent.getAddress(), needed)).wait();
+  const now = BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
+  const proof = await buildProof(
+    {
+      provider: provider.address,
+      cuHash: cuHashOf({ provider: provider.address, benchmark: "demo" }),
+      cuValue,
+      specs: {
+        cpuCores: 64,
+        ramGb: 256,
+        storageGb: 4096,
+        networkMbps: 10000,
+        cpuScore: 9100,
+        memoryScore: 8800,
+        storageScore: 7600,
+        networkScore: 9500,
+      },
+      expiry: now + DAY,
+      nonce: randomNonce(),
+    },
+    attestationDomain(chainId, await deployment.verifier.getAddress()),
+    verifierKeys.slice(0, 2),
+  );
+  const receipt = await (await mintingAgent.connect(provider).verifyAndMintSSTB(proof, needed, 30n * DAY)).wait();
+  const cuId = await cuToken.totalComputeUnits();
+  log(
+    `  3. verified by a 2-of-3 attestation; posted ${formatUnits(needed, 6)} mUSDC; ` +
+      `minted ${formatEther(await sstb.balanceOf(provider.address))} sSTB (gas ${receipt!.gasUsed})`,
+  );
+  const unit = await cuToken.computeUnit(cuId);
+  log(
+    `  4. CU #${cuId} recorded (value ${formatEther(unit.cuValue)}, ${unit.specs.cpuCores} cores), ` +
+      `token balance now ${await cuToken.balanceOf(provider.address, cuId)} (burned)`,
+  );
+  const account = await registry.accountOf(provider.address);
+  log(
+    `  5. available capacity ${formatEther(account.availableCU)} sSTB, free collateral ` +
+      `${formatUnits(account.freeCollateral, 6)} mUSDC, reputation ${Number(account.reputation) / 100}`,
+  );
+  log("");
+  log("Done.");
+  return { addresses, deployment, provider: provider.address, cuId };
+}

@@ -1,0 +1,14 @@
+// npm start — the main job. Until the three-chain devnet exists, it deploys everything built so
+// far on an in-process chain, prints the addresses, and walks one provider through minting.
+// The logic lives in scripts/lib/ (deploy.ts, demo.ts), which the tests exercise.
+import { network } from "hardhat";
+
+import { runFoundationDemo } from "./lib/demo.js";
+
+const { ethers } = await network.create();
+try {
+  await runFoundationDemo(ethers, (line) => console.log(line));
+} catch (error) {
+  console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,59 @@
+import { expect } from "chai";
+import { network } from "hardhat";
+import { parseEther } from "ethers";
+
+import { runFoundationDemo } from "../../../scripts/lib/demo.js";
+import { renderGasReport, runGasBenchmark } from "../../../scripts/lib/gas-bench.js";
+
+describe("scripts", function () {
+  describe("runFoundationDemo (npm start)", function () {
+    it("deploys, prints every address and leaves a minted, burned compute unit", async function () {
+      const { ethers } = await network.create();
+      const lines: string[] = [];
+      const result = await runFoundationDemo(ethers, (line) => lines.push(line));
+
+      for (const [name, address] of Object.entries(result.addresses)) {
+        expect(await ethers.provider.getCode(address), name).to.not.equal("0x");
+        expect(lines.some((l) => l.includes(name) && l.includes(address))).to.equal(true);
+      }
+      expect(await result.deployment.sstb.balanceOf(result.provider)).to.equal(parseEther("100"));
+      expect(await result.deployment.cuToken.balanceOf(result.provider, result.cuId)).to.equal(0n);
+      expect((await result.deployment.cuToken.computeUnit(result.cuId)).provider).to.equal(result.provider);
+      expect(lines.at(-1)).to.equal("Done.");
+    });
+  });
+
+  describe("runGasBenchmark (npm run bench:gas)", function () {
+    it("measures every user-facing operation and renders the table", async function () {
+      const { ethers } = await network.create();
+      const rows = await runGasBenchmark(ethers);
+      const operations = new Set(rows.map((r) => r.operation));
+      for (const op of [
+        "register",
+        "depositCollateral",
+        "verifyAndMintSSTB",
+        "retireCapacity",
+        "withdrawCollateral",
+        "sSTB transfer",
+        "sSTB permit",
+      ]) {
+        expect(operations.has(op), op).to.equal(true);
+      }
+      for (const row of rows) expect(row.gasUsed > 21_000n, row.operation).to.equal(true);
+
+      const report = renderGasReport(rows, "test");
+      expect(report).to.contain("| operation | gas used | scenario |");
+      expect(
+        report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| operation") && !l.startsWith("| ---")),
+      ).to.have.length(rows.length);
+    });
+
+    it("keeps a steady-state 2-of-3 mint within the 250,000 gas target", async function () {
+      const { ethers } = await network.create();
+      const rows = await runGasBenchmark(ethers);
+      const steady = rows.find((r) => r.operation === "verifyAndMintSSTB" && r.note.includes("covered by collateral"));
+      expect(steady, "steady-state mint row").to.not.equal(undefined);
+      expect(steady!.gasUsed <= 250_000n, `measured ${steady!.gasUsed}`).to.equal(true);
+    });
+  });
+});
