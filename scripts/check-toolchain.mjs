@@ -24,7 +24,7 @@ if (problems.length > 0) {
       "Toolchain check failed:",
       ...problems.map((p) => `  - ${p}`),
       "Install with npm running on Node 22, as the README says:",
-      "  npx -y -p node@22.23.3 -- npm ci",
+      "  npx -y -p node@22.23.3 -- npm install",
     ].join("\n"),
   );
   process.exit(1);
