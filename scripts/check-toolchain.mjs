@@ -1,4 +1,4 @@
-// Runs after `npm ci`. Hardhat 3 needs Node >= 22.13 and its native EDR binary; npm
+// Runs after `npm install`. Hardhat 3 needs Node >= 22.13 and its native EDR binary; npm
 // silently skips that binary when npm itself runs on an older Node (the optional
 // dependency's `engines` do not match). Fail loudly here instead of at the first test.
 import { createRequire } from "node:module";
