@@ -1,9 +1,10 @@
-import { Wallet, formatEther, formatUnits, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import { formatEther, formatUnits, parseEther, parseUnits } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
 import { addressesOf, deployPrimary } from "./deploy.js";
 import type { PrimaryDeployment } from "./deploy.js";
+import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 const DAY = 86_400n;
 
@@ -21,7 +22,7 @@ export interface DemoResult {
  */
 export async function runFoundationDemo(ethers: HardhatEthers, log: (line: string) => void): Promise<DemoResult> {
   const [deployer, treasury, approver, provider] = await ethers.getSigners();
-  const verifierKeys = [1, 2, 3].map((i) => new Wallet(keccak256(toUtf8Bytes(`demo-verifier-${i}`))));
+  const verifierKeys = sampleVerifierKeys("demo-verifier");
   const { chainId } = await ethers.provider.getNetwork();
 
   log(`Deploying the primary chain's contracts (chain id ${chainId}, in-process)...`);
@@ -44,23 +45,7 @@ export async function runFoundationDemo(ethers: HardhatEthers, log: (line: strin
 
   const { registry, mintingAgent, collateral, sstb, cuToken } = deployment;
   log(`Provider ${provider.address}:`);
-  await (
-    await registry.connect(provider).register(
-      {
-        name: "Acme Compute",
-        country: "DE",
-        region: "eu-central",
-        email: "ops@acme.example",
-        website: "https://acme.example",
-        cpuType: "AMD EPYC 9654",
-        totalCpuCores: 192,
-        totalRamGb: 1536,
-        totalStorageGb: 61440,
-        networkCapacityMbps: 100000,
-      },
-      1,
-    )
-  ).wait();
+  await (await registry.connect(provider).register(sampleProfile(), 1)).wait();
   log("  1. registered (tier premium), status pending");
   await (await registry.connect(approver).approveProvider(provider.address)).wait();
   log("  2. approved by the approver role, status active");
@@ -75,16 +60,7 @@ export async function runFoundationDemo(ethers: HardhatEthers, log: (line: strin
       provider: provider.address,
       cuHash: cuHashOf({ provider: provider.address, benchmark: "demo" }),
       cuValue,
-      specs: {
-        cpuCores: 64,
-        ramGb: 256,
-        storageGb: 4096,
-        networkMbps: 10000,
-        cpuScore: 9100,
-        memoryScore: 8800,
-        storageScore: 7600,
-        networkScore: 9500,
-      },
+      specs: SAMPLE_SPECS,
       expiry: now + DAY,
       nonce: randomNonce(),
     },

@@ -1,10 +1,12 @@
-import { Signature, Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import { parseEther, parseUnits } from "ethers";
 import type { ContractTransactionResponse } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
 import type { Attestation } from "./attestation.js";
 import { deployPrimary } from "./deploy.js";
+import { signPermit } from "./permit.js";
+import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 /** One measured operation. */
 export interface GasRow {
@@ -15,37 +17,13 @@ export interface GasRow {
 
 const DAY = 86_400n;
 
-const SPECS = {
-  cpuCores: 64,
-  ramGb: 256,
-  storageGb: 4096,
-  networkMbps: 10000,
-  cpuScore: 9100,
-  memoryScore: 8800,
-  storageScore: 7600,
-  networkScore: 9500,
-};
-
-const PROFILE = {
-  name: "Acme Compute",
-  country: "DE",
-  region: "eu-central",
-  email: "ops@acme.example",
-  website: "https://acme.example",
-  cpuType: "AMD EPYC 9654",
-  totalCpuCores: 192,
-  totalRamGb: 1536,
-  totalStorageGb: 61440,
-  networkCapacityMbps: 100000,
-};
-
 /**
  * Deploys the protocol on the given (in-process) chain and measures the gas of every user-facing
  * operation built so far, in the order a provider and a holder would use them.
  */
 export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> {
   const [deployer, treasury, approver, provider, holder, spender] = await ethers.getSigners();
-  const verifierKeys = [1, 2, 3].map((i) => new Wallet(keccak256(toUtf8Bytes(`bench-verifier-${i}`))));
+  const verifierKeys = sampleVerifierKeys("bench-verifier");
   const d = await deployPrimary({
     deployer,
     treasury: treasury.address,
@@ -70,7 +48,7 @@ export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> 
       provider: provider.address,
       cuHash: cuHashOf({ bench: n }),
       cuValue,
-      specs: SPECS,
+      specs: SAMPLE_SPECS,
       expiry: now + DAY,
       nonce: BigInt(n),
     };
@@ -82,7 +60,11 @@ export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> 
   await d.collateral.connect(provider).approve(await d.registry.getAddress(), ethers.MaxUint256);
   await d.sstb.connect(provider).approve(await d.mintingAgent.getAddress(), ethers.MaxUint256);
 
-  await measure("register", "provider profile (6 strings), tier", d.registry.connect(provider).register(PROFILE, 0));
+  await measure(
+    "register",
+    "provider profile (6 strings), tier",
+    d.registry.connect(provider).register(sampleProfile(), 0),
+  );
   await measure(
     "approveProvider",
     "approver role: pending -> active",
@@ -118,21 +100,7 @@ export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> 
   );
 
   const deadline = BigInt((await ethers.provider.getBlock("latest"))!.timestamp) + 3600n;
-  const permit = Signature.from(
-    await holder.signTypedData(
-      { name: "Staked Compute Token", version: "1", chainId, verifyingContract: await d.sstb.getAddress() },
-      {
-        Permit: [
-          { name: "owner", type: "address" },
-          { name: "spender", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "nonce", type: "uint256" },
-          { name: "deadline", type: "uint256" },
-        ],
-      },
-      { owner: holder.address, spender: spender.address, value: parseEther("1"), nonce: 0n, deadline },
-    ),
-  );
+  const permit = await signPermit(d.sstb, holder, spender.address, parseEther("1"), deadline, chainId);
   await measure(
     "sSTB permit",
     "EIP-2612, first permit of the holder",

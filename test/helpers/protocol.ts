@@ -1,11 +1,12 @@
-import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import { parseEther, parseUnits } from "ethers";
+import type { Wallet } from "ethers";
 import type { HardhatEthers, HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scripts/lib/attestation.js";
-import type { Attestation, ComputeSpecs } from "../../scripts/lib/attestation.js";
+import type { Attestation } from "../../scripts/lib/attestation.js";
 import { deployPrimary } from "../../scripts/lib/deploy.js";
 import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
-import type { IProviderRegistry } from "../../typechain-types/index.js";
+import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../scripts/lib/samples.js";
 
 export const DAY = 24n * 60n * 60n;
 /** 1 USDC (6 decimals) of collateral per whole sSTB. */
@@ -14,36 +15,7 @@ export const GOVERNANCE_SUPPLY = parseEther("100000000");
 export const Tier = { Standard: 0n, Premium: 1n, Enterprise: 2n } as const;
 export const Status = { None: 0n, Pending: 1n, Active: 2n, Suspended: 3n } as const;
 
-export const SAMPLE_SPECS: ComputeSpecs = {
-  cpuCores: 64,
-  ramGb: 256,
-  storageGb: 4096,
-  networkMbps: 10000,
-  cpuScore: 9100,
-  memoryScore: 8800,
-  storageScore: 7600,
-  networkScore: 9500,
-};
-
-export function sampleProfile(name = "Acme Compute"): IProviderRegistry.ProviderProfileStruct {
-  return {
-    name,
-    country: "DE",
-    region: "eu-central",
-    email: "ops@acme.example",
-    website: "https://acme.example",
-    cpuType: "AMD EPYC 9654",
-    totalCpuCores: 192,
-    totalRamGb: 1536,
-    totalStorageGb: 61440,
-    networkCapacityMbps: 100000,
-  };
-}
-
-/** Three deterministic verifier keys; the fixture's verifier needs two of them. */
-export function verifierWallets(): Wallet[] {
-  return [1, 2, 3].map((i) => new Wallet(keccak256(toUtf8Bytes(`verifier-${i}`))));
-}
+export { SAMPLE_SPECS, sampleProfile };
 
 export interface ProtocolFixture extends PrimaryDeployment {
   deployer: HardhatEthersSigner;
@@ -65,7 +37,8 @@ export interface ProtocolFixture extends PrimaryDeployment {
 /** Deploys the primary chain and names the accounts every test uses. */
 export async function deployProtocol(ethers: HardhatEthers): Promise<ProtocolFixture> {
   const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger] = await ethers.getSigners();
-  const verifierKeys = verifierWallets();
+  // three deterministic verifier keys; the fixture's verifier needs two of them
+  const verifierKeys = sampleVerifierKeys("verifier");
   const deployment = await deployPrimary({
     deployer,
     treasury: treasury.address,

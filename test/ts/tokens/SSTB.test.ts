@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { network } from "hardhat";
-import { Signature, parseEther } from "ethers";
+import { parseEther } from "ethers";
 
+import { signPermit } from "../../../scripts/lib/permit.js";
 import { Roles } from "../../../scripts/lib/roles.js";
 import { deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
@@ -75,26 +76,7 @@ describe("SSTB", function () {
       const f = await loadFixture(fixture);
       const deadline = BigInt((await ethers.provider.getBlock("latest"))!.timestamp) + 3600n;
       const value = parseEther("2");
-      const signature = Signature.from(
-        await f.user.signTypedData(
-          {
-            name: "Staked Compute Token",
-            version: "1",
-            chainId: f.chainId,
-            verifyingContract: await f.sstb.getAddress(),
-          },
-          {
-            Permit: [
-              { name: "owner", type: "address" },
-              { name: "spender", type: "address" },
-              { name: "value", type: "uint256" },
-              { name: "nonce", type: "uint256" },
-              { name: "deadline", type: "uint256" },
-            ],
-          },
-          { owner: f.user.address, spender: f.stranger.address, value, nonce: 0n, deadline },
-        ),
-      );
+      const signature = await signPermit(f.sstb, f.user, f.stranger.address, value, deadline, f.chainId);
       await f.sstb.permit(f.user.address, f.stranger.address, value, deadline, signature.v, signature.r, signature.s);
       expect(await f.sstb.allowance(f.user.address, f.stranger.address)).to.equal(value);
       await expect(
