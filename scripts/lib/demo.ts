@@ -1,10 +1,10 @@
-import { formatEther, formatUnits, parseEther, parseUnits } from "ethers";
+import { formatEther, formatUnits, parseEther } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
 import { addressesOf, deployPrimary } from "./deploy.js";
 import type { PrimaryDeployment } from "./deploy.js";
-import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 const DAY = 86_400n;
 
@@ -26,17 +26,12 @@ export async function runFoundationDemo(ethers: HardhatEthers, log: (line: strin
   const { chainId } = await ethers.provider.getNetwork();
 
   log(`Deploying the primary chain's contracts (chain id ${chainId}, in-process)...`);
-  const deployment = await deployPrimary({
-    deployer,
-    treasury: treasury.address,
-    collateralPerCU: parseUnits("1", 6),
-    verifiers: verifierKeys.map((w) => w.address),
-    verifierThreshold: 2,
-    governanceSupply: parseEther("100000000"),
-    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
-    approvers: [approver.address],
-    onStep: (step) => log(`  deployed: ${step}`),
-  });
+  const deployment = await deployPrimary(
+    localDeployOptions(deployer, treasury.address, verifierKeys, {
+      approvers: [approver.address],
+      onStep: (step) => log(`  deployed: ${step}`),
+    }),
+  );
   const addresses = await addressesOf(deployment);
   log("");
   log("Contracts:");

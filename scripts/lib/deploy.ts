@@ -48,8 +48,6 @@ export interface PrimaryDeployOptions {
 /** A deployed primary chain, as typed contracts. */
 export interface PrimaryDeployment {
   collateral: MockStablecoin;
-  /** True when `collateral` is the mock deployed by this run. */
-  collateralIsMock: boolean;
   cuToken: CUToken;
   sstb: SSTB;
   governanceToken: GovernanceToken;
@@ -143,7 +141,7 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
   }
   step("roles wired");
 
-  return { collateral, collateralIsMock, cuToken, sstb, governanceToken, registry, verifier, mintingAgent };
+  return { collateral, cuToken, sstb, governanceToken, registry, verifier, mintingAgent };
 }
 
 /** Addresses of a deployment, by contract name. */

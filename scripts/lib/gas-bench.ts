@@ -6,7 +6,7 @@ import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
 import type { Attestation } from "./attestation.js";
 import { deployPrimary } from "./deploy.js";
 import { signPermit } from "./permit.js";
-import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 /** One measured operation. */
 export interface GasRow {
@@ -24,16 +24,9 @@ const DAY = 86_400n;
 export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> {
   const [deployer, treasury, approver, provider, holder, spender] = await ethers.getSigners();
   const verifierKeys = sampleVerifierKeys("bench-verifier");
-  const d = await deployPrimary({
-    deployer,
-    treasury: treasury.address,
-    collateralPerCU: parseUnits("1", 6),
-    verifiers: verifierKeys.map((w) => w.address),
-    verifierThreshold: 2,
-    governanceSupply: parseEther("100000000"),
-    cuTokenUri: "",
-    approvers: [approver.address],
-  });
+  const d = await deployPrimary(
+    localDeployOptions(deployer, treasury.address, verifierKeys, { approvers: [approver.address] }),
+  );
   const rows: GasRow[] = [];
   const measure = async (operation: string, note: string, tx: Promise<ContractTransactionResponse>) => {
     const receipt = await (await tx).wait();

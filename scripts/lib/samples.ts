@@ -1,6 +1,8 @@
-import { Wallet, keccak256, toUtf8Bytes } from "ethers";
+import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import type { Signer } from "ethers";
 
 import type { ComputeSpecs } from "./attestation.js";
+import type { PrimaryDeployOptions } from "./deploy.js";
 
 /** Sample data for local chains, demos, benchmarks and tests: never used on a real chain. */
 
@@ -35,4 +37,31 @@ export function sampleProfile(name = "Acme Compute") {
 /** `count` deterministic verifier keys derived from `label`, for local attestation signing. */
 export function sampleVerifierKeys(label: string, count = 3): Wallet[] {
   return Array.from({ length: count }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`${label}-${i + 1}`))));
+}
+
+/** 1 USDC (6 decimals) of collateral per whole sSTB. */
+export const LOCAL_COLLATERAL_PER_CU = parseUnits("1", 6);
+/** Governance token supply on local chains. */
+export const LOCAL_GOVERNANCE_SUPPLY = parseEther("100000000");
+
+/**
+ * Deployment options for a local chain: mock collateral, 1 USDC per sSTB, the given verifier keys
+ * with a threshold of 2, and operational roles for the given accounts.
+ */
+export function localDeployOptions(
+  deployer: Signer,
+  treasury: string,
+  verifierKeys: readonly Wallet[],
+  extra: Pick<PrimaryDeployOptions, "approvers" | "arbitrators" | "onStep"> = {},
+): PrimaryDeployOptions {
+  return {
+    deployer,
+    treasury,
+    collateralPerCU: LOCAL_COLLATERAL_PER_CU,
+    verifiers: verifierKeys.map((w) => w.address),
+    verifierThreshold: 2,
+    governanceSupply: LOCAL_GOVERNANCE_SUPPLY,
+    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+    ...extra,
+  };
 }

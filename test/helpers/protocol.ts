@@ -6,12 +6,19 @@ import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scri
 import type { Attestation } from "../../scripts/lib/attestation.js";
 import { deployPrimary } from "../../scripts/lib/deploy.js";
 import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
-import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import {
+  LOCAL_COLLATERAL_PER_CU,
+  LOCAL_GOVERNANCE_SUPPLY,
+  SAMPLE_SPECS,
+  localDeployOptions,
+  sampleProfile,
+  sampleVerifierKeys,
+} from "../../scripts/lib/samples.js";
 
 export const DAY = 24n * 60n * 60n;
-/** 1 USDC (6 decimals) of collateral per whole sSTB. */
-export const COLLATERAL_PER_CU = parseUnits("1", 6);
-export const GOVERNANCE_SUPPLY = parseEther("100000000");
+/** The local deployment's price (1 USDC per sSTB) and governance supply. */
+export const COLLATERAL_PER_CU = LOCAL_COLLATERAL_PER_CU;
+export const GOVERNANCE_SUPPLY = LOCAL_GOVERNANCE_SUPPLY;
 export const Tier = { Standard: 0n, Premium: 1n, Enterprise: 2n } as const;
 export const Status = { None: 0n, Pending: 1n, Active: 2n, Suspended: 3n } as const;
 
@@ -39,17 +46,12 @@ export async function deployProtocol(ethers: HardhatEthers): Promise<ProtocolFix
   const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger] = await ethers.getSigners();
   // three deterministic verifier keys; the fixture's verifier needs two of them
   const verifierKeys = sampleVerifierKeys("verifier");
-  const deployment = await deployPrimary({
-    deployer,
-    treasury: treasury.address,
-    collateralPerCU: COLLATERAL_PER_CU,
-    verifiers: verifierKeys.map((w) => w.address),
-    verifierThreshold: 2,
-    governanceSupply: GOVERNANCE_SUPPLY,
-    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
-    approvers: [approver.address],
-    arbitrators: [arbitrator.address],
-  });
+  const deployment = await deployPrimary(
+    localDeployOptions(deployer, treasury.address, verifierKeys, {
+      approvers: [approver.address],
+      arbitrators: [arbitrator.address],
+    }),
+  );
   const { chainId } = await ethers.provider.getNetwork();
   const domain = attestationDomain(chainId, await deployment.verifier.getAddress());
 
