@@ -149,7 +149,11 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
 
     /// @inheritdoc IProviderRegistry
     function suspendProvider(address provider) external {
-        if (!hasRole(Roles.ARBITRATOR_ROLE, msg.sender) && !hasRole(Roles.GOVERNANCE_ROLE, msg.sender)) {
+        if (
+            !hasRole(Roles.ARBITRATOR_ROLE, msg.sender) &&
+            !hasRole(Roles.GOVERNANCE_ROLE, msg.sender) &&
+            !hasRole(Roles.REDEMPTION_MANAGER_ROLE, msg.sender)
+        ) {
             revert AccessControlUnauthorizedAccount(msg.sender, Roles.ARBITRATOR_ROLE);
         }
         ProviderAccount storage account = _requireRegistered(_storage(), provider);
@@ -226,11 +230,12 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     function reserveCapacity(
         address provider,
         uint256 amount
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock) {
+    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, Tier tier) {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = $.accounts[provider];
         if (account.status != ProviderStatus.Active) revert ProviderInvalidStatus(provider, account.status);
+        tier = account.tier;
         uint256 available = account.availableCU;
         if (amount > available) revert InsufficientCapacity(amount, available);
         lock = CollateralMath.lockFor(available, amount, $.collateralRatioBps, $.collateralPerCU);
@@ -246,13 +251,21 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
-    /// @dev A released lock is a successful redemption: reputation goes up.
-    function releaseLock(address provider, uint256 lock) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) {
+    /// @dev A released lock is a successful redemption: reputation goes up. The statistics share
+    /// the status slot with reputation, so recording them costs no extra cold access.
+    function releaseLock(
+        address provider,
+        uint256 lock,
+        uint256 responseTime
+    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) {
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = $.accounts[provider];
         _takeLock(account, lock);
         account.freeCollateral += uint128(lock);
-        emit CollateralReleased(provider, lock);
+        ++account.totalRedemptions;
+        ++account.successfulRedemptions;
+        account.totalResponseTime += responseTime.toUint64();
+        emit CollateralReleased(provider, lock, responseTime);
         _changeReputation(provider, account, int256(uint256($.reputationReward)));
     }
 
@@ -267,6 +280,7 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = $.accounts[provider];
         _takeLock(account, lock);
+        ++account.totalRedemptions;
         emit CollateralPaidOut(provider, recipient, lock);
         _changeReputation(provider, account, -int256(uint256($.reputationPenalty)));
         if (lock > 0) $.collateralToken.safeTransfer(recipient, lock);
@@ -348,6 +362,16 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     function excessCollateral(address provider) external view returns (uint256) {
         ProviderRegistryStorage storage $ = _storage();
         return _excess($, $.accounts[provider]);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function providerStats(
+        address provider
+    ) external view returns (uint256 total, uint256 successful, uint256 averageResponseMinutes) {
+        ProviderAccount storage account = _storage().accounts[provider];
+        total = account.totalRedemptions;
+        successful = account.successfulRedemptions;
+        if (successful > 0) averageResponseMinutes = account.totalResponseTime / successful / 1 minutes;
     }
 
     /// @inheritdoc IProviderRegistry

@@ -110,9 +110,11 @@ interface IProviderRegistry {
     event CapacityRetired(address indexed provider, uint256 amount, uint256 availableCU);
     /// @notice Capacity was reserved for a redemption and its collateral locked.
     event CollateralLocked(address indexed provider, uint256 amount, uint256 lock);
-    /// @notice A redemption's lock went back to the provider's free collateral.
-    event CollateralReleased(address indexed provider, uint256 lock);
-    /// @notice A redemption's lock was paid to a user as compensation.
+    /// @notice A redemption succeeded: its lock went back to the provider's free collateral. Counts
+    /// as one finished and one successful redemption with `responseTime` seconds in the statistics.
+    event CollateralReleased(address indexed provider, uint256 lock, uint256 responseTime);
+    /// @notice A redemption failed: its lock was paid to a user as compensation. Counts as one
+    /// finished, unsuccessful redemption in the statistics.
     event CollateralPaidOut(address indexed provider, address indexed recipient, uint256 lock);
     /// @notice A governed parameter changed.
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
@@ -136,7 +138,8 @@ interface IProviderRegistry {
     /// @notice Approves a pending provider (approver role).
     function approveProvider(address provider) external;
 
-    /// @notice Suspends a pending or active provider (arbitrator or governance role).
+    /// @notice Suspends a pending or active provider (arbitrator or governance role, or the
+    /// redemption manager carrying out an arbitrator's ruling).
     function suspendProvider(address provider) external;
 
     /// @notice Reinstates a suspended provider (governance role).
@@ -151,14 +154,19 @@ interface IProviderRegistry {
     /// @notice Minting agent: removes `amount` of capacity whose sSTB the provider burned.
     function recordRetire(address provider, uint256 amount) external;
 
-    /// @notice Redemption manager: reserves `amount` of capacity and locks its collateral.
+    /// @notice Redemption manager: reserves `amount` of an active provider's capacity and locks its
+    /// collateral.
     /// @return lock The collateral locked for this redemption.
-    function reserveCapacity(address provider, uint256 amount) external returns (uint256 lock);
+    /// @return tier The provider's tier, which fixes the redemption's deadline.
+    function reserveCapacity(address provider, uint256 amount) external returns (uint256 lock, Tier tier);
 
-    /// @notice Redemption manager: returns `lock` to free collateral after a successful redemption.
-    function releaseLock(address provider, uint256 lock) external;
+    /// @notice Redemption manager: returns `lock` to free collateral after a successful redemption,
+    /// raises reputation and records the redemption and its `responseTime` (seconds) in the
+    /// provider's statistics.
+    function releaseLock(address provider, uint256 lock, uint256 responseTime) external;
 
-    /// @notice Redemption manager: pays `lock` to `recipient` after a failed redemption.
+    /// @notice Redemption manager: pays `lock` to `recipient` after a failed redemption, lowers
+    /// reputation and records an unsuccessful redemption in the provider's statistics.
     function payOutLock(address provider, uint256 lock, address recipient) external;
 
     // --- views ---
@@ -177,6 +185,15 @@ interface IProviderRegistry {
 
     /// @notice Free collateral the provider could withdraw once its staking period has ended.
     function excessCollateral(address provider) external view returns (uint256);
+
+    /// @notice A provider's redemption statistics, as the API's provider detail shows them.
+    /// @return total Finished redemptions (confirmed, expired or resolved).
+    /// @return successful Redemptions that released their lock (confirmed, or won by the provider).
+    /// @return averageResponseMinutes Mean time from request to fulfilment over successful
+    /// redemptions, in whole minutes (0 when there are none).
+    function providerStats(
+        address provider
+    ) external view returns (uint256 total, uint256 successful, uint256 averageResponseMinutes);
 
     /// @notice Number of registered providers.
     function providerCount() external view returns (uint256);

@@ -8,6 +8,7 @@ import {
   MintingAgent__factory,
   MockStablecoin__factory,
   ProviderRegistry__factory,
+  RedemptionManager__factory,
   SSTB__factory,
 } from "../../typechain-types/index.js";
 import type {
@@ -17,6 +18,7 @@ import type {
   MintingAgent,
   MockStablecoin,
   ProviderRegistry,
+  RedemptionManager,
   SSTB,
 } from "../../typechain-types/index.js";
 import { Roles } from "./roles.js";
@@ -25,7 +27,7 @@ import { Roles } from "./roles.js";
 export interface PrimaryDeployOptions {
   /** Deploys, and holds every admin role until the hand-off to governance. */
   deployer: Signer;
-  /** Receives the governance token supply and, later, protocol fees. */
+  /** Receives the governance token supply and protocol fees (redemption fees in sSTB). */
   treasury: string;
   /** The chain's collateral stablecoin; a MockStablecoin is deployed when omitted (local chains). */
   collateralToken?: string;
@@ -54,6 +56,7 @@ export interface PrimaryDeployment {
   registry: ProviderRegistry;
   verifier: AttestationVerifier;
   mintingAgent: MintingAgent;
+  redemptionManager: RedemptionManager;
 }
 
 interface UpgradeableFactory<T> {
@@ -124,7 +127,16 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
   );
   step("minting agent (UUPS proxy)");
 
+  const redemptionManager = await deployUupsProxy<RedemptionManager>(
+    new RedemptionManager__factory(deployer),
+    deployer,
+    [admin, options.treasury],
+    [await registry.getAddress(), await sstb.getAddress()],
+  );
+  step("redemption manager (UUPS proxy)");
+
   const agent = await mintingAgent.getAddress();
+  const manager = await redemptionManager.getAddress();
   const grants: Array<
     [{ grantRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }> }, string, string]
   > = [
@@ -133,15 +145,20 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
     [sstb, Roles.BURNER, agent],
     [registry, Roles.MINTING_AGENT, agent],
     [verifier, Roles.CONSUMER, agent],
+    [sstb, Roles.BURNER, manager],
+    [registry, Roles.REDEMPTION_MANAGER, manager],
     ...(options.approvers ?? []).map((a) => [registry, Roles.APPROVER, a] as [typeof registry, string, string]),
-    ...(options.arbitrators ?? []).map((a) => [registry, Roles.ARBITRATOR, a] as [typeof registry, string, string]),
+    ...(options.arbitrators ?? []).flatMap((a) => [
+      [registry, Roles.ARBITRATOR, a] as [typeof registry, string, string],
+      [redemptionManager, Roles.ARBITRATOR, a] as [typeof redemptionManager, string, string],
+    ]),
   ];
   for (const [contract, role, account] of grants) {
     await (await contract.grantRole(role, account)).wait();
   }
   step("roles wired");
 
-  return { collateral, cuToken, sstb, governanceToken, registry, verifier, mintingAgent };
+  return { collateral, cuToken, sstb, governanceToken, registry, verifier, mintingAgent, redemptionManager };
 }
 
 /** Addresses of a deployment, by contract name. */
@@ -154,5 +171,6 @@ export async function addressesOf(deployment: PrimaryDeployment): Promise<Record
     ProviderRegistry: await deployment.registry.getAddress(),
     AttestationVerifier: await deployment.verifier.getAddress(),
     MintingAgent: await deployment.mintingAgent.getAddress(),
+    RedemptionManager: await deployment.redemptionManager.getAddress(),
   };
 }

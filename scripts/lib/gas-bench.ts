@@ -1,12 +1,14 @@
 import { parseEther, parseUnits } from "ethers";
-import type { ContractTransactionResponse } from "ethers";
+import type { ContractTransactionResponse, Signer } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
 import type { Attestation } from "./attestation.js";
 import { deployPrimary } from "./deploy.js";
+import { generateAccessKeyPair } from "./access-details.js";
 import { signPermit } from "./permit.js";
-import { SAMPLE_SPECS, localDeployOptions, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { IssueType, fulfilEncrypted, redeem } from "./redemption.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 /** One measured operation. */
 export interface GasRow {
@@ -22,10 +24,13 @@ const DAY = 86_400n;
  * operation built so far, in the order a provider and a holder would use them.
  */
 export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> {
-  const [deployer, treasury, approver, provider, holder, spender] = await ethers.getSigners();
+  const [deployer, treasury, approver, provider, holder, spender, arbitrator] = await ethers.getSigners();
   const verifierKeys = sampleVerifierKeys("bench-verifier");
   const d = await deployPrimary(
-    localDeployOptions(deployer, treasury.address, verifierKeys, { approvers: [approver.address] }),
+    localDeployOptions(deployer, treasury.address, verifierKeys, {
+      approvers: [approver.address],
+      arbitrators: [arbitrator.address],
+    }),
   );
   const rows: GasRow[] = [];
   const measure = async (operation: string, note: string, tx: Promise<ContractTransactionResponse>) => {
@@ -100,6 +105,8 @@ export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> 
     d.sstb.permit(holder.address, spender.address, parseEther("1"), deadline, permit.v, permit.r, permit.s),
   );
 
+  rows.push(...(await benchRedemptions(ethers, d, holder, provider, arbitrator, chainId)));
+
   await ethers.provider.send("evm_increaseTime", [Number(30n * DAY)]);
   await ethers.provider.send("evm_mine", []);
   await measure(
@@ -112,6 +119,96 @@ export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> 
     "excess freed by the retirement",
     d.registry.connect(provider).withdrawCollateral(await d.registry.excessCollateral(provider.address)),
   );
+  return rows;
+}
+
+/**
+ * The redemption lifecycle: the holder redeems with the provider (which holds the rest of the
+ * sSTB), the provider fulfils with a real encrypted envelope, and the holder confirms; then an
+ * expiry payout and a dispute. Every redemption here is a steady-state one: the treasury already
+ * holds sSTB from an earlier fee, as it does on a live chain.
+ */
+async function benchRedemptions(
+  ethers: HardhatEthers,
+  d: Awaited<ReturnType<typeof deployPrimary>>,
+  holder: Signer,
+  provider: Signer,
+  arbitrator: Signer,
+  chainId: bigint,
+): Promise<GasRow[]> {
+  const rows: GasRow[] = [];
+  const record = (operation: string, note: string, gasUsed: bigint) => rows.push({ operation, gasUsed, note });
+  const manager = d.redemptionManager;
+  const keys = generateAccessKeyPair();
+  const amount = parseEther("1");
+  const providerAddress = await provider.getAddress();
+
+  // warm-up: the treasury's first fee and the manager's first id are one-time costs
+  const first = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  record(
+    "initiateRedemption",
+    "first redemption of the protocol (treasury and counter from zero)",
+    first.receipt.gasUsed,
+  );
+
+  const { redemptionId, receipt } = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  record("initiateRedemption", "1 sSTB, exact approval (burn + 10 bps fee to treasury, 120% lock)", receipt.gasUsed);
+
+  const fulfilled = await fulfilEncrypted(
+    manager,
+    provider,
+    redemptionId,
+    sampleAccessDetails(redemptionId),
+    keys.publicKey,
+    chainId,
+  );
+  const envelopeBytes = Buffer.byteLength(fulfilled.envelope);
+  record("fulfillRedemption", `encrypted envelope of ${envelopeBytes} bytes`, fulfilled.receipt.gasUsed);
+
+  const confirm = await (await manager.connect(holder).confirmRedemption(redemptionId)).wait();
+  record("confirmRedemption", "lock released, reputation and statistics updated", confirm!.gasUsed);
+
+  const late = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  await ethers.provider.send("evm_increaseTime", [Number(DAY) + 1]);
+  await ethers.provider.send("evm_mine", []);
+  const expire = await (await manager.connect(holder).expireRedemption(late.redemptionId)).wait();
+  record("expireRedemption", "standard tier after 24 h: lock paid to the user", expire!.gasUsed);
+
+  const disputed = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  await fulfilEncrypted(
+    manager,
+    provider,
+    disputed.redemptionId,
+    sampleAccessDetails(disputed.redemptionId),
+    keys.publicKey,
+    chainId,
+  );
+  const open = await (
+    await manager
+      .connect(holder)
+      .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, ethers.id("evidence bundle"))
+  ).wait();
+  record("openDispute", "after fulfilment, with an evidence hash", open!.gasUsed);
+  const respond = await (
+    await manager.connect(provider).respondToDispute(disputed.redemptionId, ethers.id("provider response"))
+  ).wait();
+  record("respondToDispute", "provider's response hash", respond!.gasUsed);
+  const resolve = await (await manager.connect(arbitrator).resolveDispute(disputed.redemptionId, true, false)).wait();
+  record("resolveDispute", "user wins: lock paid to the user", resolve!.gasUsed);
+
+  const silent = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  await fulfilEncrypted(
+    manager,
+    provider,
+    silent.redemptionId,
+    sampleAccessDetails(silent.redemptionId),
+    keys.publicKey,
+    chainId,
+  );
+  await ethers.provider.send("evm_increaseTime", [Number(3n * DAY) + 1]);
+  await ethers.provider.send("evm_mine", []);
+  const finalize = await (await manager.connect(arbitrator).finalizeRedemption(silent.redemptionId)).wait();
+  record("finalizeRedemption", "by anyone, 72 h after fulfilment without dispute", finalize!.gasUsed);
   return rows;
 }
 

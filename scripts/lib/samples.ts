@@ -1,6 +1,7 @@
 import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 import type { Signer } from "ethers";
 
+import type { AccessDetails } from "./access-details.js";
 import type { ComputeSpecs } from "./attestation.js";
 import type { PrimaryDeployOptions } from "./deploy.js";
 
@@ -63,5 +64,23 @@ export function localDeployOptions(
     governanceSupply: LOCAL_GOVERNANCE_SUPPLY,
     cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
     ...extra,
+  };
+}
+
+/**
+ * Access details a provider might hand over for `redemptionId` (SPEC.md field names). The SSH key
+ * is a sample public key; real details come from the provider's provisioning system.
+ */
+export function sampleAccessDetails(redemptionId: bigint): AccessDetails {
+  return {
+    redemption_id: redemptionId.toString(),
+    access_type: "ssh",
+    hostname: "node-17.eu-central.acme.example",
+    port: 22,
+    username: `redeem-${redemptionId.toString()}`,
+    ssh_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGZ1bGZpbG1lbnQta2V5LWZvci1yZWRlbXB0aW9uLXRlc3Q= provider@acme",
+    expiration: "2026-12-31T23:59:59Z",
+    resources: { cpu_cores: 16, memory_gb: 64, storage_gb: 1000, bandwidth_mbps: 1000 },
+    documentation_url: "https://docs.acme.example/redemptions/ssh",
   };
 }

@@ -268,6 +268,14 @@ describe("ProviderRegistry", function () {
       expect(account.totalCU).to.equal(parseEther("100"));
     });
 
+    it("returns the lock and the provider's tier", async function () {
+      const f = await loadFixture(hooksFixture);
+      const amount = parseEther("10");
+      const [lock, tier] = await f.registry.reserveCapacity.staticCall(f.provider.address, amount);
+      expect(lock).to.equal(collateralFor(amount));
+      expect(tier).to.equal(Tier.Standard);
+    });
+
     it("reverts beyond available capacity, for an inactive provider, and for zero", async function () {
       const f = await loadFixture(hooksFixture);
       await expect(f.registry.reserveCapacity(f.provider.address, parseEther("101")))
@@ -299,12 +307,28 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
       const lock = collateralFor(parseEther("10"));
-      const tx = f.registry.releaseLock(f.provider.address, lock);
-      await expect(tx).to.emit(f.registry, "CollateralReleased").withArgs(f.provider.address, lock);
+      const tx = f.registry.releaseLock(f.provider.address, lock, 600n);
+      await expect(tx).to.emit(f.registry, "CollateralReleased").withArgs(f.provider.address, lock, 600n);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 5100n);
       const account = await f.registry.accountOf(f.provider.address);
       expect(account.lockedCollateral).to.equal(0n);
       expect(account.freeCollateral).to.equal(collateralFor(parseEther("100")));
+    });
+
+    it("release and payout keep the provider's statistics", async function () {
+      const f = await loadFixture(hooksFixture);
+      expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([0n, 0n, 0n]);
+      await f.registry.reserveCapacity(f.provider.address, parseEther("3"));
+      const lock = collateralFor(parseEther("1"));
+      await f.registry.releaseLock(f.provider.address, lock, 30n * 60n);
+      await f.registry.releaseLock(f.provider.address, lock, 90n * 60n + 59n);
+      await f.registry.payOutLock(f.provider.address, lock, f.user.address);
+      const account = await f.registry.accountOf(f.provider.address);
+      expect(account.totalRedemptions).to.equal(3n);
+      expect(account.successfulRedemptions).to.equal(2n);
+      expect(account.totalResponseTime).to.equal(120n * 60n + 59n);
+      // the average is over successful redemptions, in whole minutes: (30 + 90.98) / 2 -> 60
+      expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([3n, 2n, 60n]);
     });
 
     it("payout sends the lock to the recipient and lowers reputation", async function () {
@@ -327,8 +351,8 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.setReputationDeltas(5000n, 5000n);
       await f.registry.reserveCapacity(f.provider.address, parseEther("3"));
-      await f.registry.releaseLock(f.provider.address, 0n);
-      await f.registry.releaseLock(f.provider.address, 0n);
+      await f.registry.releaseLock(f.provider.address, 0n, 0n);
+      await f.registry.releaseLock(f.provider.address, 0n, 0n);
       expect((await f.registry.accountOf(f.provider.address)).reputation).to.equal(10000n);
       for (let i = 0; i < 3; i++) await f.registry.payOutLock(f.provider.address, 0n, f.user.address);
       expect((await f.registry.accountOf(f.provider.address)).reputation).to.equal(0n);
@@ -338,7 +362,7 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
       const lock = collateralFor(parseEther("10"));
-      await expect(f.registry.releaseLock(f.provider.address, lock + 1n))
+      await expect(f.registry.releaseLock(f.provider.address, lock + 1n, 0n))
         .to.be.revertedWithCustomError(f.registry, "LockExceedsLocked")
         .withArgs(lock + 1n, lock);
       await expect(f.registry.payOutLock(f.provider.address, lock + 1n, f.user.address))
@@ -360,7 +384,7 @@ describe("ProviderRegistry", function () {
         [s.recordMint(p, 1n, 0n, 30n * DAY), Roles.MINTING_AGENT],
         [s.recordRetire(p, 1n), Roles.MINTING_AGENT],
         [s.reserveCapacity(p, 1n), Roles.REDEMPTION_MANAGER],
-        [s.releaseLock(p, 0n), Roles.REDEMPTION_MANAGER],
+        [s.releaseLock(p, 0n, 0n), Roles.REDEMPTION_MANAGER],
         [s.payOutLock(p, 0n, f.stranger.address), Roles.REDEMPTION_MANAGER],
       ] as const) {
         await expect(call)
