@@ -4,41 +4,64 @@ pragma solidity ^0.8.24;
 import {Test} from "forge-std/Test.sol";
 
 import {ProviderRegistry} from "../../contracts/core/ProviderRegistry.sol";
+import {RedemptionManager} from "../../contracts/core/RedemptionManager.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IRedemptionManager} from "../../contracts/interfaces/IRedemptionManager.sol";
 import {SSTB} from "../../contracts/tokens/SSTB.sol";
 import {ProtocolSetup} from "./utils/ProtocolSetup.sol";
 
 /// @title ProtocolHandler
-/// @notice Drives random sequences of mint, retire, deposit, withdraw, sSTB transfers and time
-/// through the real contracts, as the three providers would.
+/// @notice Drives random sequences of mint, retire, deposit, withdraw, sSTB transfers, time, and
+/// every redemption transition (initiate, fulfil, confirm, finalize, expire, dispute, resolve, and
+/// calls by the wrong party) through the real contracts, as three providers and two users would.
+/// After every call it checks that each redemption moved at most one step forward.
 contract ProtocolHandler is ProtocolSetup {
     address[3] public providers;
+    address[2] public users;
     uint256 public mints;
     uint256 public retirements;
     uint256 public withdrawals;
+    uint256 public redemptionsEnded;
+    /// @notice Transitions observed that the state machine does not allow (must stay 0).
+    uint256 public backwardOrSkippedMoves;
+    /// @notice Collateral paid to users as compensation, summed from their balances' changes.
+    uint256 public compensationPaid;
     uint256 private _nextUnit;
+    mapping(uint256 redemptionId => IRedemptionManager.RedemptionStatus) public lastSeen;
 
     constructor() {
         _deployProtocol();
         providers = [makeAddr("provider-0"), makeAddr("provider-1"), makeAddr("provider-2")];
+        users = [makeAddr("user-0"), makeAddr("user-1")];
         for (uint256 i = 0; i < 3; ++i) _registerActive(providers[i]);
+        for (uint256 i = 0; i < 2; ++i) {
+            vm.prank(users[i]);
+            sstb.approve(address(manager), type(uint256).max);
+        }
     }
 
-    function mint(uint256 seed, uint256 cuValue, uint256 extra, uint256 period) external {
-        address provider = providers[seed % 3];
-        cuValue = bound(cuValue, 1, 1e24);
-        period = bound(period, 7 days, 365 days);
-        IProviderRegistry.ProviderAccount memory account = registry.accountOf(provider);
-        uint256 needed = registry.requiredCollateral(account.availableCU + cuValue);
-        uint256 shortfall = needed > account.freeCollateral ? needed - account.freeCollateral : 0;
-        uint256 amount = shortfall + bound(extra, 0, 1e12);
-        bytes memory proof = _proof(provider, keccak256(abi.encode("unit", ++_nextUnit)), cuValue);
-        vm.prank(provider);
-        agent.verifyAndMintSSTB(proof, amount, period);
-        ++mints;
+    /// @dev Records every redemption's status after the call and counts illegal moves.
+    modifier observed() {
+        uint256 before = collateral.balanceOf(users[0]) + collateral.balanceOf(users[1]);
+        _;
+        compensationPaid += collateral.balanceOf(users[0]) + collateral.balanceOf(users[1]) - before;
+        uint256 count = manager.redemptionCount();
+        for (uint256 id = 1; id <= count; ++id) {
+            IRedemptionManager.RedemptionStatus current = manager.redemptionStatus(id);
+            IRedemptionManager.RedemptionStatus previous = lastSeen[id];
+            if (current != previous) {
+                if (!_allowed(previous, current)) ++backwardOrSkippedMoves;
+                if (_isFinal(current)) ++redemptionsEnded;
+                lastSeen[id] = current;
+            }
+        }
     }
 
-    function retire(uint256 seed, uint256 amount) external {
+    function mint(uint256 seed, uint256 cuValue, uint256 extra, uint256 period) external observed {
+        _mint(providers[seed % 3], bound(cuValue, 1, 1e24), extra, period);
+    }
+
+    function retire(uint256 seed, uint256 amount) external observed {
         address provider = providers[seed % 3];
         uint256 available = registry.accountOf(provider).availableCU;
         uint256 balance = sstb.balanceOf(provider);
@@ -52,14 +75,14 @@ contract ProtocolHandler is ProtocolSetup {
         ++retirements;
     }
 
-    function deposit(uint256 seed, uint256 amount) external {
+    function deposit(uint256 seed, uint256 amount) external observed {
         address provider = providers[seed % 3];
         amount = bound(amount, 1, 1e15);
         vm.prank(provider);
         registry.depositCollateral(amount);
     }
 
-    function withdraw(uint256 seed, uint256 amount) external {
+    function withdraw(uint256 seed, uint256 amount) external observed {
         address provider = providers[seed % 3];
         uint256 excess = registry.excessCollateral(provider);
         if (excess == 0) return;
@@ -71,9 +94,10 @@ contract ProtocolHandler is ProtocolSetup {
         ++withdrawals;
     }
 
-    function transferSSTB(uint256 fromSeed, uint256 toSeed, uint256 amount) external {
+    /// @dev Providers sell sSTB to users and to each other.
+    function transferSSTB(uint256 fromSeed, uint256 toSeed, uint256 amount) external observed {
         address from = providers[fromSeed % 3];
-        address to = providers[toSeed % 3];
+        address to = toSeed % 5 < 3 ? providers[toSeed % 5] : users[(toSeed % 5) - 3];
         uint256 balance = sstb.balanceOf(from);
         if (balance == 0) return;
         amount = bound(amount, 1, balance);
@@ -81,8 +105,175 @@ contract ProtocolHandler is ProtocolSetup {
         sstb.transfer(to, amount);
     }
 
-    function passTime(uint256 seconds_) external {
+    function passTime(uint256 seconds_) external observed {
         vm.warp(block.timestamp + bound(seconds_, 1, 60 days));
+    }
+
+    function redeem(uint256 userSeed, uint256 providerSeed, uint256 amount) external observed {
+        address user = users[userSeed % 2];
+        address provider = providers[providerSeed % 3];
+        // a provider without capacity first proves some; a user without sSTB buys half of its holdings
+        if (registry.accountOf(provider).availableCU == 0) _mint(provider, 1e21, 0, 0);
+        uint256 held = sstb.balanceOf(provider);
+        if (sstb.balanceOf(user) < 2 && held > 1) {
+            vm.prank(provider);
+            sstb.transfer(user, held / 2);
+        }
+        uint256 balance = sstb.balanceOf(user);
+        uint256 available = registry.accountOf(provider).availableCU;
+        // amount + fee (10 bps, rounded up) must fit the balance
+        uint256 most = balance > 1 ? balance - balance / 1_000 - 1 : 0;
+        if (available < most) most = available;
+        if (most == 0) return;
+        amount = bound(amount, 1, most);
+        vm.prank(user);
+        manager.initiateRedemption(amount, provider);
+    }
+
+    function fulfil(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Pending) return;
+        vm.prank(r.provider);
+        manager.fulfillRedemption(id, "envelope");
+    }
+
+    function confirm(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Fulfilled) return;
+        vm.prank(r.user);
+        manager.confirmRedemption(id);
+    }
+
+    function finalize(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Fulfilled) return;
+        (, uint256 disputeDeadline) = manager.deadlinesOf(id);
+        if (block.timestamp <= disputeDeadline) vm.warp(disputeDeadline + 1);
+        manager.finalizeRedemption(id);
+    }
+
+    function expire(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Pending) return;
+        if (block.timestamp <= r.deadline) vm.warp(uint256(r.deadline) + 1);
+        manager.expireRedemption(id);
+    }
+
+    function dispute(uint256 idSeed, uint8 issue) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (
+            r.status != IRedemptionManager.RedemptionStatus.Pending &&
+            r.status != IRedemptionManager.RedemptionStatus.Fulfilled
+        ) return;
+        (, uint256 disputeDeadline) = manager.deadlinesOf(id);
+        if (block.timestamp > disputeDeadline) return;
+        vm.prank(r.user);
+        manager.openDispute(id, IRedemptionManager.IssueType(issue % 5), keccak256(abi.encode(id)));
+    }
+
+    function resolve(uint256 idSeed, bool userWins, bool suspend) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Disputed) return;
+        vm.prank(arbitrator);
+        manager.resolveDispute(id, userWins, suspend);
+        // keep providers redeemable: governance reinstates a suspended one
+        if (registry.accountOf(r.provider).status == IProviderRegistry.ProviderStatus.Suspended) {
+            vm.prank(admin);
+            registry.reinstateProvider(r.provider);
+        }
+    }
+
+    /// @dev Any operation by any party on any redemption, in any state: the contract must refuse
+    /// whatever the state machine does not allow (the observer counts it otherwise).
+    function anything(uint256 idSeed, uint256 callerSeed, uint256 op) external observed {
+        (uint256 id, ) = _pick(idSeed);
+        if (id == 0) return;
+        address[6] memory parties = [users[0], users[1], providers[0], providers[1], providers[2], arbitrator];
+        address caller = parties[callerSeed % 6];
+        vm.startPrank(caller);
+        op = op % 7;
+        if (op == 0) try manager.fulfillRedemption(id, "x") {} catch {}
+        else if (op == 1) try manager.confirmRedemption(id) {} catch {}
+        else if (op == 2) try manager.finalizeRedemption(id) {} catch {}
+        else if (op == 3) try manager.expireRedemption(id) {} catch {}
+        else if (op == 4) try manager.openDispute(id, IRedemptionManager.IssueType.Other, bytes32("e")) {} catch {}
+        else if (op == 5) try manager.respondToDispute(id, bytes32("r")) {} catch {}
+        else try manager.resolveDispute(id, callerSeed % 2 == 0, false) {} catch {}
+        vm.stopPrank();
+    }
+
+    /// @notice The redemption manager under test.
+    function managerContract() external view returns (RedemptionManager) {
+        return manager;
+    }
+
+    /// @notice Sum of the locks of redemptions that have not ended.
+    function openLocks() external view returns (uint256 sum) {
+        uint256 count = manager.redemptionCount();
+        for (uint256 id = 1; id <= count; ++id) {
+            IRedemptionManager.Redemption memory r = manager.redemptionOf(id);
+            if (!_isFinal(r.status)) sum += r.lock;
+        }
+    }
+
+    /// @notice Sum of the locks that ended in the user's favour (expired, or a dispute the user won).
+    function locksOwedToUsers() external view returns (uint256 sum) {
+        uint256 count = manager.redemptionCount();
+        for (uint256 id = 1; id <= count; ++id) {
+            IRedemptionManager.Redemption memory r = manager.redemptionOf(id);
+            if (
+                r.status == IRedemptionManager.RedemptionStatus.Expired ||
+                (r.status == IRedemptionManager.RedemptionStatus.Resolved && manager.disputeOf(id).userWon)
+            ) sum += r.lock;
+        }
+    }
+
+    function _mint(address provider, uint256 cuValue, uint256 extra, uint256 period) private {
+        period = bound(period, 7 days, 365 days);
+        IProviderRegistry.ProviderAccount memory account = registry.accountOf(provider);
+        uint256 needed = registry.requiredCollateral(account.availableCU + cuValue);
+        uint256 shortfall = needed > account.freeCollateral ? needed - account.freeCollateral : 0;
+        uint256 amount = shortfall + bound(extra, 0, 1e12);
+        bytes memory proof = _proof(provider, keccak256(abi.encode("unit", ++_nextUnit)), cuValue);
+        vm.prank(provider);
+        agent.verifyAndMintSSTB(proof, amount, period);
+        ++mints;
+    }
+
+    function _pick(uint256 seed) private view returns (uint256 id, IRedemptionManager.Redemption memory r) {
+        uint256 count = manager.redemptionCount();
+        if (count == 0) return (0, r);
+        id = 1 + (seed % count);
+        r = manager.redemptionOf(id);
+    }
+
+    function _isFinal(IRedemptionManager.RedemptionStatus s) private pure returns (bool) {
+        return
+            s == IRedemptionManager.RedemptionStatus.Confirmed ||
+            s == IRedemptionManager.RedemptionStatus.Expired ||
+            s == IRedemptionManager.RedemptionStatus.Resolved;
+    }
+
+    /// @dev The one-step transitions of DESIGN.md section 5.
+    function _allowed(
+        IRedemptionManager.RedemptionStatus from,
+        IRedemptionManager.RedemptionStatus to
+    ) private pure returns (bool) {
+        if (from == IRedemptionManager.RedemptionStatus.None) return to == IRedemptionManager.RedemptionStatus.Pending;
+        if (from == IRedemptionManager.RedemptionStatus.Pending) {
+            return
+                to == IRedemptionManager.RedemptionStatus.Fulfilled ||
+                to == IRedemptionManager.RedemptionStatus.Expired ||
+                to == IRedemptionManager.RedemptionStatus.Disputed;
+        }
+        if (from == IRedemptionManager.RedemptionStatus.Fulfilled) {
+            return
+                to == IRedemptionManager.RedemptionStatus.Confirmed ||
+                to == IRedemptionManager.RedemptionStatus.Disputed;
+        }
+        if (from == IRedemptionManager.RedemptionStatus.Disputed)
+            return to == IRedemptionManager.RedemptionStatus.Resolved;
+        return false; // final states never move
     }
 
     /// @notice The registry under test.
@@ -105,13 +296,25 @@ contract ProtocolInvariantsTest is Test {
     function setUp() public {
         handler = new ProtocolHandler();
         registry = handler.registryContract();
-        bytes4[] memory selectors = new bytes4[](6);
+        bytes4[] memory selectors = new bytes4[](17);
         selectors[0] = ProtocolHandler.mint.selector;
         selectors[1] = ProtocolHandler.retire.selector;
         selectors[2] = ProtocolHandler.deposit.selector;
         selectors[3] = ProtocolHandler.withdraw.selector;
         selectors[4] = ProtocolHandler.transferSSTB.selector;
         selectors[5] = ProtocolHandler.passTime.selector;
+        selectors[6] = ProtocolHandler.redeem.selector;
+        selectors[7] = ProtocolHandler.fulfil.selector;
+        selectors[8] = ProtocolHandler.confirm.selector;
+        selectors[9] = ProtocolHandler.finalize.selector;
+        selectors[10] = ProtocolHandler.expire.selector;
+        selectors[11] = ProtocolHandler.dispute.selector;
+        selectors[12] = ProtocolHandler.resolve.selector;
+        selectors[13] = ProtocolHandler.anything.selector;
+        // redemptions three times as likely, so every run of 64 calls redeems
+        selectors[14] = ProtocolHandler.redeem.selector;
+        selectors[15] = ProtocolHandler.redeem.selector;
+        selectors[16] = ProtocolHandler.mint.selector;
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
         targetContract(address(handler));
     }
@@ -142,8 +345,45 @@ contract ProtocolInvariantsTest is Test {
         }
     }
 
-    /// @notice The sequences do real work: most calls succeed (not all silently revert).
+    /// @notice 4. A redemption's state only moves forward, one allowed step at a time.
+    function invariant_redemptionsOnlyMoveForward() public view {
+        assertEq(handler.backwardOrSkippedMoves(), 0);
+    }
+
+    /// @notice No lock is paid or released twice: the collateral locked in the vault is exactly
+    /// the locks of open redemptions, and users received exactly the locks owed to them.
+    function invariant_eachLockSettledOnce() public view {
+        uint256 locked;
+        for (uint256 i = 0; i < 3; ++i) locked += registry.accountOf(handler.providers(i)).lockedCollateral;
+        assertEq(locked, handler.openLocks());
+        assertEq(handler.compensationPaid(), handler.locksOwedToUsers());
+    }
+
+    /// @notice The handler's redemption actions work end to end (so the invariants see them).
+    function test_handlerRunsEveryRedemptionPath() public {
+        handler.mint(0, 100e18, 0, 7 days);
+        handler.redeem(0, 0, 10e18); // 1: pending -> fulfilled -> confirmed
+        handler.fulfil(0);
+        handler.confirm(0);
+        handler.redeem(1, 0, 5e18); // 2: pending -> expired
+        handler.expire(1);
+        handler.redeem(0, 0, 1e18); // 3: pending -> disputed -> resolved (user wins, suspension)
+        handler.dispute(2, 1);
+        handler.resolve(2, true, true);
+        RedemptionManager manager = handler.managerContract();
+        assertEq(manager.redemptionCount(), 3);
+        assertEq(uint8(manager.redemptionStatus(1)), uint8(IRedemptionManager.RedemptionStatus.Confirmed));
+        assertEq(uint8(manager.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Expired));
+        assertEq(uint8(manager.redemptionStatus(3)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
+        assertEq(handler.redemptionsEnded(), 3);
+        assertEq(handler.backwardOrSkippedMoves(), 0);
+        assertGt(handler.compensationPaid(), 0);
+        assertEq(handler.compensationPaid(), handler.locksOwedToUsers());
+    }
+
+    /// @notice The sequences do real work: mints happen and redemptions reach their end.
     function afterInvariant() external view {
         assertGt(handler.mints(), 0);
+        assertGt(handler.managerContract().redemptionCount(), 0);
     }
 }

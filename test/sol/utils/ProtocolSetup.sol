@@ -7,6 +7,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 
 import {MintingAgent} from "../../../contracts/core/MintingAgent.sol";
 import {ProviderRegistry} from "../../../contracts/core/ProviderRegistry.sol";
+import {RedemptionManager} from "../../../contracts/core/RedemptionManager.sol";
 import {ICUToken} from "../../../contracts/interfaces/ICUToken.sol";
 import {ComputeSpecs, IComputeVerifier} from "../../../contracts/interfaces/IComputeVerifier.sol";
 import {IProviderRegistry} from "../../../contracts/interfaces/IProviderRegistry.sol";
@@ -29,10 +30,13 @@ abstract contract ProtocolSetup is Test {
     ProviderRegistry internal registry;
     AttestationVerifier internal verifier;
     MintingAgent internal agent;
+    RedemptionManager internal manager;
 
     uint256[] internal verifierKeys;
     address internal admin = makeAddr("admin");
     address internal approver = makeAddr("approver");
+    address internal arbitrator = makeAddr("arbitrator");
+    address internal treasury = makeAddr("treasury");
 
     function _deployProtocol() internal {
         verifierKeys = [uint256(0xA11CE), uint256(0xB0B), uint256(0xCA201)];
@@ -65,7 +69,20 @@ abstract contract ProtocolSetup is Test {
             )
         );
 
+        manager = RedemptionManager(
+            address(
+                new ERC1967Proxy(
+                    address(new RedemptionManager(IProviderRegistry(address(registry)), ISSTB(address(sstb)))),
+                    abi.encodeCall(RedemptionManager.initialize, (admin, treasury))
+                )
+            )
+        );
+
         vm.startPrank(admin);
+        sstb.grantRole(Roles.BURNER_ROLE, address(manager));
+        registry.grantRole(Roles.REDEMPTION_MANAGER_ROLE, address(manager));
+        registry.grantRole(Roles.ARBITRATOR_ROLE, arbitrator);
+        manager.grantRole(Roles.ARBITRATOR_ROLE, arbitrator);
         cuToken.grantRole(Roles.MINTER_ROLE, address(agent));
         sstb.grantRole(Roles.MINTER_ROLE, address(agent));
         sstb.grantRole(Roles.BURNER_ROLE, address(agent));
