@@ -1,5 +1,6 @@
 // npm start — the main job. Until the three-chain devnet exists, it deploys everything built so
-// far on an in-process chain, prints the addresses, and walks one provider through minting.
+// far on an in-process chain, prints the addresses, walks one provider through minting and one
+// user through a redemption with encrypted access details.
 // The logic lives in scripts/lib/ (deploy.ts, demo.ts), which the tests exercise.
 import { network } from "hardhat";
 

@@ -1,10 +1,12 @@
 import { formatEther, formatUnits, parseEther } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
+import { generateAccessKeyPair } from "./access-details.js";
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
 import { addressesOf, deployPrimary } from "./deploy.js";
 import type { PrimaryDeployment } from "./deploy.js";
-import { SAMPLE_SPECS, localDeployOptions, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { fulfilEncrypted, readAccessDetails, redeem, statusName } from "./redemption.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 const DAY = 86_400n;
 
@@ -14,14 +16,18 @@ export interface DemoResult {
   deployment: PrimaryDeployment;
   provider: string;
   cuId: bigint;
+  user: string;
+  /** The redemption the demo ran to confirmation. */
+  redemptionId: bigint;
 }
 
 /**
  * Deploys the primary chain's contracts on `ethers`' chain and walks one provider through
- * registration, approval, a 2-of-3 verified mint and a look at the CU record, reporting each step.
+ * registration, approval, a 2-of-3 verified mint and a look at the CU record, then a user through a
+ * redemption with encrypted access details, reporting each step.
  */
 export async function runFoundationDemo(ethers: HardhatEthers, log: (line: string) => void): Promise<DemoResult> {
-  const [deployer, treasury, approver, provider] = await ethers.getSigners();
+  const [deployer, treasury, approver, provider, user] = await ethers.getSigners();
   const verifierKeys = sampleVerifierKeys("demo-verifier");
   const { chainId } = await ethers.provider.getNetwork();
 
@@ -78,7 +84,37 @@ export async function runFoundationDemo(ethers: HardhatEthers, log: (line: strin
     `  5. available capacity ${formatEther(account.availableCU)} sSTB, free collateral ` +
       `${formatUnits(account.freeCollateral, 6)} mUSDC, reputation ${Number(account.reputation) / 100}`,
   );
+
+  const manager = deployment.redemptionManager;
+  const userKeys = generateAccessKeyPair();
+  log("");
+  log(`User ${user.address}:`);
+  await (await sstb.connect(provider).transfer(user.address, parseEther("10"))).wait();
+  log("  6. bought 10 sSTB from the provider");
+  const { redemptionId } = await redeem(manager, sstb, user, parseEther("5"), provider.address);
+  const stored = await manager.redemptionOf(redemptionId);
+  log(
+    `  7. redeemed 5 sSTB with the provider: redemption #${redemptionId}, ` +
+      `${formatUnits(stored.lock, 6)} mUSDC of collateral locked, fulfil by ${new Date(Number(stored.deadline) * 1000).toISOString()}`,
+  );
+  const { envelope } = await fulfilEncrypted(
+    manager,
+    provider,
+    redemptionId,
+    sampleAccessDetails(redemptionId),
+    userKeys.publicKey,
+    chainId,
+  );
+  log(`  8. provider fulfilled with a ${envelope.length}-character encrypted envelope: ${envelope.slice(0, 32)}...`);
+  const details = await readAccessDetails(manager, redemptionId, userKeys.privateKey, chainId);
+  log(`  9. user decrypted it: ${details.access_type} ${details.username}@${details.hostname}:${details.port}`);
+  await (await manager.connect(user).confirmRedemption(redemptionId)).wait();
+  const after = await registry.accountOf(provider.address);
+  log(
+    ` 10. user confirmed: status ${statusName(await manager.redemptionStatus(redemptionId))}, ` +
+      `lock released, provider reputation ${Number(after.reputation) / 100}`,
+  );
   log("");
   log("Done.");
-  return { addresses, deployment, provider: provider.address, cuId };
+  return { addresses, deployment, provider: provider.address, cuId, user: user.address, redemptionId };
 }

@@ -7,7 +7,7 @@ import { renderGasReport, runGasBenchmark } from "../../../scripts/lib/gas-bench
 
 describe("scripts", function () {
   describe("runFoundationDemo (npm start)", function () {
-    it("deploys, prints every address and leaves a minted, burned compute unit", async function () {
+    it("deploys, prints every address, mints, and runs a redemption to confirmation", async function () {
       const { ethers } = await network.create();
       const lines: string[] = [];
       const result = await runFoundationDemo(ethers, (line) => lines.push(line));
@@ -16,9 +16,13 @@ describe("scripts", function () {
         expect(await ethers.provider.getCode(address), name).to.not.equal("0x");
         expect(lines.some((l) => l.includes(name) && l.includes(address))).to.equal(true);
       }
-      expect(await result.deployment.sstb.balanceOf(result.provider)).to.equal(parseEther("100"));
+      expect(await result.deployment.sstb.balanceOf(result.provider)).to.equal(parseEther("90"));
       expect(await result.deployment.cuToken.balanceOf(result.provider, result.cuId)).to.equal(0n);
       expect((await result.deployment.cuToken.computeUnit(result.cuId)).provider).to.equal(result.provider);
+      const redemption = await result.deployment.redemptionManager.redemptions(result.redemptionId);
+      expect(redemption.user).to.equal(result.user);
+      expect([redemption.fulfilled, redemption.confirmed]).to.deep.equal([true, true]);
+      expect(lines.some((l) => l.includes("user decrypted it: ssh"))).to.equal(true);
       expect(lines.at(-1)).to.equal("Done.");
     });
   });
@@ -36,6 +40,11 @@ describe("scripts", function () {
         "withdrawCollateral",
         "sSTB transfer",
         "sSTB permit",
+        "initiateRedemption",
+        "fulfillRedemption",
+        "confirmRedemption",
+        "openDispute",
+        "expireRedemption",
       ]) {
         expect(operations.has(op), op).to.equal(true);
       }
@@ -54,6 +63,18 @@ describe("scripts", function () {
       const steady = rows.find((r) => r.operation === "verifyAndMintSSTB" && r.note.includes("covered by collateral"));
       expect(steady, "steady-state mint row").to.not.equal(undefined);
       expect(steady!.gasUsed <= 250_000n, `measured ${steady!.gasUsed}`).to.equal(true);
+    });
+
+    it("keeps a fulfilment within 45,000 gas plus the calldata and log cost of its envelope", async function () {
+      const { ethers } = await network.create();
+      const rows = await runGasBenchmark(ethers);
+      const fulfil = rows.find((r) => r.operation === "fulfillRedemption");
+      expect(fulfil, "fulfillRedemption row").to.not.equal(undefined);
+      const bytes = BigInt(/envelope of (\d+) bytes/.exec(fulfil!.note)![1]);
+      // an envelope is base64url text: every byte is non-zero calldata (16 gas) and log data (8 gas)
+      const budget = 45_000n + bytes * (16n + 8n);
+      expect(bytes > 300n, `envelope of ${bytes} bytes`).to.equal(true);
+      expect(fulfil!.gasUsed <= budget, `measured ${fulfil!.gasUsed}, budget ${budget}`).to.equal(true);
     });
   });
 });

@@ -12,6 +12,7 @@ const UUPS_CONTRACTS: Record<string, unknown[]> = {
   SSTB: [],
   ProviderRegistry: [],
   MintingAgent: [PLACEHOLDER, PLACEHOLDER, PLACEHOLDER],
+  RedemptionManager: [PLACEHOLDER, PLACEHOLDER],
 };
 
 describe("Storage layout (UUPS contracts)", function () {
