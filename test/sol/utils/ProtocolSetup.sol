@@ -69,14 +69,7 @@ abstract contract ProtocolSetup is Test {
             )
         );
 
-        manager = RedemptionManager(
-            address(
-                new ERC1967Proxy(
-                    address(new RedemptionManager(IProviderRegistry(address(registry)), ISSTB(address(sstb)))),
-                    abi.encodeCall(RedemptionManager.initialize, (admin, treasury))
-                )
-            )
-        );
+        manager = _deployRedemptionManager();
 
         vm.startPrank(admin);
         sstb.grantRole(Roles.BURNER_ROLE, address(manager));
@@ -90,6 +83,22 @@ abstract contract ProtocolSetup is Test {
         registry.grantRole(Roles.APPROVER_ROLE, approver);
         verifier.grantRole(Roles.CONSUMER_ROLE, address(agent));
         vm.stopPrank();
+    }
+
+    function _deployRedemptionManager() internal returns (RedemptionManager) {
+        RedemptionManager implementation = new RedemptionManager(
+            IProviderRegistry(address(registry)),
+            ISSTB(address(sstb))
+        );
+        return
+            RedemptionManager(
+                address(
+                    new ERC1967Proxy(
+                        address(implementation),
+                        abi.encodeCall(RedemptionManager.initialize, (admin, treasury))
+                    )
+                )
+            );
     }
 
     function _specs() internal pure returns (ComputeSpecs memory) {
