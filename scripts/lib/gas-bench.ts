@@ -142,6 +142,14 @@ async function benchRedemptions(
   const keys = generateAccessKeyPair();
   const amount = parseEther("1");
   const providerAddress = await provider.getAddress();
+  const fulfilled = async () => {
+    const { redemptionId } = await redeem(manager, d.sstb, holder, amount, providerAddress);
+    const details = sampleAccessDetails(redemptionId);
+    return {
+      redemptionId,
+      ...(await fulfilEncrypted(manager, provider, redemptionId, details, keys.publicKey, chainId)),
+    };
+  };
 
   // warm-up: the treasury's first fee and the manager's first id are one-time costs
   const first = await redeem(manager, d.sstb, holder, amount, providerAddress);
@@ -154,7 +162,7 @@ async function benchRedemptions(
   const { redemptionId, receipt } = await redeem(manager, d.sstb, holder, amount, providerAddress);
   record("initiateRedemption", "1 sSTB, exact approval (burn + 10 bps fee to treasury, 120% lock)", receipt.gasUsed);
 
-  const fulfilled = await fulfilEncrypted(
+  const fulfil = await fulfilEncrypted(
     manager,
     provider,
     redemptionId,
@@ -162,8 +170,8 @@ async function benchRedemptions(
     keys.publicKey,
     chainId,
   );
-  const envelopeBytes = Buffer.byteLength(fulfilled.envelope);
-  record("fulfillRedemption", `encrypted envelope of ${envelopeBytes} bytes`, fulfilled.receipt.gasUsed);
+  const envelopeBytes = Buffer.byteLength(fulfil.envelope);
+  record("fulfillRedemption", `encrypted envelope of ${envelopeBytes} bytes`, fulfil.receipt.gasUsed);
 
   const confirm = await (await manager.connect(holder).confirmRedemption(redemptionId)).wait();
   record("confirmRedemption", "lock released, reputation and statistics updated", confirm!.gasUsed);
@@ -174,15 +182,7 @@ async function benchRedemptions(
   const expire = await (await manager.connect(holder).expireRedemption(late.redemptionId)).wait();
   record("expireRedemption", "standard tier after 24 h: lock paid to the user", expire!.gasUsed);
 
-  const disputed = await redeem(manager, d.sstb, holder, amount, providerAddress);
-  await fulfilEncrypted(
-    manager,
-    provider,
-    disputed.redemptionId,
-    sampleAccessDetails(disputed.redemptionId),
-    keys.publicKey,
-    chainId,
-  );
+  const disputed = await fulfilled();
   const open = await (
     await manager
       .connect(holder)
@@ -196,15 +196,7 @@ async function benchRedemptions(
   const resolve = await (await manager.connect(arbitrator).resolveDispute(disputed.redemptionId, true, false)).wait();
   record("resolveDispute", "user wins: lock paid to the user", resolve!.gasUsed);
 
-  const silent = await redeem(manager, d.sstb, holder, amount, providerAddress);
-  await fulfilEncrypted(
-    manager,
-    provider,
-    silent.redemptionId,
-    sampleAccessDetails(silent.redemptionId),
-    keys.publicKey,
-    chainId,
-  );
+  const silent = await fulfilled();
   await ethers.provider.send("evm_increaseTime", [Number(3n * DAY) + 1]);
   await ethers.provider.send("evm_mine", []);
   const finalize = await (await manager.connect(arbitrator).finalizeRedemption(silent.redemptionId)).wait();
