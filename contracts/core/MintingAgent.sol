@@ -10,19 +10,20 @@ import {IComputeVerifier, VerifiedCompute} from "../interfaces/IComputeVerifier.
 import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
 import {ISSTB} from "../interfaces/ISSTB.sol";
 import {Roles} from "../libraries/Roles.sol";
-import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
+import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 
 /// @title MintingAgent
 /// @notice Turns verified compute capacity into sSTB. A provider proves a compute unit, posts
 /// collateral, and receives `cuValue` sSTB; the unit's CU token is created and burned in the same
 /// call, leaving its record behind. A provider leaves capacity by burning sSTB through
 /// {retireCapacity}.
-contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
+contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
     /// @custom:storage-location erc7201:computeprotocol.storage.MintingAgent
     struct MintingAgentStorage {
         IComputeVerifier verifier;
+        bool paused; // same slot as the verifier, which every mint reads
     }
 
     /// @dev The contracts the agent mints through never change for a deployment; immutables in the
@@ -84,7 +85,8 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
     }
 
     /// @notice Verifies a compute unit of the caller, takes its collateral and mints its value in sSTB.
-    /// @dev Approve the minting agent for `collateralAmount` of the collateral token first.
+    /// @dev Approve the minting agent for `collateralAmount` of the collateral token first. Stopped
+    /// while paused ({IEmergencyPause}); retirement is not.
     /// Requirements: the caller is an active provider; `computeProof` verifies for the caller;
     /// `stakingPeriod` is within the registry's bounds; the caller's free collateral plus
     /// `collateralAmount` covers ratio x price x (available capacity + cuValue).
@@ -98,7 +100,9 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
         uint256 collateralAmount,
         uint256 stakingPeriod
     ) external nonReentrant returns (uint256 cuId) {
-        VerifiedCompute memory verified = _storage().verifier.verify(msg.sender, computeProof);
+        MintingAgentStorage storage $ = _storage();
+        if ($.paused) revert EnforcedPause();
+        VerifiedCompute memory verified = $.verifier.verify(msg.sender, computeProof);
 
         _registry.recordMint(msg.sender, verified.cuValue, collateralAmount, stakingPeriod);
         cuId = _cuToken.mint(msg.sender, verified);
@@ -148,6 +152,14 @@ contract MintingAgent is ProtocolUpgradeable, ReentrancyGuardTransient {
     /// @notice The compute verifier.
     function verifier() external view returns (IComputeVerifier) {
         return _storage().verifier;
+    }
+
+    function _isPaused() internal view override returns (bool) {
+        return _storage().paused;
+    }
+
+    function _setPaused(bool value) internal override {
+        _storage().paused = value;
     }
 
     function _storage() private pure returns (MintingAgentStorage storage $) {

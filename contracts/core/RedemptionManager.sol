@@ -8,7 +8,7 @@ import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
 import {IRedemptionManager} from "../interfaces/IRedemptionManager.sol";
 import {ISSTB} from "../interfaces/ISSTB.sol";
 import {Roles} from "../libraries/Roles.sol";
-import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
+import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 
 /// @title RedemptionManager
 /// @notice Runs every redemption from request to its end. A holder burns sSTB to claim compute
@@ -18,7 +18,7 @@ import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
 /// @dev The record and its transitions follow SPEC.md exactly; deadlines, expiry, finalization
 /// and disputes extend it (DESIGN.md section 5). Every path that ends a redemption moves its
 /// status to a final value before touching the lock, so no lock is released or paid twice.
-contract RedemptionManager is ProtocolUpgradeable, ReentrancyGuardTransient, IRedemptionManager {
+contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRedemptionManager {
     using SafeERC20 for ISSTB;
 
     /// @notice Highest redemption fee governance may set: 1%.
@@ -48,6 +48,7 @@ contract RedemptionManager is ProtocolUpgradeable, ReentrancyGuardTransient, IRe
         uint24 standardDeadline;
         uint24 premiumDeadline;
         uint24 enterpriseDeadline;
+        bool paused;
         // one slot, written by every initiation
         uint64 redemptionCount;
         uint32 disputeWindow;
@@ -93,9 +94,11 @@ contract RedemptionManager is ProtocolUpgradeable, ReentrancyGuardTransient, IRe
     // ---------------------------------------------------------------------------------------------
 
     /// @inheritdoc IRedemptionManager
+    /// @dev Stopped while paused ({IEmergencyPause}); nothing else here is.
     function initiateRedemption(uint256 amount, address provider) external nonReentrant returns (uint256 redemptionId) {
-        if (amount == 0) revert RedemptionZeroAmount();
         RedemptionManagerStorage storage $ = _storage();
+        if ($.paused) revert EnforcedPause();
+        if (amount == 0) revert RedemptionZeroAmount();
         // Reverts unless the provider is active with `amount` available and the collateral to lock;
         // `amount` and `lock` then fit in 128 bits, as the registry keeps both in 128 bits.
         (uint256 lock, IProviderRegistry.Tier tier) = _registry.reserveCapacity(provider, amount);
@@ -368,6 +371,14 @@ contract RedemptionManager is ProtocolUpgradeable, ReentrancyGuardTransient, IRe
         assembly {
             $.slot := STORAGE_LOCATION
         }
+    }
+
+    function _isPaused() internal view override returns (bool) {
+        return _storage().paused;
+    }
+
+    function _setPaused(bool value) internal override {
+        _storage().paused = value;
     }
 
     function _existing(uint256 redemptionId) private view returns (Redemption storage r) {

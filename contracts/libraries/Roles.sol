@@ -22,6 +22,9 @@ library Roles {
     bytes32 internal constant APPROVER_ROLE = keccak256("APPROVER_ROLE");
     /// @notice Resolves disputes and may suspend providers.
     bytes32 internal constant ARBITRATOR_ROLE = keccak256("ARBITRATOR_ROLE");
+    /// @notice Pause guardian: may pause redemption initiation and minting in an emergency (a
+    /// multisig). Only governance unpauses.
+    bytes32 internal constant GUARDIAN_ROLE = keccak256("GUARDIAN_ROLE");
     /// @notice May consume attestations in a compute verifier (the minting agent).
     bytes32 internal constant CONSUMER_ROLE = keccak256("CONSUMER_ROLE");
 }

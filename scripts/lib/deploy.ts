@@ -7,6 +7,8 @@ import {
   GovernanceToken__factory,
   MintingAgent__factory,
   MockStablecoin__factory,
+  ProtocolGovernor__factory,
+  ProtocolTimelock__factory,
   ProviderRegistry__factory,
   RedemptionManager__factory,
   SSTB__factory,
@@ -17,11 +19,16 @@ import type {
   GovernanceToken,
   MintingAgent,
   MockStablecoin,
+  ProtocolGovernor,
+  ProtocolTimelock,
   ProviderRegistry,
   RedemptionManager,
   SSTB,
 } from "../../typechain-types/index.js";
+import type { GovernanceSettings } from "./governance.js";
 import { Roles } from "./roles.js";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** What a primary-chain deployment needs to know. */
 export interface PrimaryDeployOptions {
@@ -43,6 +50,16 @@ export interface PrimaryDeployOptions {
   /** Accounts that approve providers and arbitrate (operational roles). */
   approvers?: readonly string[];
   arbitrators?: readonly string[];
+  /** The pause guardian (a multisig on a real chain): may pause minting and redemption initiation. */
+  guardian?: string;
+  /** Governor and timelock settings. */
+  governance: GovernanceSettings;
+  /**
+   * Hand every admin, upgrade and parameter role to the timelock and renounce the deployer's, as
+   * the last step (default true; always true on a real chain). Only unit-test fixtures that drive
+   * governed setters directly pass false.
+   */
+  handOff?: boolean;
   /** Called after each step, for progress output. */
   onStep?: (step: string) => void;
 }
@@ -57,6 +74,8 @@ export interface PrimaryDeployment {
   verifier: AttestationVerifier;
   mintingAgent: MintingAgent;
   redemptionManager: RedemptionManager;
+  timelock: ProtocolTimelock;
+  governor: ProtocolGovernor;
 }
 
 interface UpgradeableFactory<T> {
@@ -135,8 +154,24 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
   );
   step("redemption manager (UUPS proxy)");
 
+  const timelock = await (
+    await new ProtocolTimelock__factory(deployer).deploy(options.governance.timelockDelay, [], [ZERO_ADDRESS], admin)
+  ).waitForDeployment();
+  const governor = await (
+    await new ProtocolGovernor__factory(deployer).deploy(
+      await governanceToken.getAddress(),
+      await timelock.getAddress(),
+      options.governance.votingDelay,
+      options.governance.votingPeriod,
+      options.governance.proposalThreshold,
+      options.governance.quorumPercent,
+    )
+  ).waitForDeployment();
+  step("timelock and governor");
+
   const agent = await mintingAgent.getAddress();
   const manager = await redemptionManager.getAddress();
+  const governorAddress = await governor.getAddress();
   const grants: Array<
     [{ grantRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }> }, string, string]
   > = [
@@ -147,6 +182,14 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
     [verifier, Roles.CONSUMER, agent],
     [sstb, Roles.BURNER, manager],
     [registry, Roles.REDEMPTION_MANAGER, manager],
+    [timelock, Roles.TIMELOCK_PROPOSER, governorAddress],
+    [timelock, Roles.TIMELOCK_CANCELLER, governorAddress],
+    ...(options.guardian === undefined
+      ? []
+      : ([
+          [mintingAgent, Roles.GUARDIAN, options.guardian],
+          [redemptionManager, Roles.GUARDIAN, options.guardian],
+        ] as Array<[typeof mintingAgent, string, string]>)),
     ...(options.approvers ?? []).map((a) => [registry, Roles.APPROVER, a] as [typeof registry, string, string]),
     ...(options.arbitrators ?? []).flatMap((a) => [
       [registry, Roles.ARBITRATOR, a] as [typeof registry, string, string],
@@ -158,7 +201,62 @@ export async function deployPrimary(options: PrimaryDeployOptions): Promise<Prim
   }
   step("roles wired");
 
-  return { collateral, cuToken, sstb, governanceToken, registry, verifier, mintingAgent, redemptionManager };
+  const deployment = {
+    collateral,
+    cuToken,
+    sstb,
+    governanceToken,
+    registry,
+    verifier,
+    mintingAgent,
+    redemptionManager,
+    timelock,
+    governor,
+  };
+  if (options.handOff ?? true) {
+    await handOffToTimelock(deployment, deployer);
+    step("admin, upgrade and parameter roles handed to the timelock");
+  }
+  return deployment;
+}
+
+interface RoleAdministered {
+  getAddress(): Promise<string>;
+  connect(runner: Signer): RoleAdministered;
+  grantRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }>;
+  renounceRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }>;
+}
+
+/**
+ * The privileged roles of each contract: all of them go to the timelock at the hand-off. The
+ * default admin comes last in each list, so the deployer can still grant until it renounces.
+ */
+export function governedRoles(d: PrimaryDeployment): Array<[RoleAdministered, string[]]> {
+  const upgradeable = [Roles.GOVERNANCE, Roles.UPGRADER, Roles.DEFAULT_ADMIN];
+  return [
+    [d.sstb, upgradeable],
+    [d.registry, upgradeable],
+    [d.mintingAgent, upgradeable],
+    [d.redemptionManager, upgradeable],
+    [d.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
+    [d.cuToken, [Roles.DEFAULT_ADMIN]],
+  ];
+}
+
+/**
+ * The last step of a primary deployment: the timelock receives every admin, upgrade and parameter
+ * role, the deployer renounces its own, and finally its temporary admin role on the timelock.
+ * Afterwards only a passed proposal can change a parameter, a role or an implementation.
+ */
+export async function handOffToTimelock(d: PrimaryDeployment, deployer: Signer): Promise<void> {
+  const admin = await deployer.getAddress();
+  const timelock = await d.timelock.getAddress();
+  for (const [contract, roles] of governedRoles(d)) {
+    const c = contract.connect(deployer) as RoleAdministered;
+    for (const role of roles) await (await c.grantRole(role, timelock)).wait();
+    for (const role of roles) await (await c.renounceRole(role, admin)).wait();
+  }
+  await (await d.timelock.connect(deployer).renounceRole(Roles.DEFAULT_ADMIN, admin)).wait();
 }
 
 /** Addresses of a deployment, by contract name. */
@@ -172,5 +270,7 @@ export async function addressesOf(deployment: PrimaryDeployment): Promise<Record
     AttestationVerifier: await deployment.verifier.getAddress(),
     MintingAgent: await deployment.mintingAgent.getAddress(),
     RedemptionManager: await deployment.redemptionManager.getAddress(),
+    ProtocolTimelock: await deployment.timelock.getAddress(),
+    ProtocolGovernor: await deployment.governor.getAddress(),
   };
 }

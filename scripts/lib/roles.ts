@@ -12,6 +12,11 @@ export const Roles = {
   APPROVER: id("APPROVER_ROLE"),
   ARBITRATOR: id("ARBITRATOR_ROLE"),
   CONSUMER: id("CONSUMER_ROLE"),
+  GUARDIAN: id("GUARDIAN_ROLE"),
+  // TimelockController's own roles
+  TIMELOCK_PROPOSER: id("PROPOSER_ROLE"),
+  TIMELOCK_EXECUTOR: id("EXECUTOR_ROLE"),
+  TIMELOCK_CANCELLER: id("CANCELLER_ROLE"),
 } as const;
 
 export type RoleName = keyof typeof Roles;

@@ -4,6 +4,7 @@ import type { Signer } from "ethers";
 import type { AccessDetails } from "./access-details.js";
 import type { ComputeSpecs } from "./attestation.js";
 import type { PrimaryDeployOptions } from "./deploy.js";
+import type { GovernanceSettings } from "./governance.js";
 
 /** Sample data for local chains, demos, benchmarks and tests: never used on a real chain. */
 
@@ -46,6 +47,18 @@ export const LOCAL_COLLATERAL_PER_CU = parseUnits("1", 6);
 export const LOCAL_GOVERNANCE_SUPPLY = parseEther("100000000");
 
 /**
+ * Governance on local chains: the same shape as production with delays short enough for a demo
+ * or a test (a minute to vote after proposing, an hour to vote, ten minutes of timelock).
+ */
+export const LOCAL_GOVERNANCE: GovernanceSettings = {
+  votingDelay: 60n,
+  votingPeriod: 3_600n,
+  proposalThreshold: parseEther("100000"),
+  quorumPercent: 4n,
+  timelockDelay: 600n,
+};
+
+/**
  * Deployment options for a local chain: mock collateral, 1 USDC per sSTB, the given verifier keys
  * with a threshold of 2, and operational roles for the given accounts.
  */
@@ -53,7 +66,7 @@ export function localDeployOptions(
   deployer: Signer,
   treasury: string,
   verifierKeys: readonly Wallet[],
-  extra: Pick<PrimaryDeployOptions, "approvers" | "arbitrators" | "onStep"> = {},
+  extra: Pick<PrimaryDeployOptions, "approvers" | "arbitrators" | "guardian" | "handOff" | "onStep"> = {},
 ): PrimaryDeployOptions {
   return {
     deployer,
@@ -63,6 +76,7 @@ export function localDeployOptions(
     verifierThreshold: 2,
     governanceSupply: LOCAL_GOVERNANCE_SUPPLY,
     cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+    governance: LOCAL_GOVERNANCE,
     ...extra,
   };
 }

@@ -33,6 +33,7 @@ export interface ProtocolFixture extends PrimaryDeployment {
   provider2: HardhatEthersSigner;
   user: HardhatEthersSigner;
   stranger: HardhatEthersSigner;
+  guardian: HardhatEthersSigner;
   verifierKeys: Wallet[];
   chainId: bigint;
   /** A valid attestation for `provider`, with optional overrides. */
@@ -43,13 +44,17 @@ export interface ProtocolFixture extends PrimaryDeployment {
 
 /** Deploys the primary chain and names the accounts every test uses. */
 export async function deployProtocol(ethers: HardhatEthers): Promise<ProtocolFixture> {
-  const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger] = await ethers.getSigners();
+  const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger, guardian] =
+    await ethers.getSigners();
   // three deterministic verifier keys; the fixture's verifier needs two of them
   const verifierKeys = sampleVerifierKeys("verifier");
   const deployment = await deployPrimary(
     localDeployOptions(deployer, treasury.address, verifierKeys, {
       approvers: [approver.address],
       arbitrators: [arbitrator.address],
+      guardian: guardian.address,
+      // unit tests call governed setters as the deployer; governance tests use the hand-off
+      handOff: false,
     }),
   );
   const { chainId } = await ethers.provider.getNetwork();
@@ -71,6 +76,7 @@ export async function deployProtocol(ethers: HardhatEthers): Promise<ProtocolFix
     provider2,
     user,
     stranger,
+    guardian,
     verifierKeys,
     chainId,
     async attestation(providerAddress, overrides = {}) {

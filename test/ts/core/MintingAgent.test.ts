@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
+import { Roles } from "../../../scripts/lib/roles.js";
 import { DAY, collateralFor, deployProtocol, mintFor, registerActive, sampleProfile } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 import { protocolState } from "../../helpers/snapshot.js";
@@ -256,6 +257,39 @@ describe("MintingAgent", function () {
       await expect(f.mintingAgent.connect(f.stranger).retireCapacity(1n))
         .to.be.revertedWithCustomError(f.registry, "ProviderNotRegistered")
         .withArgs(f.stranger.address);
+    });
+  });
+
+  describe("pause", function () {
+    it("the guardian stops minting; retirement and withdrawal keep working; governance unpauses", async function () {
+      const f = await loadFixture(activeProviderFixture);
+      await mintFor(f, f.provider, parseEther("100"), 7n * DAY);
+      await f.registry.connect(f.provider).depositCollateral(1_000_000n);
+      const agent = f.mintingAgent;
+      await expect(agent.connect(f.guardian).pause()).to.emit(agent, "Paused").withArgs(f.guardian.address);
+
+      const proof = await f.proof(await f.attestation(f.provider.address));
+      const before = await protocolState(f, [f.provider.address]);
+      await expect(
+        agent.connect(f.provider).verifyAndMintSSTB(proof, collateralFor(parseEther("100")), 30n * DAY),
+      ).to.be.revertedWithCustomError(agent, "EnforcedPause");
+      expect(await protocolState(f, [f.provider.address])).to.deep.equal(before);
+
+      await time.increase(7n * DAY);
+      await f.sstb.connect(f.provider).approve(await agent.getAddress(), parseEther("10"));
+      await agent.connect(f.provider).retireCapacity(parseEther("10"));
+      await f.registry.connect(f.provider).withdrawCollateral(await f.registry.excessCollateral(f.provider.address));
+
+      await expect(agent.connect(f.guardian).unpause())
+        .to.be.revertedWithCustomError(agent, "AccessControlUnauthorizedAccount")
+        .withArgs(f.guardian.address, Roles.GOVERNANCE);
+      await expect(agent.connect(f.stranger).pause())
+        .to.be.revertedWithCustomError(agent, "AccessControlUnauthorizedAccount")
+        .withArgs(f.stranger.address, Roles.GUARDIAN);
+      await expect(agent.unpause()).to.emit(agent, "Unpaused").withArgs(f.deployer.address);
+      const fresh = await f.proof(await f.attestation(f.provider.address));
+      await agent.connect(f.provider).verifyAndMintSSTB(fresh, collateralFor(parseEther("100")), 30n * DAY);
+      expect(await agent.paused()).to.equal(false);
     });
   });
 

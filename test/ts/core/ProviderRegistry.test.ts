@@ -381,13 +381,13 @@ describe("ProviderRegistry", function () {
       const s = f.registry.connect(f.stranger);
       const p = f.provider.address;
       for (const [call, role] of [
-        [s.recordMint(p, 1n, 0n, 30n * DAY), Roles.MINTING_AGENT],
-        [s.recordRetire(p, 1n), Roles.MINTING_AGENT],
-        [s.reserveCapacity(p, 1n), Roles.REDEMPTION_MANAGER],
-        [s.releaseLock(p, 0n, 0n), Roles.REDEMPTION_MANAGER],
-        [s.payOutLock(p, 0n, f.stranger.address), Roles.REDEMPTION_MANAGER],
+        [() => s.recordMint(p, 1n, 0n, 30n * DAY), Roles.MINTING_AGENT],
+        [() => s.recordRetire(p, 1n), Roles.MINTING_AGENT],
+        [() => s.reserveCapacity(p, 1n), Roles.REDEMPTION_MANAGER],
+        [() => s.releaseLock(p, 0n, 0n), Roles.REDEMPTION_MANAGER],
+        [() => s.payOutLock(p, 0n, f.stranger.address), Roles.REDEMPTION_MANAGER],
       ] as const) {
-        await expect(call)
+        await expect(call())
           .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")
           .withArgs(f.stranger.address, role);
       }
@@ -434,12 +434,12 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(fixture);
       const s = f.registry.connect(f.stranger);
       for (const call of [
-        s.setCollateralRatio(12_000n),
-        s.setCollateralPerCU(1n),
-        s.setStakingPeriodBounds(DAY, 2n * DAY),
-        s.setReputationDeltas(1n, 1n),
+        () => s.setCollateralRatio(12_000n),
+        () => s.setCollateralPerCU(1n),
+        () => s.setStakingPeriodBounds(DAY, 2n * DAY),
+        () => s.setReputationDeltas(1n, 1n),
       ]) {
-        await expect(call)
+        await expect(call())
           .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")
           .withArgs(f.stranger.address, Roles.GOVERNANCE);
       }

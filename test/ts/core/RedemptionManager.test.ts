@@ -622,8 +622,13 @@ describe("RedemptionManager", function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager;
       expect(await m.redemptions(1n)).to.deep.equal([ethers.ZeroAddress, 0n, 0n, ethers.ZeroAddress, false, false]);
-      for (const call of [m.redemptionStatus(1n), m.redemptionOf(1n), m.deadlinesOf(1n), m.disputeOf(1n)]) {
-        await expect(call).to.be.revertedWithCustomError(m, "RedemptionNotFound").withArgs(1n);
+      for (const call of [
+        () => m.redemptionStatus(1n),
+        () => m.redemptionOf(1n),
+        () => m.deadlinesOf(1n),
+        () => m.disputeOf(1n),
+      ]) {
+        await expect(call()).to.be.revertedWithCustomError(m, "RedemptionNotFound").withArgs(1n);
       }
     });
   });
@@ -662,13 +667,13 @@ describe("RedemptionManager", function () {
       const m = f.redemptionManager;
       const b32 = ethers.encodeBytes32String;
       for (const [call, name, value] of [
-        [m.setRedemptionFee(101n), "redemptionFeeBps", 101n],
-        [m.setTierDeadline(Tier.Standard, 15n * 60n - 1n), "standardDeadline", 15n * 60n - 1n],
-        [m.setTierDeadline(Tier.Enterprise, 7n * DAY + 1n), "enterpriseDeadline", 7n * DAY + 1n],
-        [m.setDisputeWindow(HOUR - 1n), "disputeWindow", HOUR - 1n],
-        [m.setDisputeWindow(30n * DAY + 1n), "disputeWindow", 30n * DAY + 1n],
+        [() => m.setRedemptionFee(101n), "redemptionFeeBps", 101n],
+        [() => m.setTierDeadline(Tier.Standard, 15n * 60n - 1n), "standardDeadline", 15n * 60n - 1n],
+        [() => m.setTierDeadline(Tier.Enterprise, 7n * DAY + 1n), "enterpriseDeadline", 7n * DAY + 1n],
+        [() => m.setDisputeWindow(HOUR - 1n), "disputeWindow", HOUR - 1n],
+        [() => m.setDisputeWindow(30n * DAY + 1n), "disputeWindow", 30n * DAY + 1n],
       ] as const) {
-        await expect(call).to.be.revertedWithCustomError(m, "ParameterOutOfBounds").withArgs(b32(name), value);
+        await expect(call()).to.be.revertedWithCustomError(m, "ParameterOutOfBounds").withArgs(b32(name), value);
       }
       await expect(m.setTreasury(ethers.ZeroAddress)).to.be.revertedWithCustomError(m, "ZeroAddress");
       expect(await m.feeBps()).to.equal(10n);
@@ -682,12 +687,12 @@ describe("RedemptionManager", function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager.connect(f.stranger);
       for (const call of [
-        m.setRedemptionFee(1n),
-        m.setTreasury(f.stranger.address),
-        m.setTierDeadline(Tier.Standard, HOUR),
-        m.setDisputeWindow(HOUR),
+        () => m.setRedemptionFee(1n),
+        () => m.setTreasury(f.stranger.address),
+        () => m.setTierDeadline(Tier.Standard, HOUR),
+        () => m.setDisputeWindow(HOUR),
       ]) {
-        await expect(call)
+        await expect(call())
           .to.be.revertedWithCustomError(m, "AccessControlUnauthorizedAccount")
           .withArgs(f.stranger.address, Roles.GOVERNANCE);
       }
@@ -704,6 +709,61 @@ describe("RedemptionManager", function () {
       expect((await m.redemptionOf(rid)).deadline).to.equal(deadline);
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
       expect((await m.redemptionOf(2n)).deadline).to.equal((await now()) + HOUR);
+    });
+  });
+
+  describe("pause", function () {
+    it("the guardian stops initiation; everything that settles a redemption keeps working", async function () {
+      const { f, rid } = await fulfilled();
+      const m = f.redemptionManager;
+      await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 2: will expire
+      await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 3: will be disputed
+      await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 4: fulfilled, finalized
+      await expect(m.connect(f.guardian).pause()).to.emit(m, "Paused").withArgs(f.guardian.address);
+      expect(await m.paused()).to.equal(true);
+
+      const before = await everything(f, [1n, 2n, 3n, 4n]);
+      await expect(m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address)).to.be.revertedWithCustomError(
+        m,
+        "EnforcedPause",
+      );
+      expect(await everything(f, [1n, 2n, 3n, 4n])).to.deep.equal(before);
+
+      await m.connect(f.user).confirmRedemption(rid);
+      await m.connect(f.provider).fulfillRedemption(4n, "envelope");
+      await m.connect(f.user).openDispute(3n, IssueType.NotDelivered, EVIDENCE);
+      await m.connect(f.provider).respondToDispute(3n, RESPONSE);
+      await m.connect(f.arbitrator).resolveDispute(3n, true, false);
+      await time.increase(73n * HOUR);
+      await m.connect(f.stranger).expireRedemption(2n);
+      await m.finalizeRedemption(4n);
+      expect(await Promise.all([1n, 2n, 3n, 4n].map((id) => m.redemptionStatus(id)))).to.deep.equal([
+        RStatus.Confirmed,
+        RStatus.Expired,
+        RStatus.Resolved,
+        RStatus.Confirmed,
+      ]);
+    });
+
+    it("only governance unpauses; strangers cannot pause; no double pause or unpause", async function () {
+      const f = await loadFixture(scenario);
+      const m = f.redemptionManager;
+      await expect(m.connect(f.stranger).pause())
+        .to.be.revertedWithCustomError(m, "AccessControlUnauthorizedAccount")
+        .withArgs(f.stranger.address, Roles.GUARDIAN);
+      await expect(m.unpause()).to.be.revertedWithCustomError(m, "ExpectedPause");
+      await m.connect(f.guardian).pause();
+      await expect(m.connect(f.guardian).pause()).to.be.revertedWithCustomError(m, "EnforcedPause");
+      for (const caller of [f.guardian, f.stranger]) {
+        await expect(m.connect(caller).unpause())
+          .to.be.revertedWithCustomError(m, "AccessControlUnauthorizedAccount")
+          .withArgs(caller.address, Roles.GOVERNANCE);
+      }
+      await expect(m.unpause()).to.emit(m, "Unpaused").withArgs(f.deployer.address);
+      expect(await m.paused()).to.equal(false);
+      await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
+      // governance may pause as well
+      await expect(m.pause()).to.emit(m, "Paused").withArgs(f.deployer.address);
     });
   });
 

@@ -217,11 +217,11 @@ describe("AttestationVerifier", function () {
       const f = await loadFixture(fixture);
       const s = f.verifier.connect(f.stranger);
       for (const call of [
-        s.addVerifier(f.stranger.address),
-        s.removeVerifier(f.verifierKeys[0].address),
-        s.setThreshold(1n),
+        () => s.addVerifier(f.stranger.address),
+        () => s.removeVerifier(f.verifierKeys[0].address),
+        () => s.setThreshold(1n),
       ]) {
-        await expect(call)
+        await expect(call())
           .to.be.revertedWithCustomError(f.verifier, "AccessControlUnauthorizedAccount")
           .withArgs(f.stranger.address, Roles.GOVERNANCE);
       }

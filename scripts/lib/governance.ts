@@ -1,0 +1,150 @@
+import { id, parseEther } from "ethers";
+import type { BaseContract, ContractTransactionReceipt, Signer } from "ethers";
+
+import type { ProtocolGovernor } from "../../typechain-types/index.js";
+
+/**
+ * Governance settings of a deployment. The governance token's clock is timestamps, so delays and
+ * periods are seconds.
+ */
+export interface GovernanceSettings {
+  /** Seconds from a proposal to the start of voting; vote weights are read at that moment. */
+  votingDelay: bigint;
+  /** Seconds voting stays open. */
+  votingPeriod: bigint;
+  /** Votes needed to make a proposal, in token base units. */
+  proposalThreshold: bigint;
+  /** Share of the supply that must vote for (or abstain) for a proposal to pass, in percent. */
+  quorumPercent: bigint;
+  /** Seconds between queueing a passed proposal in the timelock and executing it. */
+  timelockDelay: bigint;
+}
+
+/**
+ * Defaults for a real chain: a day to notice a proposal and delegate, five days to vote, a
+ * quorum of 4% of the supply, 0.1% of a 100M supply to propose, and two days between a passed
+ * proposal and its effect, so users who disagree can leave first.
+ */
+export const PRODUCTION_GOVERNANCE: GovernanceSettings = {
+  votingDelay: 86_400n,
+  votingPeriod: 5n * 86_400n,
+  proposalThreshold: parseEther("100000"),
+  quorumPercent: 4n,
+  timelockDelay: 2n * 86_400n,
+};
+
+/** A proposal: calls the timelock makes if it passes, and its description. */
+export interface Proposal {
+  targets: string[];
+  values: bigint[];
+  calldatas: string[];
+  description: string;
+}
+
+/** One call of a proposal, on a typed contract. */
+export async function proposalCall<C extends BaseContract>(
+  contract: C,
+  fn: string,
+  args: readonly unknown[],
+): Promise<{ target: string; value: bigint; calldata: string }> {
+  return { target: await contract.getAddress(), value: 0n, calldata: contract.interface.encodeFunctionData(fn, args) };
+}
+
+/** A proposal of the given calls. */
+export function proposalOf(
+  calls: ReadonlyArray<{ target: string; value: bigint; calldata: string }>,
+  description: string,
+): Proposal {
+  return {
+    targets: calls.map((c) => c.target),
+    values: calls.map((c) => c.value),
+    calldatas: calls.map((c) => c.calldata),
+    description,
+  };
+}
+
+/** The description hash the governor and timelock key a proposal by. */
+export function descriptionHash(proposal: Proposal): string {
+  return id(proposal.description);
+}
+
+/** The governor's id of a proposal. */
+export async function proposalIdOf(governor: ProtocolGovernor, proposal: Proposal): Promise<bigint> {
+  return governor.hashProposal(proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal));
+}
+
+/** Proposes; returns the proposal id and the receipt. */
+export async function propose(
+  governor: ProtocolGovernor,
+  proposer: Signer,
+  proposal: Proposal,
+): Promise<{ proposalId: bigint; receipt: ContractTransactionReceipt }> {
+  const tx = await governor
+    .connect(proposer)
+    .propose(proposal.targets, proposal.values, proposal.calldatas, proposal.description);
+  return { proposalId: await proposalIdOf(governor, proposal), receipt: (await tx.wait())! };
+}
+
+/** Queues a passed proposal in the timelock. */
+export async function queue(governor: ProtocolGovernor, sender: Signer, proposal: Proposal) {
+  const tx = await governor
+    .connect(sender)
+    .queue(proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal));
+  return (await tx.wait())!;
+}
+
+/** Executes a queued proposal once the timelock delay has passed. */
+export async function execute(governor: ProtocolGovernor, sender: Signer, proposal: Proposal) {
+  const tx = await governor
+    .connect(sender)
+    .execute(proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal));
+  return (await tx.wait())!;
+}
+
+/** `IGovernor.ProposalState`, by index. */
+export const PROPOSAL_STATES = [
+  "Pending",
+  "Active",
+  "Canceled",
+  "Defeated",
+  "Succeeded",
+  "Queued",
+  "Expired",
+  "Executed",
+] as const;
+
+/** `GovernorCountingSimple` vote types. */
+export const Vote = { Against: 0n, For: 1n, Abstain: 2n } as const;
+
+/** A role held by an account on a contract. */
+export interface RoleHolding {
+  contract: string;
+  role: string;
+  account: string;
+}
+
+interface AccessControlled {
+  getAddress(): Promise<string>;
+  hasRole(role: string, account: string): Promise<boolean>;
+  queryFilter(event: string): Promise<Array<{ args?: unknown }>>;
+}
+
+/**
+ * Every role currently held on `contracts`, found by replaying their `RoleGranted` events and
+ * keeping the grants still in force (`hasRole`). Works for any OpenZeppelin `AccessControl`
+ * without the enumerable extension.
+ */
+export async function currentRoleHolders(contracts: Record<string, AccessControlled>): Promise<RoleHolding[]> {
+  const holdings: RoleHolding[] = [];
+  for (const [name, contract] of Object.entries(contracts)) {
+    const seen = new Set<string>();
+    for (const event of await contract.queryFilter("RoleGranted")) {
+      const [role, account] = event.args as unknown as [string, string];
+      const key = `${role}:${account}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (await contract.hasRole(role, account)) holdings.push({ contract: name, role, account });
+    }
+  }
+  return holdings;
+}
