@@ -13,7 +13,9 @@ import {SSTB} from "../../tokens/SSTB.sol";
 // can show that an upgrade keeps all state and that the new code runs.
 
 /// @title SSTBV2
-/// @notice TEST ONLY: SSTB plus a version view.
+/// @notice TEST ONLY: SSTB plus a version view. An upgrade with no new state needs no
+/// initializer of its own.
+/// @custom:oz-upgrades-unsafe-allow missing-initializer
 contract SSTBV2 is SSTB {
     /// @notice The implementation's version.
     function version() external pure returns (uint256) {
@@ -22,7 +24,9 @@ contract SSTBV2 is SSTB {
 }
 
 /// @title ProviderRegistryV2
-/// @notice TEST ONLY: ProviderRegistry plus a version view.
+/// @notice TEST ONLY: ProviderRegistry plus a version view. An upgrade with no new state needs no
+/// initializer of its own.
+/// @custom:oz-upgrades-unsafe-allow missing-initializer
 contract ProviderRegistryV2 is ProviderRegistry {
     /// @notice The implementation's version.
     function version() external pure returns (uint256) {
@@ -31,7 +35,9 @@ contract ProviderRegistryV2 is ProviderRegistry {
 }
 
 /// @title MintingAgentV2
-/// @notice TEST ONLY: MintingAgent plus a version view.
+/// @notice TEST ONLY: MintingAgent plus a version view. An upgrade with no new state needs no
+/// initializer of its own.
+/// @custom:oz-upgrades-unsafe-allow missing-initializer
 contract MintingAgentV2 is MintingAgent {
     /// @notice Deploys the implementation with the deployment's collaborators.
     /// @custom:oz-upgrades-unsafe-allow constructor
@@ -48,7 +54,9 @@ contract MintingAgentV2 is MintingAgent {
 }
 
 /// @title RedemptionManagerV2
-/// @notice TEST ONLY: RedemptionManager plus a version view.
+/// @notice TEST ONLY: RedemptionManager plus a version view. An upgrade with no new state needs no
+/// initializer of its own.
+/// @custom:oz-upgrades-unsafe-allow missing-initializer
 contract RedemptionManagerV2 is RedemptionManager {
     /// @notice Deploys the implementation with the deployment's collaborators.
     /// @custom:oz-upgrades-unsafe-allow constructor
