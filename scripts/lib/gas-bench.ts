@@ -1,11 +1,12 @@
 import { parseEther, parseUnits } from "ethers";
-import type { ContractTransactionResponse, Signer } from "ethers";
+import type { ContractTransactionReceipt, ContractTransactionResponse, Signer } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
 import type { Attestation } from "./attestation.js";
 import { deployPrimary } from "./deploy.js";
 import { generateAccessKeyPair } from "./access-details.js";
+import { Vote, execute, proposalCall, proposalOf, propose, queue } from "./governance.js";
 import { signPermit } from "./permit.js";
 import { IssueType, fulfilEncrypted, redeem } from "./redemption.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
@@ -24,7 +25,7 @@ const DAY = 86_400n;
  * operation built so far, in the order a provider and a holder would use them.
  */
 export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> {
-  const [deployer, treasury, approver, provider, holder, spender, arbitrator] = await ethers.getSigners();
+  const [deployer, treasury, approver, provider, holder, spender, arbitrator, voter] = await ethers.getSigners();
   const verifierKeys = sampleVerifierKeys("bench-verifier");
   const d = await deployPrimary(
     localDeployOptions(deployer, treasury.address, verifierKeys, {
@@ -106,6 +107,7 @@ export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> 
   );
 
   rows.push(...(await benchRedemptions(ethers, d, holder, provider, arbitrator, chainId)));
+  rows.push(...(await benchGovernance(ethers, d, treasury, voter)));
 
   await ethers.provider.send("evm_increaseTime", [Number(30n * DAY)]);
   await ethers.provider.send("evm_mine", []);
@@ -201,6 +203,53 @@ async function benchRedemptions(
   await ethers.provider.send("evm_mine", []);
   const finalize = await (await manager.connect(arbitrator).finalizeRedemption(silent.redemptionId)).wait();
   record("finalizeRedemption", "by anyone, 72 h after fulfilment without dispute", finalize!.gasUsed);
+  return rows;
+}
+
+/**
+ * Governance after the hand-off: a delegated token transfer, then a parameter change through
+ * propose, vote, queue and execute, with the local settings' delays skipped by time travel.
+ */
+async function benchGovernance(
+  ethers: HardhatEthers,
+  d: Awaited<ReturnType<typeof deployPrimary>>,
+  treasury: Signer,
+  voter: Signer,
+): Promise<GasRow[]> {
+  const rows: GasRow[] = [];
+  const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+  const token = d.governanceToken;
+  const voterAddress = await voter.getAddress();
+  await (await token.connect(treasury).delegate(await treasury.getAddress())).wait();
+  await (await token.connect(voter).delegate(voterAddress)).wait();
+  await (await token.connect(treasury).transfer(voterAddress, parseEther("1000"))).wait();
+  record(
+    "governance token transfer",
+    "both sides delegated: two vote checkpoints written",
+    await (await token.connect(treasury).transfer(voterAddress, parseEther("1000"))).wait(),
+  );
+
+  const settings = await Promise.all([d.governor.votingDelay(), d.governor.votingPeriod(), d.timelock.getMinDelay()]);
+  const proposal = proposalOf(
+    [await proposalCall(d.redemptionManager, "setRedemptionFee", [20n])],
+    "Bench: redemption fee to 20 bps",
+  );
+  const { proposalId, receipt } = await propose(d.governor, treasury, proposal);
+  record("propose", "one call (setRedemptionFee)", receipt);
+  await ethers.provider.send("evm_increaseTime", [Number(settings[0]) + 1]);
+  await ethers.provider.send("evm_mine", []);
+  record(
+    "castVote",
+    "first vote on the proposal",
+    await (await d.governor.connect(treasury).castVote(proposalId, Vote.For)).wait(),
+  );
+  await ethers.provider.send("evm_increaseTime", [Number(settings[1])]);
+  await ethers.provider.send("evm_mine", []);
+  record("queue", "into the timelock", await queue(d.governor, voter, proposal));
+  await ethers.provider.send("evm_increaseTime", [Number(settings[2])]);
+  await ethers.provider.send("evm_mine", []);
+  record("execute", "after the timelock delay, by anyone", await execute(d.governor, voter, proposal));
   return rows;
 }
 

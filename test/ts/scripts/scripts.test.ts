@@ -45,6 +45,11 @@ describe("scripts", function () {
         "confirmRedemption",
         "openDispute",
         "expireRedemption",
+        "propose",
+        "castVote",
+        "queue",
+        "execute",
+        "governance token transfer",
       ]) {
         expect(operations.has(op), op).to.equal(true);
       }
