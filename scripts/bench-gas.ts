@@ -7,8 +7,7 @@ import { network } from "hardhat";
 
 import { renderGasReport, runGasBenchmark } from "./lib/gas-bench.js";
 
-const { ethers } = await network.create();
-const rows = await runGasBenchmark(ethers);
+const rows = await runGasBenchmark(await network.create());
 const report = renderGasReport(rows, "in-process Hardhat chain, solc 0.8.30, optimizer 200 runs, evm cancun");
 const out = path.join(import.meta.dirname, "..", "docs", "gas-report.md");
 await mkdir(path.dirname(out), { recursive: true });

@@ -6,9 +6,9 @@ import { network } from "hardhat";
 
 import { runFoundationDemo } from "./lib/demo.js";
 
-const { ethers } = await network.create();
+const connection = await network.create();
 try {
-  await runFoundationDemo(ethers, (line) => console.log(line));
+  await runFoundationDemo(connection, (line) => console.log(line));
 } catch (error) {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

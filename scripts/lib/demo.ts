@@ -1,120 +1,184 @@
 import { formatEther, formatUnits, parseEther } from "ethers";
-import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
+import type { Signer, Wallet } from "ethers";
 
 import { generateAccessKeyPair } from "./access-details.js";
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
 import { addressesOf, deployPrimary } from "./deploy.js";
-import type { PrimaryDeployment } from "./deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
 import { fulfilEncrypted, readAccessDetails, redeem, statusName } from "./redemption.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 const DAY = 86_400n;
 
-/** What the demo leaves behind, for tests to check. */
-export interface DemoResult {
-  addresses: Record<string, string>;
-  deployment: PrimaryDeployment;
+/** The JSON-RPC a scenario needs besides the contracts: chain id, block time, time travel. */
+export interface ScenarioChain {
+  send(method: string, params: unknown[]): Promise<unknown>;
+  getBlock(tag: "latest"): Promise<{ timestamp: number } | null>;
+  getNetwork(): Promise<{ chainId: bigint }>;
+}
+
+/** The accounts a scenario plays with. */
+export interface ScenarioAccounts {
+  approver: Signer;
+  provider: Signer;
+  user: Signer;
+  /** Anyone: calls the expiry. */
+  keeper: Signer;
+}
+
+/** What a scenario leaves behind, for tests to check. */
+export interface ScenarioResult {
   provider: string;
-  cuId: bigint;
   user: string;
-  /** The redemption the demo ran to confirmation. */
+  cuId: bigint;
+  /** The redemption run to confirmation. */
   redemptionId: bigint;
+  /** The redemption left to expire, and what the user received for it. */
+  expiredRedemptionId: bigint;
+  compensation: bigint;
 }
 
 /**
- * Deploys the primary chain's contracts on `ethers`' chain and walks one provider through
- * registration, approval, a 2-of-3 verified mint and a look at the CU record, then a user through a
- * redemption with encrypted access details, reporting each step.
+ * The protocol's story through real contracts, step by step: a provider registers, is approved,
+ * deposits collateral, is verified by a 2-of-3 attestation and mints sSTB; a user buys sSTB,
+ * redeems, receives encrypted access details, decrypts them and confirms; a second redemption
+ * expires (time travel past the premium tier's 6 h) and the user is compensated. Works on an
+ * in-process chain and on a `hardhat node` over JSON-RPC alike.
  */
-export async function runFoundationDemo(ethers: HardhatEthers, log: (line: string) => void): Promise<DemoResult> {
-  const [deployer, treasury, approver, provider, user] = await ethers.getSigners();
+export async function runScenario(
+  chain: ScenarioChain,
+  d: PrimaryDeployment,
+  accounts: ScenarioAccounts,
+  verifierKeys: readonly Wallet[],
+  log: (line: string) => void,
+): Promise<ScenarioResult> {
+  const { approver, provider: providerSigner, user: userSigner, keeper } = accounts;
+  const provider = await providerSigner.getAddress();
+  const user = await userSigner.getAddress();
+  const { chainId } = await chain.getNetwork();
+  const { registry, mintingAgent, collateral, sstb, cuToken, redemptionManager: manager } = d;
+
+  log(`Provider ${provider}:`);
+  await (await registry.connect(providerSigner).register(sampleProfile(), 1)).wait();
+  log("  1. registered (tier premium), status pending");
+  await (await registry.connect(approver).approveProvider(provider)).wait();
+  log("  2. approved by the approver role, status active");
+
+  const cuValue = parseEther("100");
+  const needed = await registry.requiredCollateral(cuValue);
+  await (await collateral.connect(providerSigner).mint(provider, needed)).wait();
+  await (await collateral.connect(providerSigner).approve(await registry.getAddress(), needed)).wait();
+  await (await registry.connect(providerSigner).depositCollateral(needed)).wait();
+  log(`  3. deposited ${formatUnits(needed, 6)} mUSDC of collateral (120% of 100 sSTB at 1 mUSDC each)`);
+
+  const now = BigInt((await chain.getBlock("latest"))!.timestamp);
+  const proof = await buildProof(
+    {
+      provider,
+      cuHash: cuHashOf({ provider, benchmark: "demo", nonce: randomNonce().toString() }),
+      cuValue,
+      specs: SAMPLE_SPECS,
+      expiry: now + DAY,
+      nonce: randomNonce(),
+    },
+    attestationDomain(chainId, await d.verifier.getAddress()),
+    verifierKeys.slice(0, 2),
+  );
+  const receipt = await (await mintingAgent.connect(providerSigner).verifyAndMintSSTB(proof, 0n, 30n * DAY)).wait();
+  const cuId = await cuToken.totalComputeUnits();
+  const unit = await cuToken.computeUnit(cuId);
+  log(
+    `  4. verified by a 2-of-3 attestation: CU #${cuId} (${unit.specs.cpuCores} cores), ` +
+      `minted ${formatEther(await sstb.balanceOf(provider))} sSTB (gas ${receipt!.gasUsed})`,
+  );
+
+  const userKeys = generateAccessKeyPair();
+  log("");
+  log(`User ${user}:`);
+  await (await sstb.connect(providerSigner).transfer(user, parseEther("10"))).wait();
+  log("  5. bought 10 sSTB from the provider");
+  const { redemptionId } = await redeem(manager, sstb, userSigner, parseEther("5"), provider);
+  const stored = await manager.redemptionOf(redemptionId);
+  log(
+    `  6. redeemed 5 sSTB: redemption #${redemptionId}, ${formatUnits(stored.lock, 6)} mUSDC locked, ` +
+      `fulfil by ${new Date(Number(stored.deadline) * 1000).toISOString()}`,
+  );
+  const { envelope } = await fulfilEncrypted(
+    manager,
+    providerSigner,
+    redemptionId,
+    sampleAccessDetails(redemptionId),
+    userKeys.publicKey,
+    chainId,
+  );
+  log(`  7. provider fulfilled with a ${envelope.length}-character encrypted envelope: ${envelope.slice(0, 32)}...`);
+  const details = await readAccessDetails(manager, redemptionId, userKeys.privateKey, chainId);
+  log(`  8. user decrypted it: ${details.access_type} ${details.username}@${details.hostname}:${details.port}`);
+  await (await manager.connect(userSigner).confirmRedemption(redemptionId)).wait();
+  log(
+    `  9. user confirmed: status ${statusName(await manager.redemptionStatus(redemptionId))}, lock released, ` +
+      `provider reputation ${Number((await registry.accountOf(provider)).reputation) / 100}`,
+  );
+
+  const late = await redeem(manager, sstb, userSigner, parseEther("2"), provider);
+  const { deadline } = await manager.redemptionOf(late.redemptionId);
+  log(`  10. redeemed 2 sSTB more: redemption #${late.redemptionId}; the provider does not fulfil`);
+  const wait = Number(deadline) - Number((await chain.getBlock("latest"))!.timestamp) + 1;
+  await chain.send("evm_increaseTime", [wait]);
+  await chain.send("evm_mine", []);
+  const before = await collateral.balanceOf(user);
+  await (await manager.connect(keeper).expireRedemption(late.redemptionId)).wait();
+  const compensation = (await collateral.balanceOf(user)) - before;
+  log(
+    `  11. ${wait} s later the deadline has passed: expired by a keeper, user compensated with ` +
+      `${formatUnits(compensation, 6)} mUSDC, provider reputation ${Number((await registry.accountOf(provider)).reputation) / 100}`,
+  );
+  return { provider, user, cuId, redemptionId, expiredRedemptionId: late.redemptionId, compensation };
+}
+
+/** What the in-process demo leaves behind. */
+export interface DemoResult extends ScenarioResult {
+  addresses: Record<string, string>;
+  deployment: PrimaryDeployment;
+}
+
+/** Deploys the primary chain on `connection`'s chain with Ignition, prints it, runs the scenario. */
+export async function runFoundationDemo(
+  connection: IgnitionConnection,
+  log: (line: string) => void,
+): Promise<DemoResult> {
+  const { ethers } = connection;
+  const [, treasury, approver, arbitrator, guardian, provider, user, keeper] = await ethers.getSigners();
   const verifierKeys = sampleVerifierKeys("demo-verifier");
   const { chainId } = await ethers.provider.getNetwork();
 
-  log(`Deploying the primary chain's contracts (chain id ${chainId}, in-process)...`);
+  log(`Deploying the primary chain's contracts with Ignition (chain id ${chainId}, in-process)...`);
   const deployment = await deployPrimary(
-    localDeployOptions(deployer, treasury.address, verifierKeys, {
-      approvers: [approver.address],
-      onStep: (step) => log(`  deployed: ${step}`),
-    }),
+    connection,
+    localDeployOptions(
+      {
+        treasury: treasury.address,
+        approver: approver.address,
+        arbitrator: arbitrator.address,
+        guardian: guardian.address,
+      },
+      verifierKeys,
+      { onStep: (step) => log(`  deployed: ${step}`) },
+    ),
   );
   const addresses = await addressesOf(deployment);
   log("");
   log("Contracts:");
   for (const [name, address] of Object.entries(addresses)) log(`  ${name.padEnd(20)} ${address}`);
   log("");
-
-  const { registry, mintingAgent, collateral, sstb, cuToken } = deployment;
-  log(`Provider ${provider.address}:`);
-  await (await registry.connect(provider).register(sampleProfile(), 1)).wait();
-  log("  1. registered (tier premium), status pending");
-  await (await registry.connect(approver).approveProvider(provider.address)).wait();
-  log("  2. approved by the approver role, status active");
-
-  const cuValue = parseEther("100");
-  const needed = await registry.requiredCollateral(cuValue);
-  await (await collateral.mint(provider.address, needed)).wait();
-  await (await collateral.connect(provider).approve(await mintingAgent.getAddress(), needed)).wait();
-  const now = BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
-  const proof = await buildProof(
-    {
-      provider: provider.address,
-      cuHash: cuHashOf({ provider: provider.address, benchmark: "demo" }),
-      cuValue,
-      specs: SAMPLE_SPECS,
-      expiry: now + DAY,
-      nonce: randomNonce(),
-    },
-    attestationDomain(chainId, await deployment.verifier.getAddress()),
-    verifierKeys.slice(0, 2),
-  );
-  const receipt = await (await mintingAgent.connect(provider).verifyAndMintSSTB(proof, needed, 30n * DAY)).wait();
-  const cuId = await cuToken.totalComputeUnits();
-  log(
-    `  3. verified by a 2-of-3 attestation; posted ${formatUnits(needed, 6)} mUSDC; ` +
-      `minted ${formatEther(await sstb.balanceOf(provider.address))} sSTB (gas ${receipt!.gasUsed})`,
-  );
-  const unit = await cuToken.computeUnit(cuId);
-  log(
-    `  4. CU #${cuId} recorded (value ${formatEther(unit.cuValue)}, ${unit.specs.cpuCores} cores), ` +
-      `token balance now ${await cuToken.balanceOf(provider.address, cuId)} (burned)`,
-  );
-  const account = await registry.accountOf(provider.address);
-  log(
-    `  5. available capacity ${formatEther(account.availableCU)} sSTB, free collateral ` +
-      `${formatUnits(account.freeCollateral, 6)} mUSDC, reputation ${Number(account.reputation) / 100}`,
-  );
-
-  const manager = deployment.redemptionManager;
-  const userKeys = generateAccessKeyPair();
-  log("");
-  log(`User ${user.address}:`);
-  await (await sstb.connect(provider).transfer(user.address, parseEther("10"))).wait();
-  log("  6. bought 10 sSTB from the provider");
-  const { redemptionId } = await redeem(manager, sstb, user, parseEther("5"), provider.address);
-  const stored = await manager.redemptionOf(redemptionId);
-  log(
-    `  7. redeemed 5 sSTB with the provider: redemption #${redemptionId}, ` +
-      `${formatUnits(stored.lock, 6)} mUSDC of collateral locked, fulfil by ${new Date(Number(stored.deadline) * 1000).toISOString()}`,
-  );
-  const { envelope } = await fulfilEncrypted(
-    manager,
-    provider,
-    redemptionId,
-    sampleAccessDetails(redemptionId),
-    userKeys.publicKey,
-    chainId,
-  );
-  log(`  8. provider fulfilled with a ${envelope.length}-character encrypted envelope: ${envelope.slice(0, 32)}...`);
-  const details = await readAccessDetails(manager, redemptionId, userKeys.privateKey, chainId);
-  log(`  9. user decrypted it: ${details.access_type} ${details.username}@${details.hostname}:${details.port}`);
-  await (await manager.connect(user).confirmRedemption(redemptionId)).wait();
-  const after = await registry.accountOf(provider.address);
-  log(
-    ` 10. user confirmed: status ${statusName(await manager.redemptionStatus(redemptionId))}, ` +
-      `lock released, provider reputation ${Number(after.reputation) / 100}`,
+  const result = await runScenario(
+    ethers.provider,
+    deployment,
+    { approver, provider, user, keeper },
+    verifierKeys,
+    log,
   );
   log("");
   log("Done.");
-  return { addresses, deployment, provider: provider.address, cuId, user: user.address, redemptionId };
+  return { ...result, addresses, deployment };
 }

@@ -1,9 +1,12 @@
-import type { ContractRunner, Signer } from "ethers";
+import type { NetworkConnection } from "hardhat/types/network";
 
+import MockCollateralModule from "../../deploy/modules/MockCollateral.js";
+import PrimaryModule from "../../deploy/modules/Primary.js";
+import PrimaryCoreModule from "../../deploy/modules/PrimaryCore.js";
+import SatelliteModule from "../../deploy/modules/Satellite.js";
 import {
   AttestationVerifier__factory,
   CUToken__factory,
-  ERC1967Proxy__factory,
   GovernanceToken__factory,
   MintingAgent__factory,
   MockStablecoin__factory,
@@ -26,14 +29,18 @@ import type {
   SSTB,
 } from "../../typechain-types/index.js";
 import type { GovernanceSettings } from "./governance.js";
-import { Roles } from "./roles.js";
 
-const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+/**
+ * Deployment goes through the Ignition modules in `deploy/modules/` everywhere: real chains (with
+ * a parameter file, `scripts/deploy.ts`), the devnet, the demo, the benchmark and the tests. These
+ * helpers turn typed options into the modules' parameters and the results into typed contracts.
+ */
 
-/** What a primary-chain deployment needs to know. */
+/** A network connection with Ignition and ethers (`await network.create(...)`). */
+export type IgnitionConnection = Pick<NetworkConnection, "ethers" | "ignition">;
+
+/** What a primary-chain deployment needs to know: the modules' `$global` parameters, typed. */
 export interface PrimaryDeployOptions {
-  /** Deploys, and holds every admin role until the hand-off to governance. */
-  deployer: Signer;
   /** Receives the governance token supply and protocol fees (redemption fees in sSTB). */
   treasury: string;
   /** The chain's collateral stablecoin; a MockStablecoin is deployed when omitted (local chains). */
@@ -47,24 +54,25 @@ export interface PrimaryDeployOptions {
   governanceSupply: bigint;
   /** ERC-1155 metadata URI of the CU token. */
   cuTokenUri: string;
-  /** Accounts that approve providers and arbitrate (operational roles). */
-  approvers?: readonly string[];
-  arbitrators?: readonly string[];
-  /** The pause guardian (a multisig on a real chain): may pause minting and redemption initiation. */
-  guardian?: string;
+  /** Operational roles: approves providers; rules on disputes; pauses in an emergency (multisigs). */
+  approver: string;
+  arbitrator: string;
+  guardian: string;
   /** Governor and timelock settings. */
   governance: GovernanceSettings;
   /**
-   * Hand every admin, upgrade and parameter role to the timelock and renounce the deployer's, as
-   * the last step (default true; always true on a real chain). Only unit-test fixtures that drive
-   * governed setters directly pass false.
+   * Hand every admin, upgrade and parameter role to the timelock as the last step (default true;
+   * always true on a real chain). Only unit-test fixtures that drive governed setters directly
+   * pass false.
    */
   handOff?: boolean;
-  /** Called after each step, for progress output. */
+  /** Ignition deployment id (the journal's folder on non-simulated networks). */
+  deploymentId?: string;
+  /** Called as steps complete, for progress output. */
   onStep?: (step: string) => void;
 }
 
-/** A deployed primary chain, as typed contracts. */
+/** A deployed primary chain, as typed contracts connected to the deployer. */
 export interface PrimaryDeployment {
   collateral: MockStablecoin;
   cuToken: CUToken;
@@ -78,199 +86,112 @@ export interface PrimaryDeployment {
   governor: ProtocolGovernor;
 }
 
-interface UpgradeableFactory<T> {
-  deploy(...args: never[]): Promise<{ waitForDeployment(): Promise<unknown>; getAddress(): Promise<string> }>;
-  interface: { encodeFunctionData(fn: "initialize", args: readonly unknown[]): string };
-  attach(target: string): unknown;
-  connect(runner: ContractRunner | null): UpgradeableFactory<T>;
+/** A deployed satellite chain. */
+export interface SatelliteDeployment {
+  cuToken: CUToken;
+  sstb: SSTB;
+  governanceToken: GovernanceToken;
 }
 
-/**
- * Deploys an implementation and an ERC-1967 proxy initialized in the same transaction, so no one
- * can front-run the initializer.
- */
-export async function deployUupsProxy<T>(
-  factory: UpgradeableFactory<T>,
-  deployer: Signer,
-  initArgs: readonly unknown[],
-  constructorArgs: readonly unknown[] = [],
-): Promise<T> {
-  const implementation = await factory.deploy(...(constructorArgs as never[]));
-  await implementation.waitForDeployment();
-  const data = factory.interface.encodeFunctionData("initialize", initArgs);
-  const proxy = await new ERC1967Proxy__factory(deployer).deploy(await implementation.getAddress(), data);
-  await proxy.waitForDeployment();
-  return factory.attach(await proxy.getAddress()) as T;
-}
-
-/** Deploys every contract built so far on the primary chain and wires their roles. */
-export async function deployPrimary(options: PrimaryDeployOptions): Promise<PrimaryDeployment> {
-  const { deployer } = options;
-  const step = options.onStep ?? (() => {});
-  const admin = await deployer.getAddress();
-
-  const collateralIsMock = options.collateralToken === undefined;
-  const collateral = collateralIsMock
-    ? await (await new MockStablecoin__factory(deployer).deploy()).waitForDeployment()
-    : MockStablecoin__factory.connect(options.collateralToken!, deployer);
-  step(collateralIsMock ? "mock stablecoin" : "collateral token (existing)");
-
-  const cuToken = await (await new CUToken__factory(deployer).deploy(admin, options.cuTokenUri)).waitForDeployment();
-  step("CU token");
-
-  const sstb = await deployUupsProxy<SSTB>(new SSTB__factory(deployer), deployer, [admin]);
-  step("sSTB (UUPS proxy)");
-
-  const governanceToken = await (
-    await new GovernanceToken__factory(deployer).deploy(options.treasury, options.governanceSupply)
-  ).waitForDeployment();
-  step("governance token");
-
-  const registry = await deployUupsProxy<ProviderRegistry>(new ProviderRegistry__factory(deployer), deployer, [
-    admin,
-    await collateral.getAddress(),
-    options.collateralPerCU,
-  ]);
-  step("provider registry (UUPS proxy)");
-
-  const verifier = await (
-    await new AttestationVerifier__factory(deployer).deploy(admin, [...options.verifiers], options.verifierThreshold)
-  ).waitForDeployment();
-  step("attestation verifier");
-
-  const mintingAgent = await deployUupsProxy<MintingAgent>(
-    new MintingAgent__factory(deployer),
-    deployer,
-    [admin, await verifier.getAddress()],
-    [await registry.getAddress(), await cuToken.getAddress(), await sstb.getAddress()],
-  );
-  step("minting agent (UUPS proxy)");
-
-  const redemptionManager = await deployUupsProxy<RedemptionManager>(
-    new RedemptionManager__factory(deployer),
-    deployer,
-    [admin, options.treasury],
-    [await registry.getAddress(), await sstb.getAddress()],
-  );
-  step("redemption manager (UUPS proxy)");
-
-  const timelock = await (
-    await new ProtocolTimelock__factory(deployer).deploy(options.governance.timelockDelay, [], [ZERO_ADDRESS], admin)
-  ).waitForDeployment();
-  const governor = await (
-    await new ProtocolGovernor__factory(deployer).deploy(
-      await governanceToken.getAddress(),
-      await timelock.getAddress(),
-      options.governance.votingDelay,
-      options.governance.votingPeriod,
-      options.governance.proposalThreshold,
-      options.governance.quorumPercent,
-    )
-  ).waitForDeployment();
-  step("timelock and governor");
-
-  const agent = await mintingAgent.getAddress();
-  const manager = await redemptionManager.getAddress();
-  const governorAddress = await governor.getAddress();
-  const grants: Array<
-    [{ grantRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }> }, string, string]
-  > = [
-    [cuToken, Roles.MINTER, agent],
-    [sstb, Roles.MINTER, agent],
-    [sstb, Roles.BURNER, agent],
-    [registry, Roles.MINTING_AGENT, agent],
-    [verifier, Roles.CONSUMER, agent],
-    [sstb, Roles.BURNER, manager],
-    [registry, Roles.REDEMPTION_MANAGER, manager],
-    [timelock, Roles.TIMELOCK_PROPOSER, governorAddress],
-    [timelock, Roles.TIMELOCK_CANCELLER, governorAddress],
-    ...(options.guardian === undefined
-      ? []
-      : ([
-          [mintingAgent, Roles.GUARDIAN, options.guardian],
-          [redemptionManager, Roles.GUARDIAN, options.guardian],
-        ] as Array<[typeof mintingAgent, string, string]>)),
-    ...(options.approvers ?? []).map((a) => [registry, Roles.APPROVER, a] as [typeof registry, string, string]),
-    ...(options.arbitrators ?? []).flatMap((a) => [
-      [registry, Roles.ARBITRATOR, a] as [typeof registry, string, string],
-      [redemptionManager, Roles.ARBITRATOR, a] as [typeof redemptionManager, string, string],
-    ]),
-  ];
-  for (const [contract, role, account] of grants) {
-    await (await contract.grantRole(role, account)).wait();
-  }
-  step("roles wired");
-
-  const deployment = {
-    collateral,
-    cuToken,
-    sstb,
-    governanceToken,
-    registry,
-    verifier,
-    mintingAgent,
-    redemptionManager,
-    timelock,
-    governor,
+/** The Ignition parameters of a primary deployment (the shape of `deploy/parameters/*.json`). */
+export function primaryParameters(options: PrimaryDeployOptions & { collateralToken: string }) {
+  const g = options.governance;
+  return {
+    $global: {
+      treasury: options.treasury,
+      governanceSupply: options.governanceSupply,
+      cuTokenUri: options.cuTokenUri,
+      collateralToken: options.collateralToken,
+      collateralPerCU: options.collateralPerCU,
+      verifiers: [...options.verifiers],
+      verifierThreshold: options.verifierThreshold,
+      approver: options.approver,
+      arbitrator: options.arbitrator,
+      guardian: options.guardian,
+      votingDelay: g.votingDelay,
+      votingPeriod: g.votingPeriod,
+      proposalThreshold: g.proposalThreshold,
+      quorumPercent: g.quorumPercent,
+      timelockDelay: g.timelockDelay,
+    },
   };
-  if (options.handOff ?? true) {
-    await handOffToTimelock(deployment, deployer);
-    step("admin, upgrade and parameter roles handed to the timelock");
-  }
-  return deployment;
-}
-
-interface RoleAdministered {
-  getAddress(): Promise<string>;
-  connect(runner: Signer): RoleAdministered;
-  grantRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }>;
-  renounceRole(role: string, account: string): Promise<{ wait(): Promise<unknown> }>;
 }
 
 /**
- * The privileged roles of each contract: all of them go to the timelock at the hand-off. The
- * default admin comes last in each list, so the deployer can still grant until it renounces.
+ * Deploys the primary chain with the `Primary` module (or `PrimaryCore` when `handOff` is false),
+ * deploying the mock stablecoin first when no collateral token is given. Idempotent on networks
+ * with a journal: a second run with the same deployment id sends nothing.
  */
-export function governedRoles(d: PrimaryDeployment): Array<[RoleAdministered, string[]]> {
-  const upgradeable = [Roles.GOVERNANCE, Roles.UPGRADER, Roles.DEFAULT_ADMIN];
-  return [
-    [d.sstb, upgradeable],
-    [d.registry, upgradeable],
-    [d.mintingAgent, upgradeable],
-    [d.redemptionManager, upgradeable],
-    [d.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
-    [d.cuToken, [Roles.DEFAULT_ADMIN]],
-  ];
+export async function deployPrimary(
+  connection: IgnitionConnection,
+  options: PrimaryDeployOptions,
+): Promise<PrimaryDeployment> {
+  const step = options.onStep ?? (() => {});
+  const [deployer] = await connection.ethers.getSigners();
+  let collateralToken = options.collateralToken;
+  if (collateralToken === undefined) {
+    const { collateral } = await connection.ignition.deploy(MockCollateralModule, {
+      deploymentId: options.deploymentId,
+    });
+    collateralToken = await collateral.getAddress();
+    step("mock stablecoin");
+  }
+  const handOff = options.handOff ?? true;
+  const deployed = await connection.ignition.deploy(handOff ? PrimaryModule : PrimaryCoreModule, {
+    parameters: primaryParameters({ ...options, collateralToken }),
+    deploymentId: options.deploymentId,
+  });
+  step(handOff ? "primary contracts, roles wired and handed to the timelock" : "primary contracts, roles wired");
+
+  const at = async (c: { getAddress(): Promise<string> }) => c.getAddress();
+  return {
+    collateral: MockStablecoin__factory.connect(collateralToken, deployer),
+    cuToken: CUToken__factory.connect(await at(deployed.cuToken), deployer),
+    sstb: SSTB__factory.connect(await at(deployed.sstb), deployer),
+    governanceToken: GovernanceToken__factory.connect(await at(deployed.governanceToken), deployer),
+    registry: ProviderRegistry__factory.connect(await at(deployed.registry), deployer),
+    verifier: AttestationVerifier__factory.connect(await at(deployed.verifier), deployer),
+    mintingAgent: MintingAgent__factory.connect(await at(deployed.mintingAgent), deployer),
+    redemptionManager: RedemptionManager__factory.connect(await at(deployed.redemptionManager), deployer),
+    timelock: ProtocolTimelock__factory.connect(await at(deployed.timelock), deployer),
+    governor: ProtocolGovernor__factory.connect(await at(deployed.governor), deployer),
+  };
 }
 
-/**
- * The last step of a primary deployment: the timelock receives every admin, upgrade and parameter
- * role, the deployer renounces its own, and finally its temporary admin role on the timelock.
- * Afterwards only a passed proposal can change a parameter, a role or an implementation.
- */
-export async function handOffToTimelock(d: PrimaryDeployment, deployer: Signer): Promise<void> {
-  const admin = await deployer.getAddress();
-  const timelock = await d.timelock.getAddress();
-  for (const [contract, roles] of governedRoles(d)) {
-    const c = contract.connect(deployer) as RoleAdministered;
-    for (const role of roles) await (await c.grantRole(role, timelock)).wait();
-    for (const role of roles) await (await c.renounceRole(role, admin)).wait();
-  }
-  await (await d.timelock.connect(deployer).renounceRole(Roles.DEFAULT_ADMIN, admin)).wait();
+/** Deploys a satellite chain with the `Satellite` module. */
+export async function deploySatellite(
+  connection: IgnitionConnection,
+  options: Pick<PrimaryDeployOptions, "treasury" | "cuTokenUri" | "deploymentId">,
+): Promise<SatelliteDeployment> {
+  const [deployer] = await connection.ethers.getSigners();
+  const deployed = await connection.ignition.deploy(SatelliteModule, {
+    parameters: { $global: { treasury: options.treasury, governanceSupply: 0n, cuTokenUri: options.cuTokenUri } },
+    deploymentId: options.deploymentId,
+  });
+  return {
+    cuToken: CUToken__factory.connect(await deployed.cuToken.getAddress(), deployer),
+    sstb: SSTB__factory.connect(await deployed.sstb.getAddress(), deployer),
+    governanceToken: GovernanceToken__factory.connect(await deployed.governanceToken.getAddress(), deployer),
+  };
 }
 
 /** Addresses of a deployment, by contract name. */
-export async function addressesOf(deployment: PrimaryDeployment): Promise<Record<string, string>> {
-  return {
-    CollateralToken: await deployment.collateral.getAddress(),
-    CUToken: await deployment.cuToken.getAddress(),
-    SSTB: await deployment.sstb.getAddress(),
-    GovernanceToken: await deployment.governanceToken.getAddress(),
-    ProviderRegistry: await deployment.registry.getAddress(),
-    AttestationVerifier: await deployment.verifier.getAddress(),
-    MintingAgent: await deployment.mintingAgent.getAddress(),
-    RedemptionManager: await deployment.redemptionManager.getAddress(),
-    ProtocolTimelock: await deployment.timelock.getAddress(),
-    ProtocolGovernor: await deployment.governor.getAddress(),
+export async function addressesOf(deployment: object): Promise<Record<string, string>> {
+  const names: Record<string, string> = {
+    collateral: "CollateralToken",
+    cuToken: "CUToken",
+    sstb: "SSTB",
+    governanceToken: "GovernanceToken",
+    registry: "ProviderRegistry",
+    verifier: "AttestationVerifier",
+    mintingAgent: "MintingAgent",
+    redemptionManager: "RedemptionManager",
+    timelock: "ProtocolTimelock",
+    governor: "ProtocolGovernor",
   };
+  const out: Record<string, string> = {};
+  for (const [key, contract] of Object.entries(deployment)) {
+    out[names[key] ?? key] = await (contract as { getAddress(): Promise<string> }).getAddress();
+  }
+  return out;
 }

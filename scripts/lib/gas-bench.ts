@@ -5,6 +5,7 @@ import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
 import type { Attestation } from "./attestation.js";
 import { deployPrimary } from "./deploy.js";
+import type { IgnitionConnection } from "./deploy.js";
 import { generateAccessKeyPair } from "./access-details.js";
 import { Vote, execute, proposalCall, proposalOf, propose, queue } from "./governance.js";
 import { signPermit } from "./permit.js";
@@ -24,14 +25,21 @@ const DAY = 86_400n;
  * Deploys the protocol on the given (in-process) chain and measures the gas of every user-facing
  * operation built so far, in the order a provider and a holder would use them.
  */
-export async function runGasBenchmark(ethers: HardhatEthers): Promise<GasRow[]> {
-  const [deployer, treasury, approver, provider, holder, spender, arbitrator, voter] = await ethers.getSigners();
+export async function runGasBenchmark(connection: IgnitionConnection): Promise<GasRow[]> {
+  const { ethers } = connection;
+  const [, treasury, approver, provider, holder, spender, arbitrator, voter, guardian] = await ethers.getSigners();
   const verifierKeys = sampleVerifierKeys("bench-verifier");
   const d = await deployPrimary(
-    localDeployOptions(deployer, treasury.address, verifierKeys, {
-      approvers: [approver.address],
-      arbitrators: [arbitrator.address],
-    }),
+    connection,
+    localDeployOptions(
+      {
+        treasury: treasury.address,
+        approver: approver.address,
+        arbitrator: arbitrator.address,
+        guardian: guardian.address,
+      },
+      verifierKeys,
+    ),
   );
   const rows: GasRow[] = [];
   const measure = async (operation: string, note: string, tx: Promise<ContractTransactionResponse>) => {

@@ -1,5 +1,4 @@
 import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
-import type { Signer } from "ethers";
 
 import type { AccessDetails } from "./access-details.js";
 import type { ComputeSpecs } from "./attestation.js";
@@ -58,19 +57,25 @@ export const LOCAL_GOVERNANCE: GovernanceSettings = {
   timelockDelay: 600n,
 };
 
+/** The accounts that hold a local deployment's treasury and operational roles. */
+export interface LocalRoleAccounts {
+  treasury: string;
+  approver: string;
+  arbitrator: string;
+  guardian: string;
+}
+
 /**
  * Deployment options for a local chain: mock collateral, 1 USDC per sSTB, the given verifier keys
- * with a threshold of 2, and operational roles for the given accounts.
+ * with a threshold of 2, local governance settings, and the given role accounts.
  */
 export function localDeployOptions(
-  deployer: Signer,
-  treasury: string,
+  accounts: LocalRoleAccounts,
   verifierKeys: readonly Wallet[],
-  extra: Pick<PrimaryDeployOptions, "approvers" | "arbitrators" | "guardian" | "handOff" | "onStep"> = {},
+  extra: Pick<PrimaryDeployOptions, "handOff" | "onStep" | "deploymentId"> = {},
 ): PrimaryDeployOptions {
   return {
-    deployer,
-    treasury,
+    ...accounts,
     collateralPerCU: LOCAL_COLLATERAL_PER_CU,
     verifiers: verifierKeys.map((w) => w.address),
     verifierThreshold: 2,

@@ -1,9 +1,9 @@
 import { parseEther } from "ethers";
-import type { HardhatEthers, HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf } from "../../scripts/lib/attestation.js";
 import { deployPrimary } from "../../scripts/lib/deploy.js";
-import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "../../scripts/lib/deploy.js";
 import {
   LOCAL_GOVERNANCE,
   SAMPLE_SPECS,
@@ -32,15 +32,21 @@ export interface GovernedFixture extends PrimaryDeployment {
  * provider, a pending redemption (id 1) by the user, the treasury's votes delegated to itself and
  * 5% of the supply with a second voter.
  */
-export async function deployGovernedProtocol(ethers: HardhatEthers): Promise<GovernedFixture> {
+export async function deployGovernedProtocol(connection: IgnitionConnection): Promise<GovernedFixture> {
+  const { ethers } = connection;
   const [deployer, treasury, approver, arbitrator, provider, , user, stranger, guardian, voter] =
     await ethers.getSigners();
   const d = await deployPrimary(
-    localDeployOptions(deployer, treasury.address, sampleVerifierKeys("verifier"), {
-      approvers: [approver.address],
-      arbitrators: [arbitrator.address],
-      guardian: guardian.address,
-    }),
+    connection,
+    localDeployOptions(
+      {
+        treasury: treasury.address,
+        approver: approver.address,
+        arbitrator: arbitrator.address,
+        guardian: guardian.address,
+      },
+      sampleVerifierKeys("verifier"),
+    ),
   );
 
   await d.governanceToken.connect(treasury).transfer(voter.address, (await d.governanceToken.totalSupply()) / 20n);

@@ -1,11 +1,11 @@
 import { parseEther, parseUnits } from "ethers";
 import type { Wallet } from "ethers";
-import type { HardhatEthers, HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scripts/lib/attestation.js";
 import type { Attestation } from "../../scripts/lib/attestation.js";
 import { deployPrimary } from "../../scripts/lib/deploy.js";
-import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "../../scripts/lib/deploy.js";
 import {
   LOCAL_COLLATERAL_PER_CU,
   LOCAL_GOVERNANCE_SUPPLY,
@@ -43,19 +43,25 @@ export interface ProtocolFixture extends PrimaryDeployment {
 }
 
 /** Deploys the primary chain and names the accounts every test uses. */
-export async function deployProtocol(ethers: HardhatEthers): Promise<ProtocolFixture> {
+export async function deployProtocol(connection: IgnitionConnection): Promise<ProtocolFixture> {
+  const { ethers } = connection;
   const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger, guardian] =
     await ethers.getSigners();
   // three deterministic verifier keys; the fixture's verifier needs two of them
   const verifierKeys = sampleVerifierKeys("verifier");
   const deployment = await deployPrimary(
-    localDeployOptions(deployer, treasury.address, verifierKeys, {
-      approvers: [approver.address],
-      arbitrators: [arbitrator.address],
-      guardian: guardian.address,
+    connection,
+    localDeployOptions(
+      {
+        treasury: treasury.address,
+        approver: approver.address,
+        arbitrator: arbitrator.address,
+        guardian: guardian.address,
+      },
+      verifierKeys,
       // unit tests call governed setters as the deployer; governance tests use the hand-off
-      handOff: false,
-    }),
+      { handOff: false },
+    ),
   );
   const { chainId } = await ethers.provider.getNetwork();
   const domain = attestationDomain(chainId, await deployment.verifier.getAddress());

@@ -1,5 +1,5 @@
 import { parseEther } from "ethers";
-import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
+import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
 
 import { generateAccessKeyPair } from "../../scripts/lib/access-details.js";
 import type { AccessKeyPair } from "../../scripts/lib/access-details.js";
@@ -30,8 +30,9 @@ export interface RedemptionFixture extends ProtocolFixture {
  * The protocol with one active standard-tier provider holding 100 sSTB of verified capacity, of
  * which it sold 50 to the user; the user approved the manager for everything it holds.
  */
-export async function deployRedemptionScenario(ethers: HardhatEthers): Promise<RedemptionFixture> {
-  const f = await deployProtocol(ethers);
+export async function deployRedemptionScenario(connection: IgnitionConnection): Promise<RedemptionFixture> {
+  const { ethers } = connection;
+  const f = await deployProtocol(connection);
   await registerActive(f, f.provider);
   await mintFor(f, f.provider, parseEther("100"));
   await f.sstb.connect(f.provider).transfer(f.user.address, parseEther("50"));

@@ -7,11 +7,12 @@ import { DAY, collateralFor, deployProtocol, mintFor, registerActive, sampleProf
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 import { protocolState } from "../../helpers/snapshot.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 async function activeProviderFixture(): Promise<ProtocolFixture> {
-  const f = await deployProtocol(ethers);
+  const f = await deployProtocol(connection);
   await registerActive(f, f.provider);
   return f;
 }

@@ -16,16 +16,17 @@ import {
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 import { protocolState } from "../../helpers/snapshot.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 async function fixture(): Promise<ProtocolFixture> {
-  return deployProtocol(ethers);
+  return deployProtocol(connection);
 }
 
 /** A fixture where the test account plays the redemption manager, to drive the hooks directly. */
 async function hooksFixture() {
-  const f = await deployProtocol(ethers);
+  const f = await deployProtocol(connection);
   await registerActive(f, f.provider);
   await mintFor(f, f.provider, parseEther("100"));
   await f.registry.grantRole(Roles.REDEMPTION_MANAGER, f.deployer.address);
@@ -202,7 +203,7 @@ describe("ProviderRegistry", function () {
 
   describe("withdrawCollateral", function () {
     async function stakedFixture() {
-      const f = await deployProtocol(ethers);
+      const f = await deployProtocol(connection);
       await registerActive(f, f.provider);
       await mintFor(f, f.provider, parseEther("100"), 30n * DAY);
       await f.registry.connect(f.provider).depositCollateral(parseUnits("50", 6));

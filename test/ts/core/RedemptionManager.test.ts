@@ -11,7 +11,8 @@ import { HOUR, IssueType, RStatus, deployRedemptionScenario, managerState } from
 import type { RedemptionFixture } from "../../helpers/redemption.js";
 import { protocolState } from "../../helpers/snapshot.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 const AMOUNT = parseEther("10");
@@ -21,7 +22,7 @@ const EVIDENCE = id("evidence: benchmark logs");
 const RESPONSE = id("response: provisioning logs");
 
 async function scenario(): Promise<RedemptionFixture> {
-  return deployRedemptionScenario(ethers);
+  return deployRedemptionScenario(connection);
 }
 
 /** A pending redemption of AMOUNT by the user with the provider (id 1). */

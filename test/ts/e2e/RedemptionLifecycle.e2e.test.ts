@@ -1,4 +1,8 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+
 import { expect } from "chai";
+import { network } from "hardhat";
 import { AbiCoder, JsonRpcProvider, dataSlice, id, parseEther, parseUnits } from "ethers";
 import type { ContractTransactionReceipt, JsonRpcSigner } from "ethers";
 
@@ -18,6 +22,8 @@ import {
 } from "../../../scripts/lib/samples.js";
 
 const ARBITRUM = 42161n;
+/** Ignition journals deployments to HTTP networks; this run's journal is removed afterwards. */
+const deploymentId = `e2e-redemption-${process.pid}-${Date.now()}`;
 const ERROR_STRING_SELECTOR = id("Error(string)").slice(0, 10);
 
 /** The revert data of a failed call or transaction, as it came back through the JSON-RPC error. */
@@ -74,12 +80,31 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
       [0, 1, 2, 3, 4, 5, 6].map((i) => rpc.getSigner(i)),
     );
     const verifierKeys = sampleVerifierKeys("e2e-verifier");
-    d = await deployPrimary(
-      localDeployOptions(deployer, treasury.address, verifierKeys, {
-        approvers: [approver.address],
-        arbitrators: [arbitrator.address],
-      }),
+    // the project's deployment code: the Ignition modules, over HTTP to the node
+    const connection = await network.create({ network: "localhost", override: { url: node.url } });
+    const deployed = await deployPrimary(
+      connection,
+      localDeployOptions(
+        {
+          treasury: treasury.address,
+          approver: approver.address,
+          arbitrator: arbitrator.address,
+          guardian: stranger.address,
+        },
+        verifierKeys,
+        { deploymentId },
+      ),
     );
+    // drive everything through our own JSON-RPC provider and the node's accounts
+    d = Object.fromEntries(
+      await Promise.all(
+        Object.entries(deployed).map(async ([name, contract]) => [
+          name,
+          contract.connect(deployer).attach(await contract.getAddress()),
+        ]),
+      ),
+    ) as unknown as PrimaryDeployment;
+    await connection.close();
 
     // a provider with 100 sSTB of verified capacity, 30 of which it sells to the user
     await (await d.registry.connect(provider).register(sampleProfile("E2E Compute"), 1)).wait();
@@ -107,6 +132,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
 
   after(async function () {
     rpc?.destroy();
+    await rm(path.join("ignition", "deployments", deploymentId), { recursive: true, force: true });
     if (node === undefined) return;
     const { pid } = node;
     await node.stop();

@@ -18,14 +18,15 @@ import { RedemptionManagerV2__factory } from "../../../typechain-types/index.js"
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import type { GovernedFixture } from "../../helpers/governance.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 /** ERC-1967 implementation slot: keccak256("eip1967.proxy.implementation") - 1. */
 const IMPLEMENTATION_SLOT = toBeHex(BigInt(id("eip1967.proxy.implementation")) - 1n, 32);
 
 async function governed(): Promise<GovernedFixture> {
-  return deployGovernedProtocol(ethers);
+  return deployGovernedProtocol(connection);
 }
 
 async function implementationOf(proxy: string): Promise<string> {

@@ -12,11 +12,12 @@ import {
 } from "../../../scripts/lib/proposal-file.js";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { time } = networkHelpers;
 
 async function governed() {
-  return deployGovernedProtocol(ethers);
+  return deployGovernedProtocol(connection);
 }
 
 describe("governance command (scripts/governance.ts, scripts/lib/proposal-file.ts)", function () {

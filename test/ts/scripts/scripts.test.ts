@@ -7,16 +7,20 @@ import { renderGasReport, runGasBenchmark } from "../../../scripts/lib/gas-bench
 
 describe("scripts", function () {
   describe("runFoundationDemo (npm start)", function () {
-    it("deploys, prints every address, mints, and runs a redemption to confirmation", async function () {
-      const { ethers } = await network.create();
+    it("deploys, prints every address, mints, runs a redemption to confirmation and one to expiry", async function () {
+      const connection = await network.create();
+      const { ethers } = connection;
       const lines: string[] = [];
-      const result = await runFoundationDemo(ethers, (line) => lines.push(line));
+      const result = await runFoundationDemo(connection, (line) => lines.push(line));
 
       for (const [name, address] of Object.entries(result.addresses)) {
         expect(await ethers.provider.getCode(address), name).to.not.equal("0x");
         expect(lines.some((l) => l.includes(name) && l.includes(address))).to.equal(true);
       }
       expect(await result.deployment.sstb.balanceOf(result.provider)).to.equal(parseEther("90"));
+      expect(await result.deployment.redemptionManager.redemptionStatus(result.expiredRedemptionId)).to.equal(4n);
+      expect(result.compensation).to.equal((await result.deployment.redemptionManager.redemptionOf(2n)).lock);
+      expect(result.compensation > 0n).to.equal(true);
       expect(await result.deployment.cuToken.balanceOf(result.provider, result.cuId)).to.equal(0n);
       expect((await result.deployment.cuToken.computeUnit(result.cuId)).provider).to.equal(result.provider);
       const redemption = await result.deployment.redemptionManager.redemptions(result.redemptionId);
@@ -29,8 +33,7 @@ describe("scripts", function () {
 
   describe("runGasBenchmark (npm run bench:gas)", function () {
     it("measures every user-facing operation and renders the table", async function () {
-      const { ethers } = await network.create();
-      const rows = await runGasBenchmark(ethers);
+      const rows = await runGasBenchmark(await network.create());
       const operations = new Set(rows.map((r) => r.operation));
       for (const op of [
         "register",
@@ -63,16 +66,14 @@ describe("scripts", function () {
     });
 
     it("keeps a steady-state 2-of-3 mint within the 250,000 gas target", async function () {
-      const { ethers } = await network.create();
-      const rows = await runGasBenchmark(ethers);
+      const rows = await runGasBenchmark(await network.create());
       const steady = rows.find((r) => r.operation === "verifyAndMintSSTB" && r.note.includes("covered by collateral"));
       expect(steady, "steady-state mint row").to.not.equal(undefined);
       expect(steady!.gasUsed <= 250_000n, `measured ${steady!.gasUsed}`).to.equal(true);
     });
 
     it("keeps a fulfilment within 45,000 gas plus the calldata and log cost of its envelope", async function () {
-      const { ethers } = await network.create();
-      const rows = await runGasBenchmark(ethers);
+      const rows = await runGasBenchmark(await network.create());
       const fulfil = rows.find((r) => r.operation === "fulfillRedemption");
       expect(fulfil, "fulfillRedemption row").to.not.equal(undefined);
       const bytes = BigInt(/envelope of (\d+) bytes/.exec(fulfil!.note)![1]);

@@ -5,12 +5,13 @@ import { Roles } from "../../../scripts/lib/roles.js";
 import { SAMPLE_SPECS, deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture } = networkHelpers;
 
 /** The deployer plays the minting agent so that mint and burn can be called directly. */
 async function fixture(): Promise<ProtocolFixture> {
-  const f = await deployProtocol(ethers);
+  const f = await deployProtocol(connection);
   await f.cuToken.grantRole(Roles.MINTER, f.deployer.address);
   return f;
 }

@@ -4,11 +4,12 @@ import { parseEther } from "ethers";
 
 import { GOVERNANCE_SUPPLY, deployProtocol } from "../../helpers/protocol.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 async function fixture() {
-  return deployProtocol(ethers);
+  return deployProtocol(connection);
 }
 
 describe("GovernanceToken", function () {

@@ -7,12 +7,13 @@ import { Roles } from "../../../scripts/lib/roles.js";
 import { deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture } = networkHelpers;
 
 /** The deployer plays minter and burner so the token can be exercised directly. */
 async function fixture(): Promise<ProtocolFixture> {
-  const f = await deployProtocol(ethers);
+  const f = await deployProtocol(connection);
   await f.sstb.grantRole(Roles.MINTER, f.deployer.address);
   await f.sstb.grantRole(Roles.BURNER, f.deployer.address);
   await f.sstb.mint(f.user.address, parseEther("10"));

@@ -19,7 +19,7 @@ const api = await upgrades(hre, connection);
 
 /** A deployment with state in every proxy: capacity, balances, a fulfilled and a pending redemption. */
 async function withState() {
-  const f = await deployRedemptionScenario(ethers);
+  const f = await deployRedemptionScenario(connection);
   await registerActive(f, f.provider2);
   await mintFor(f, f.provider2, parseEther("40"));
   await f.redemptionManager.connect(f.user).initiateRedemption(parseEther("3"), f.provider.address);

@@ -13,12 +13,13 @@ import { Roles } from "../../../scripts/lib/roles.js";
 import { deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 
-const { ethers, networkHelpers } = await network.create();
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 /** The deployer plays the minting agent so that `verify` can be called directly. */
 async function fixture(): Promise<ProtocolFixture> {
-  const f = await deployProtocol(ethers);
+  const f = await deployProtocol(connection);
   await f.verifier.grantRole(Roles.CONSUMER, f.deployer.address);
   return f;
 }
