@@ -3,7 +3,8 @@ import path from "node:path";
 
 import hardhatToolboxMochaEthersPlugin from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
 import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
-import { defineConfig } from "hardhat/config";
+import { configVariable, defineConfig, task } from "hardhat/config";
+import { ArgumentType } from "hardhat/types/arguments";
 
 const require = createRequire(import.meta.url);
 
@@ -23,7 +24,59 @@ const compiler = {
   },
 };
 
+/**
+ * Real chains: RPC URL and deployer key are configuration variables (Hardhat keystore, or
+ * environment variables in CI), never in the repository. Chain types: Arbitrum and Polygon have
+ * none of their own in Hardhat, so `generic`.
+ */
+function liveNetwork(chainId: number, chainType: "l1" | "generic", rpcVariable: string) {
+  return {
+    type: "http" as const,
+    chainType,
+    chainId,
+    url: configVariable(rpcVariable),
+    accounts: [configVariable("DEPLOYER_PRIVATE_KEY")],
+  };
+}
+
+/** The local devnet's three `hardhat node`s (`npm start`); the devnet task points them at their ports. */
+function devnetNetwork(chainId: number, port: number) {
+  return { type: "http" as const, chainType: "generic" as const, chainId, url: `http://127.0.0.1:${port}` };
+}
+
+const devnetTask = task("devnet", "Start three local chains, deploy the protocol, run the demo scenario")
+  .addFlag({ name: "once", description: "Exit after the demo instead of staying up until Ctrl-C" })
+  .addOption({
+    name: "basePort",
+    description: "Port of the first node (arbitrum); ethereum and polygon take the next two",
+    type: ArgumentType.INT,
+    defaultValue: 8545,
+  })
+  .setAction(() => import("./scripts/tasks/devnet.js"))
+  .build();
+
+const deployTask = task("deploy-protocol", "Deploy the protocol to the chains of an environment (resumable)")
+  .addOption({
+    name: "environment",
+    description: "mainnet (arbitrum, ethereum, polygon) or testnet (arbitrumSepolia, sepolia, polygonAmoy)",
+    defaultValue: "testnet",
+  })
+  .addOption({
+    name: "chains",
+    description: "Comma-separated subset of the environment's chains (default: all of them)",
+    defaultValue: "",
+  })
+  .setAction(() => import("./scripts/tasks/deploy-protocol.js"))
+  .build();
+
+const verifyTask = task("verify-protocol", "Verify an environment's deployed contracts on the block explorers")
+  .addOption({ name: "environment", description: "mainnet or testnet", defaultValue: "testnet" })
+  .addOption({ name: "chains", description: "Comma-separated subset of chains", defaultValue: "" })
+  .setAction(() => import("./scripts/tasks/verify-protocol.js"))
+  .build();
+
 export default defineConfig({
+  tasks: [devnetTask, deployTask, verifyTask],
   plugins: [hardhatToolboxMochaEthersPlugin, hardhatUpgrades],
   solidity: {
     profiles: {
@@ -52,5 +105,21 @@ export default defineConfig({
       type: "edr-simulated",
       chainType: "generic",
     },
+    // production
+    arbitrum: liveNetwork(42161, "generic", "ARBITRUM_RPC_URL"),
+    ethereum: liveNetwork(1, "l1", "ETHEREUM_RPC_URL"),
+    polygon: liveNetwork(137, "generic", "POLYGON_RPC_URL"),
+    // testnets
+    arbitrumSepolia: liveNetwork(421614, "generic", "ARBITRUM_SEPOLIA_RPC_URL"),
+    sepolia: liveNetwork(11155111, "l1", "SEPOLIA_RPC_URL"),
+    polygonAmoy: liveNetwork(80002, "generic", "POLYGON_AMOY_RPC_URL"),
+    // the local devnet (npm start)
+    devnetArbitrum: devnetNetwork(42161, 8545),
+    devnetEthereum: devnetNetwork(1, 8546),
+    devnetPolygon: devnetNetwork(137, 8547),
+  },
+  verify: {
+    // Etherscan API v2: one key for Arbiscan, Etherscan and PolygonScan
+    etherscan: { apiKey: configVariable("ETHERSCAN_API_KEY") },
   },
 });

@@ -1,0 +1,240 @@
+import { rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+
+import { formatEther } from "ethers";
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+
+import { runScenario } from "./demo.js";
+import { addressesOf, deployPrimary, deploySatellite } from "./deploy.js";
+import { gatherDeployment, writeDeploymentFile } from "./environments.js";
+import { startLocalNode } from "./local-node.js";
+import type { LocalNode } from "./local-node.js";
+import { localDeployOptions, sampleVerifierKeys } from "./samples.js";
+
+/** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
+export const DEVNET_CHAINS = [
+  { chain: "arbitrum", network: "devnetArbitrum", chainId: 42161n, role: "primary" },
+  { chain: "ethereum", network: "devnetEthereum", chainId: 1n, role: "satellite" },
+  { chain: "polygon", network: "devnetPolygon", chainId: 137n, role: "satellite" },
+] as const;
+
+/** The node accounts that play each role (the well-known Hardhat test accounts). */
+export const DEVNET_ROLES = [
+  "deployer",
+  "treasury",
+  "approver",
+  "arbitrator",
+  "guardian",
+  "provider",
+  "user",
+  "keeper",
+] as const;
+
+export interface DevnetOptions {
+  /** Port of the arbitrum node; ethereum and polygon take the next two. */
+  basePort: number;
+  /** Stop after the scenario instead of staying up until SIGINT/SIGTERM. */
+  once: boolean;
+  log: (line: string) => void;
+  /** Where `devnet.json` goes (default `deployments/`). */
+  deploymentsDir?: string;
+  /** Resolves when the devnet should stop (default: SIGINT or SIGTERM). */
+  stopSignal?: Promise<void>;
+}
+
+export interface DevnetResult {
+  /** Seconds from start to ready (nodes up, contracts deployed, summary printed). */
+  readySeconds: number;
+  /** Seconds the scenario took. */
+  scenarioSeconds: number;
+  deploymentFile: string;
+  addresses: Record<string, Record<string, string>>;
+  /** Process ids of the nodes (all stopped when `runDevnet` returns). */
+  nodePids: number[];
+}
+
+/** A failure in a named step, so the reader learns what failed and why, not a stack trace alone. */
+export class DevnetStepError extends Error {
+  constructor(step: string, cause: unknown) {
+    super(`step "${step}" failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "DevnetStepError";
+  }
+}
+
+/**
+ * `npm start`: three `hardhat node`s (chain ids 42161, 1, 137), the primary module on arbitrum
+ * and the satellite module on ethereum and polygon (Ignition, journals under
+ * `ignition/deployments/devnet-<chain>/`, reset at every start since the chains are new),
+ * `deployments/devnet.json`, a summary, then the demo scenario on arbitrum. Stays up until
+ * Ctrl-C unless `once`; every node is stopped on the way out, also on failure.
+ */
+export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetOptions): Promise<DevnetResult> {
+  const { log } = options;
+  const started = performance.now();
+  const nodes: LocalNode[] = [];
+  // Ctrl-C while starting stops the nodes and exits; once up, it ends the wait below.
+  let up = false;
+  let requestStop: () => void = () => {};
+  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
+  const onSignal = () => {
+    if (up) return requestStop();
+    log("Interrupted while starting: stopping the nodes...");
+    void Promise.all(nodes.map((n) => n.stop())).finally(() => process.exit(130));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const closers: Array<() => Promise<void>> = [];
+  const step = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    log(`... ${name}`);
+    try {
+      return await action();
+    } catch (error) {
+      throw new DevnetStepError(name, error);
+    }
+  };
+
+  try {
+    const ports = DEVNET_CHAINS.map((_, i) => options.basePort + i);
+    await step(`check ports ${ports.join(", ")} are free`, async () => {
+      for (const port of ports) await assertPortFree(port);
+    });
+    await step("start three hardhat nodes", async () => {
+      const started = await Promise.allSettled(
+        DEVNET_CHAINS.map((c, i) => startLocalNode({ chainId: c.chainId, port: ports[i], cwd: hre.config.paths.root })),
+      );
+      for (const s of started) if (s.status === "fulfilled") nodes.push(s.value);
+      const failed = started.find((s) => s.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    });
+    DEVNET_CHAINS.forEach((c, i) =>
+      log(`    ${c.chain.padEnd(9)} chain id ${c.chainId}  ${nodes[i].url}  (pid ${nodes[i].pid})`),
+    );
+
+    const ignitionDir = path.join(hre.config.paths.ignition, "deployments");
+    for (const c of DEVNET_CHAINS) {
+      await rm(path.join(ignitionDir, `devnet-${c.chain}`), { recursive: true, force: true });
+    }
+
+    const verifierKeys = sampleVerifierKeys("devnet-verifier");
+    let scenario: (() => Promise<void>) | undefined;
+    for (const [i, c] of DEVNET_CHAINS.entries()) {
+      const connection = await hre.network.create({ network: c.network, override: { url: nodes[i].url } });
+      const signers = await connection.ethers.getSigners();
+      const role = (name: (typeof DEVNET_ROLES)[number]) => signers[DEVNET_ROLES.indexOf(name)];
+      const deploymentId = `devnet-${c.chain}`;
+      if (c.role === "primary") {
+        const deployment = await step(`deploy the primary module to ${c.chain}`, () =>
+          deployPrimary(
+            connection,
+            localDeployOptions(
+              {
+                treasury: role("treasury").address,
+                approver: role("approver").address,
+                arbitrator: role("arbitrator").address,
+                guardian: role("guardian").address,
+              },
+              verifierKeys,
+              { deploymentId, onStep: (s) => log(`    ${c.chain}: ${s}`) },
+            ),
+          ),
+        );
+        log(`    ${c.chain}: ${Object.keys(await addressesOf(deployment)).length} contracts`);
+        closers.push(() => connection.close());
+        scenario = () =>
+          runScenario(
+            connection.ethers.provider,
+            deployment,
+            { approver: role("approver"), provider: role("provider"), user: role("user"), keeper: role("keeper") },
+            verifierKeys,
+            (line) => log(`  ${line}`),
+          ).then(() => undefined);
+      } else {
+        await step(`deploy the satellite module to ${c.chain}`, () =>
+          deploySatellite(connection, {
+            treasury: role("treasury").address,
+            cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+            deploymentId,
+          }),
+        );
+        log(`    ${c.chain}: tokens deployed`);
+        await connection.close();
+      }
+    }
+
+    const addresses = await step("write deployments/devnet.json", () =>
+      gatherDeployment(
+        DEVNET_CHAINS.map((c) => ({ chain: c.chain, deploymentId: `devnet-${c.chain}` })),
+        ignitionDir,
+      ),
+    );
+    const deploymentFile = await writeDeploymentFile("devnet", addresses, options.deploymentsDir);
+    const readySeconds = (performance.now() - started) / 1000;
+
+    await printSummary(hre, nodes, addresses, deploymentFile, log);
+    log(`Ready in ${readySeconds.toFixed(1)} s.`);
+    log("");
+    log("Demo scenario on arbitrum:");
+    const scenarioStart = performance.now();
+    await step("run the demo scenario on arbitrum", () => scenario!());
+    const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
+    log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);
+
+    if (!options.once) {
+      up = true;
+      log("");
+      log("The devnet is up. Press Ctrl-C to stop it.");
+      await Promise.race([stopRequested, ...(options.stopSignal ? [options.stopSignal] : [])]);
+      log("Stopping...");
+    }
+    return { readySeconds, scenarioSeconds, deploymentFile, addresses, nodePids: nodes.map((n) => n.pid) };
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    for (const close of closers) await close().catch(() => {});
+    await Promise.all(nodes.map((n) => n.stop()));
+  }
+}
+
+async function printSummary(
+  hre: HardhatRuntimeEnvironment,
+  nodes: LocalNode[],
+  addresses: Record<string, Record<string, string>>,
+  deploymentFile: string,
+  log: (line: string) => void,
+): Promise<void> {
+  log("");
+  log("Chains:");
+  DEVNET_CHAINS.forEach((c, i) =>
+    log(`  ${c.chain.padEnd(9)} chain id ${String(c.chainId).padEnd(6)} ${nodes[i].url}`),
+  );
+  for (const c of DEVNET_CHAINS) {
+    log("");
+    log(`Contracts on ${c.chain}:`);
+    for (const [name, address] of Object.entries(addresses[c.chain])) {
+      if (!name.endsWith("Implementation")) log(`  ${name.padEnd(20)} ${address}`);
+    }
+  }
+  log(`  (all addresses, implementations included: ${deploymentFile})`);
+  log("");
+  log("Funded test accounts (Hardhat's well-known keys; never use them on a real chain):");
+  const connection = await hre.network.create({ network: DEVNET_CHAINS[0].network, override: { url: nodes[0].url } });
+  const signers = await connection.ethers.getSigners();
+  for (const [i, role] of DEVNET_ROLES.entries()) {
+    const balance = await connection.ethers.provider.getBalance(signers[i].address);
+    log(`  #${i} ${signers[i].address}  ${role.padEnd(10)} ${Number(formatEther(balance)).toFixed(2)} ETH`);
+  }
+  log(`  #8..#19 unassigned, 10000 ETH each on every chain`);
+  await connection.close();
+  log("");
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", () =>
+      reject(new Error(`port ${port} is in use (another devnet or node?); stop it or pass --base-port`)),
+    );
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
+  });
+}

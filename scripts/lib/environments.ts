@@ -1,0 +1,174 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+import { getAddress } from "ethers";
+
+/**
+ * Where the protocol lives: per environment, the primary chain (every contract) and the
+ * satellites (tokens), by Hardhat network name, with the chain id each network must report.
+ */
+export const CHAINS = {
+  arbitrum: { chainId: 42161n, label: "Arbitrum One" },
+  ethereum: { chainId: 1n, label: "Ethereum" },
+  polygon: { chainId: 137n, label: "Polygon PoS" },
+  arbitrumSepolia: { chainId: 421614n, label: "Arbitrum Sepolia" },
+  sepolia: { chainId: 11155111n, label: "Sepolia" },
+  polygonAmoy: { chainId: 80002n, label: "Polygon Amoy" },
+} as const;
+export type ChainName = keyof typeof CHAINS;
+
+export const ENVIRONMENTS = {
+  mainnet: { primary: "arbitrum", satellites: ["ethereum", "polygon"] },
+  testnet: { primary: "arbitrumSepolia", satellites: ["sepolia", "polygonAmoy"] },
+} as const satisfies Record<string, { primary: ChainName; satellites: readonly ChainName[] }>;
+export type EnvironmentName = keyof typeof ENVIRONMENTS;
+
+/** Why a deployment input was refused. */
+export class DeploymentConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeploymentConfigError";
+  }
+}
+
+/** The chains of an environment to work on: all of them, or the named subset (primary first). */
+export function chainsOf(environment: string, subset = ""): Array<{ chain: ChainName; role: "primary" | "satellite" }> {
+  const env = ENVIRONMENTS[environment as EnvironmentName];
+  if (env === undefined) {
+    throw new DeploymentConfigError(`environment must be one of ${Object.keys(ENVIRONMENTS).join(", ")}`);
+  }
+  const all = [
+    { chain: env.primary as ChainName, role: "primary" as const },
+    ...env.satellites.map((chain) => ({ chain: chain as ChainName, role: "satellite" as const })),
+  ];
+  const wanted = subset
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
+  for (const chain of wanted) {
+    if (!all.some((c) => c.chain === chain)) {
+      throw new DeploymentConfigError(
+        `${chain} is not a chain of ${environment} (${all.map((c) => c.chain).join(", ")})`,
+      );
+    }
+  }
+  return wanted.length === 0 ? all : all.filter((c) => wanted.includes(c.chain));
+}
+
+/** The Ignition deployment id of a chain in an environment: its journal's folder. */
+export function deploymentIdOf(environment: string, chain: string): string {
+  return `${environment}-${chain}`;
+}
+
+/** The parameter file of a chain. */
+export function parameterFileOf(chain: string): string {
+  return path.join("deploy", "parameters", `${chain}.json`);
+}
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+const PRIMARY_ADDRESSES = ["treasury", "collateralToken", "approver", "arbitrator", "guardian"] as const;
+const PRIMARY_VALUES = [
+  "collateralPerCU",
+  "governanceSupply",
+  "cuTokenUri",
+  "verifierThreshold",
+  "votingDelay",
+  "votingPeriod",
+  "proposalThreshold",
+  "quorumPercent",
+  "timelockDelay",
+] as const;
+
+/**
+ * Reads a chain's parameter file and refuses one that cannot be deployed: missing fields, an
+ * address that is not one, or a zero placeholder left unfilled, naming the file and field.
+ */
+export async function checkParameterFile(
+  chain: string,
+  role: "primary" | "satellite",
+  file = parameterFileOf(chain),
+): Promise<Record<string, unknown>> {
+  let json: { $global?: Record<string, unknown> };
+  try {
+    json = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new DeploymentConfigError(`${file}: ${(error as Error).message}`);
+  }
+  const g = json.$global;
+  if (g === undefined) throw new DeploymentConfigError(`${file}: no "$global" parameters`);
+  const addresses = role === "primary" ? PRIMARY_ADDRESSES : (["treasury"] as const);
+  for (const field of addresses) checkAddress(file, field, g[field]);
+  const values = role === "primary" ? PRIMARY_VALUES : (["governanceSupply", "cuTokenUri"] as const);
+  for (const field of values) {
+    if (g[field] === undefined || g[field] === "")
+      throw new DeploymentConfigError(`${file}: $global.${field} is missing`);
+  }
+  if (role === "primary") {
+    const verifiers = g.verifiers;
+    if (!Array.isArray(verifiers) || verifiers.length === 0) {
+      throw new DeploymentConfigError(`${file}: $global.verifiers must list the verifier keys`);
+    }
+    verifiers.forEach((v, i) => checkAddress(file, `verifiers[${i}]`, v));
+    if (Number(g.verifierThreshold) < 1 || Number(g.verifierThreshold) > verifiers.length) {
+      throw new DeploymentConfigError(`${file}: $global.verifierThreshold must be 1..${verifiers.length}`);
+    }
+  } else if (g.governanceSupply !== "0n" && g.governanceSupply !== 0) {
+    throw new DeploymentConfigError(`${file}: a satellite's governanceSupply must be 0n (only the bridge mints there)`);
+  }
+  return g;
+}
+
+function checkAddress(file: string, field: string, value: unknown): void {
+  if (typeof value !== "string") throw new DeploymentConfigError(`${file}: $global.${field} is missing`);
+  let address: string;
+  try {
+    address = getAddress(value);
+  } catch {
+    throw new DeploymentConfigError(`${file}: $global.${field} is not an address: ${value}`);
+  }
+  if (address === ZERO) {
+    throw new DeploymentConfigError(`${file}: $global.${field} is still the zero placeholder; fill it in first`);
+  }
+}
+
+/** Contract name of an Ignition future id, or undefined for futures that are not a contract to list. */
+function contractNameOf(futureId: string): string | undefined {
+  const name = futureId.split("#")[1];
+  if (name === undefined || name.endsWith("Proxy")) return undefined; // the proxy is listed under its contract's name
+  return name === "MockStablecoin" ? "CollateralToken" : name;
+}
+
+/**
+ * Gathers the addresses Ignition wrote for each chain (`ignition/deployments/<id>/deployed_addresses.json`)
+ * into one record: chain -> contract -> address. Proxies are listed under their contract's name,
+ * implementations as `<Contract>Implementation`.
+ */
+export async function gatherDeployment(
+  chains: ReadonlyArray<{ chain: string; deploymentId: string }>,
+  ignitionDir = path.join("ignition", "deployments"),
+): Promise<Record<string, Record<string, string>>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const { chain, deploymentId } of chains) {
+    const file = path.join(ignitionDir, deploymentId, "deployed_addresses.json");
+    const addresses = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
+    const contracts: Record<string, string> = {};
+    for (const [futureId, address] of Object.entries(addresses)) {
+      const name = contractNameOf(futureId);
+      if (name !== undefined) contracts[name] = address;
+    }
+    out[chain] = Object.fromEntries(Object.entries(contracts).sort(([a], [b]) => a.localeCompare(b)));
+  }
+  return out;
+}
+
+/** Writes `deployments/<environment>.json`, read by tooling and the gateway. */
+export async function writeDeploymentFile(
+  environment: string,
+  record: Record<string, Record<string, string>>,
+  dir = "deployments",
+): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${environment}.json`);
+  await writeFile(file, JSON.stringify(record, null, 2) + "\n");
+  return file;
+}

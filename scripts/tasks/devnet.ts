@@ -1,0 +1,21 @@
+// `npm start` (= `hardhat devnet`; `npm start -- --once` exits after the demo): thin; the logic is
+// scripts/lib/devnet.ts, which the tests exercise. Compiles first, then loads the modules that
+// need the compiled artifacts and their types.
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+
+interface DevnetArguments {
+  once: boolean;
+  basePort: number;
+}
+
+export default async function devnet(args: DevnetArguments, hre: HardhatRuntimeEnvironment) {
+  console.log("... compile contracts");
+  await hre.tasks.getTask("build").run({ quiet: true });
+  const { runDevnet } = await import("../lib/devnet.js");
+  try {
+    await runDevnet(hre, { once: args.once, basePort: args.basePort, log: (line) => console.log(line) });
+  } catch (error) {
+    console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}

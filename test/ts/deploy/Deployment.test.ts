@@ -1,0 +1,148 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+import { network } from "hardhat";
+
+import { deployPrimary, deploySatellite } from "../../../scripts/lib/deploy.js";
+import {
+  DeploymentConfigError,
+  chainsOf,
+  checkParameterFile,
+  gatherDeployment,
+  parameterFileOf,
+  writeDeploymentFile,
+} from "../../../scripts/lib/environments.js";
+import { startLocalNode } from "../../../scripts/lib/local-node.js";
+import type { LocalNode } from "../../../scripts/lib/local-node.js";
+import { localDeployOptions, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
+
+const USDC = {
+  arbitrum: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+  arbitrumSepolia: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+};
+
+describe("Deployment (Ignition modules in deploy/)", function () {
+  this.timeout(120_000);
+
+  describe("redeploying with the journal", function () {
+    let node: LocalNode | undefined;
+    const ids = [`test-primary-${process.pid}`, `test-satellite-${process.pid}`];
+
+    after(async function () {
+      await node?.stop();
+      for (const id of ids) await rm(path.join("ignition", "deployments", id), { recursive: true, force: true });
+    });
+
+    it("sends nothing the second time, keeps every address, and writes the gathered addresses", async function () {
+      node = await startLocalNode({ chainId: 42161n });
+      const connection = await network.create({ network: "localhost", override: { url: node.url } });
+      const [deployer, treasury, approver, arbitrator, guardian] = await connection.ethers.getSigners();
+      const options = localDeployOptions(
+        {
+          treasury: treasury.address,
+          approver: approver.address,
+          arbitrator: arbitrator.address,
+          guardian: guardian.address,
+        },
+        sampleVerifierKeys("redeploy"),
+        { deploymentId: ids[0] },
+      );
+      const first = await deployPrimary(connection, options);
+      const satellite = await deploySatellite(connection, { ...options, deploymentId: ids[1] });
+      const nonce = await connection.ethers.provider.getTransactionCount(deployer.address);
+
+      // the same mock collateral (from the journal) and the same primary module: nothing to send
+      const again = await deployPrimary(connection, {
+        ...options,
+        collateralToken: await first.collateral.getAddress(),
+      });
+      await deploySatellite(connection, { ...options, deploymentId: ids[1] });
+      expect(await connection.ethers.provider.getTransactionCount(deployer.address)).to.equal(nonce);
+      for (const key of Object.keys(first) as Array<keyof typeof first>) {
+        expect(await again[key].getAddress(), key).to.equal(await first[key].getAddress());
+      }
+
+      // the hand-off ran as the last step: the deployer holds nothing, the timelock everything
+      const timelock = await first.timelock.getAddress();
+      for (const contract of [first.sstb, first.registry, first.mintingAgent, first.redemptionManager]) {
+        expect(await contract.hasRole("0x" + "00".repeat(32), deployer.address)).to.equal(false);
+        expect(await contract.hasRole("0x" + "00".repeat(32), timelock)).to.equal(true);
+      }
+      expect(await first.timelock.hasRole("0x" + "00".repeat(32), deployer.address)).to.equal(false);
+
+      const record = await gatherDeployment([
+        { chain: "arbitrum", deploymentId: ids[0] },
+        { chain: "ethereum", deploymentId: ids[1] },
+      ]);
+      expect(record.arbitrum.RedemptionManager).to.equal(await first.redemptionManager.getAddress());
+      expect(record.arbitrum.RedemptionManagerImplementation).to.match(/^0x[0-9a-fA-F]{40}$/);
+      expect(record.arbitrum.RedemptionManagerImplementation).to.not.equal(record.arbitrum.RedemptionManager);
+      expect(record.arbitrum.CollateralToken).to.equal(await first.collateral.getAddress());
+      expect(Object.keys(record.arbitrum).some((name) => name.endsWith("Proxy"))).to.equal(false);
+      expect(Object.keys(record.ethereum).sort()).to.deep.equal([
+        "CUToken",
+        "GovernanceToken",
+        "SSTB",
+        "SSTBImplementation",
+      ]);
+      expect(record.ethereum.SSTB).to.equal(await satellite.sstb.getAddress());
+      expect(await satellite.governanceToken.totalSupply()).to.equal(0n);
+
+      const dir = await mkdtemp(path.join(tmpdir(), "deployments-"));
+      const file = await writeDeploymentFile("test", record, dir);
+      expect(JSON.parse(await readFile(file, "utf8"))).to.deep.equal(record);
+      await connection.close();
+    });
+  });
+
+  describe("parameter files (deploy/parameters)", function () {
+    it("name the real USDC on the primary chains, and zero satellites' governance supply", async function () {
+      for (const [chain, usdc] of Object.entries(USDC)) {
+        const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"));
+        expect(json.$global.collateralToken, chain).to.equal(usdc);
+      }
+      for (const chain of ["ethereum", "polygon", "sepolia", "polygonAmoy"]) {
+        const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"));
+        expect(json.$global.governanceSupply, chain).to.equal("0n");
+      }
+    });
+
+    it("are refused while a placeholder is left, and accepted once filled in", async function () {
+      for (const { chain, role } of [...chainsOf("mainnet"), ...chainsOf("testnet")]) {
+        await expect(checkParameterFile(chain, role)).to.be.rejectedWith(
+          DeploymentConfigError,
+          /treasury is still the zero placeholder/,
+        );
+      }
+      const dir = await mkdtemp(path.join(tmpdir(), "parameters-"));
+      const file = path.join(dir, "arbitrum.json");
+      await cp(parameterFileOf("arbitrum"), file);
+      const json = JSON.parse(await readFile(file, "utf8"));
+      const filled = (n: number) => "0x" + n.toString(16).padStart(40, "0");
+      Object.assign(json.$global, {
+        treasury: filled(1),
+        approver: filled(2),
+        arbitrator: filled(3),
+        guardian: filled(4),
+        verifiers: [filled(5), filled(6), filled(7)],
+      });
+      await writeFile(file, JSON.stringify(json));
+      const checked = await checkParameterFile("arbitrum", "primary", file);
+      expect(checked.votingPeriod).to.equal("432000n");
+      json.$global.verifierThreshold = 4;
+      await writeFile(file, JSON.stringify(json));
+      await expect(checkParameterFile("arbitrum", "primary", file)).to.be.rejectedWith(
+        /verifierThreshold must be 1..3/,
+      );
+    });
+
+    it("only name chains of their environment", function () {
+      expect(chainsOf("testnet").map((c) => c.chain)).to.deep.equal(["arbitrumSepolia", "sepolia", "polygonAmoy"]);
+      expect(chainsOf("mainnet", "polygon")).to.deep.equal([{ chain: "polygon", role: "satellite" }]);
+      expect(() => chainsOf("mainnet", "sepolia")).to.throw(DeploymentConfigError, /not a chain of mainnet/);
+      expect(() => chainsOf("staging")).to.throw(DeploymentConfigError, /environment must be one of/);
+    });
+  });
+});

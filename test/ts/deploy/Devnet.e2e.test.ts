@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+import { expect } from "chai";
+
+import { freePort, isProcessAlive } from "../../../scripts/lib/local-node.js";
+
+const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")), "dist/src/cli.js");
+
+/** Runs `hardhat devnet --once` (what `npm start -- --once` runs) and collects its output. */
+function runDevnetOnce(basePort: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "devnet", "--once", "--base-port", String(basePort)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+describe("npm start -- --once (the devnet, end to end)", function () {
+  this.timeout(180_000);
+
+  it("starts three chains, deploys, runs the scenario, writes devnet.json, and leaves no node behind", async function () {
+    const basePort = await freePort();
+    const { code, output } = await runDevnetOnce(basePort);
+    expect(code, output).to.equal(0);
+
+    const pids = [...output.matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1]));
+    expect(pids, output).to.have.length(3);
+    for (const pid of pids) expect(isProcessAlive(pid), `node ${pid}`).to.equal(false);
+    for (const [i, chain] of ["arbitrum", "ethereum", "polygon"].entries()) {
+      expect(output).to.contain(`http://127.0.0.1:${basePort + i}`);
+      expect(output).to.match(new RegExp(`${chain}\\s+chain id ${[42161, 1, 137][i]}`));
+    }
+    for (const line of [
+      "registered (tier premium)",
+      "verified by a 2-of-3 attestation",
+      "user decrypted it: ssh",
+      "user confirmed: status confirmed",
+      "expired by a keeper, user compensated with 2.4 mUSDC",
+      "Ready in ",
+    ]) {
+      expect(output, line).to.contain(line);
+    }
+
+    const devnet = JSON.parse(await readFile(path.join("deployments", "devnet.json"), "utf8")) as Record<
+      string,
+      Record<string, string>
+    >;
+    expect(Object.keys(devnet)).to.deep.equal(["arbitrum", "ethereum", "polygon"]);
+    for (const name of [
+      "CollateralToken",
+      "CUToken",
+      "SSTB",
+      "GovernanceToken",
+      "ProviderRegistry",
+      "AttestationVerifier",
+      "MintingAgent",
+      "RedemptionManager",
+      "ProtocolTimelock",
+      "ProtocolGovernor",
+    ]) {
+      expect(devnet.arbitrum[name], name).to.match(/^0x[0-9a-fA-F]{40}$/);
+      expect(output).to.contain(devnet.arbitrum[name]);
+    }
+    for (const chain of ["ethereum", "polygon"]) {
+      expect(Object.keys(devnet[chain]).sort()).to.deep.equal([
+        "CUToken",
+        "GovernanceToken",
+        "SSTB",
+        "SSTBImplementation",
+      ]);
+    }
+  });
+
+  it("fails with the step that failed and why when a port is taken, and stops what it started", async function () {
+    const { createServer } = await import("node:net");
+    const basePort = await freePort();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(basePort + 1, "127.0.0.1", () => resolve()));
+    try {
+      const { code, output } = await runDevnetOnce(basePort);
+      expect(code).to.equal(1);
+      expect(output).to.contain(`step "check ports ${basePort}, ${basePort + 1}, ${basePort + 2} are free" failed`);
+      expect(output).to.contain(`port ${basePort + 1} is in use`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
