@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
@@ -46,9 +47,14 @@ export async function deployEnvironment(
     await connection.close();
   }
 
-  const all = chainsOf(environment).filter((c) => chains.some((done) => done.chain === c.chain));
+  // every chain of the environment that has a journal, so deploying a subset keeps the others
+  const ignitionDir = path.join(hre.config.paths.ignition, "deployments");
+  const deployed = chainsOf(environment).filter(({ chain }) =>
+    existsSync(path.join(ignitionDir, deploymentIdOf(environment, chain), "deployed_addresses.json")),
+  );
   const record = await gatherDeployment(
-    all.map(({ chain }) => ({ chain, deploymentId: deploymentIdOf(environment, chain) })),
+    deployed.map(({ chain }) => ({ chain, deploymentId: deploymentIdOf(environment, chain) })),
+    ignitionDir,
   );
   const file = await writeDeploymentFile(environment, record);
   log(`Addresses written to ${file}`);
