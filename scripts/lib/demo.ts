@@ -155,16 +155,9 @@ export async function runFoundationDemo(
   log(`Deploying the primary chain's contracts with Ignition (chain id ${chainId}, in-process)...`);
   const deployment = await deployPrimary(
     connection,
-    localDeployOptions(
-      {
-        treasury: treasury.address,
-        approver: approver.address,
-        arbitrator: arbitrator.address,
-        guardian: guardian.address,
-      },
-      verifierKeys,
-      { onStep: (step) => log(`  deployed: ${step}`) },
-    ),
+    localDeployOptions({ treasury, approver, arbitrator, guardian }, verifierKeys, {
+      onStep: (step) => log(`  deployed: ${step}`),
+    }),
   );
   const addresses = await addressesOf(deployment);
   log("");

@@ -129,10 +129,10 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
             connection,
             localDeployOptions(
               {
-                treasury: role("treasury").address,
-                approver: role("approver").address,
-                arbitrator: role("arbitrator").address,
-                guardian: role("guardian").address,
+                treasury: role("treasury"),
+                approver: role("approver"),
+                arbitrator: role("arbitrator"),
+                guardian: role("guardian"),
               },
               verifierKeys,
               { deploymentId, onStep: (s) => log(`    ${c.chain}: ${s}`) },

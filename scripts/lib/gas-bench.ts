@@ -31,15 +31,7 @@ export async function runGasBenchmark(connection: IgnitionConnection): Promise<G
   const verifierKeys = sampleVerifierKeys("bench-verifier");
   const d = await deployPrimary(
     connection,
-    localDeployOptions(
-      {
-        treasury: treasury.address,
-        approver: approver.address,
-        arbitrator: arbitrator.address,
-        guardian: guardian.address,
-      },
-      verifierKeys,
-    ),
+    localDeployOptions({ treasury, approver, arbitrator, guardian }, verifierKeys),
   );
   const rows: GasRow[] = [];
   const measure = async (operation: string, note: string, tx: Promise<ContractTransactionResponse>) => {

@@ -70,12 +70,16 @@ export interface LocalRoleAccounts {
  * with a threshold of 2, local governance settings, and the given role accounts.
  */
 export function localDeployOptions(
-  accounts: LocalRoleAccounts,
+  accounts: { [K in keyof LocalRoleAccounts]: string | { address: string } },
   verifierKeys: readonly Wallet[],
   extra: Pick<PrimaryDeployOptions, "handOff" | "onStep" | "deploymentId"> = {},
 ): PrimaryDeployOptions {
+  const address = (a: string | { address: string }) => (typeof a === "string" ? a : a.address);
   return {
-    ...accounts,
+    treasury: address(accounts.treasury),
+    approver: address(accounts.approver),
+    arbitrator: address(accounts.arbitrator),
+    guardian: address(accounts.guardian),
     collateralPerCU: LOCAL_COLLATERAL_PER_CU,
     verifiers: verifierKeys.map((w) => w.address),
     verifierThreshold: 2,

@@ -38,15 +38,7 @@ export async function deployGovernedProtocol(connection: IgnitionConnection): Pr
     await ethers.getSigners();
   const d = await deployPrimary(
     connection,
-    localDeployOptions(
-      {
-        treasury: treasury.address,
-        approver: approver.address,
-        arbitrator: arbitrator.address,
-        guardian: guardian.address,
-      },
-      sampleVerifierKeys("verifier"),
-    ),
+    localDeployOptions({ treasury, approver, arbitrator, guardian }, sampleVerifierKeys("verifier")),
   );
 
   await d.governanceToken.connect(treasury).transfer(voter.address, (await d.governanceToken.totalSupply()) / 20n);

@@ -52,12 +52,7 @@ export async function deployProtocol(connection: IgnitionConnection): Promise<Pr
   const deployment = await deployPrimary(
     connection,
     localDeployOptions(
-      {
-        treasury: treasury.address,
-        approver: approver.address,
-        arbitrator: arbitrator.address,
-        guardian: guardian.address,
-      },
+      { treasury, approver, arbitrator, guardian },
       verifierKeys,
       // unit tests call governed setters as the deployer; governance tests use the hand-off
       { handOff: false },

@@ -39,16 +39,9 @@ describe("Deployment (Ignition modules in deploy/)", function () {
       node = await startLocalNode({ chainId: 42161n });
       const connection = await network.create({ network: "localhost", override: { url: node.url } });
       const [deployer, treasury, approver, arbitrator, guardian] = await connection.ethers.getSigners();
-      const options = localDeployOptions(
-        {
-          treasury: treasury.address,
-          approver: approver.address,
-          arbitrator: arbitrator.address,
-          guardian: guardian.address,
-        },
-        sampleVerifierKeys("redeploy"),
-        { deploymentId: ids[0] },
-      );
+      const options = localDeployOptions({ treasury, approver, arbitrator, guardian }, sampleVerifierKeys("redeploy"), {
+        deploymentId: ids[0],
+      });
       const first = await deployPrimary(connection, options);
       const satellite = await deploySatellite(connection, { ...options, deploymentId: ids[1] });
       const nonce = await connection.ethers.provider.getTransactionCount(deployer.address);

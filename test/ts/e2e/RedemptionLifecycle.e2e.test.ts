@@ -84,16 +84,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     const connection = await network.create({ network: "localhost", override: { url: node.url } });
     const deployed = await deployPrimary(
       connection,
-      localDeployOptions(
-        {
-          treasury: treasury.address,
-          approver: approver.address,
-          arbitrator: arbitrator.address,
-          guardian: stranger.address,
-        },
-        verifierKeys,
-        { deploymentId },
-      ),
+      localDeployOptions({ treasury, approver, arbitrator, guardian: stranger }, verifierKeys, { deploymentId }),
     );
     // drive everything through our own JSON-RPC provider and the node's accounts
     d = Object.fromEntries(
