@@ -96,7 +96,7 @@ export async function checkParameterFile(
   }
   const g = json.$global;
   if (g === undefined) throw new DeploymentConfigError(`${file}: no "$global" parameters`);
-  const addresses = role === "primary" ? PRIMARY_ADDRESSES : (["treasury"] as const);
+  const addresses = role === "primary" ? PRIMARY_ADDRESSES : (["treasury", "collateralToken"] as const);
   for (const field of addresses) checkAddress(file, field, g[field]);
   const values = role === "primary" ? PRIMARY_VALUES : (["governanceSupply", "cuTokenUri"] as const);
   for (const field of values) {

@@ -18,9 +18,14 @@ import { startLocalNode } from "../../../scripts/lib/local-node.js";
 import type { LocalNode } from "../../../scripts/lib/local-node.js";
 import { localDeployOptions, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
 
+/** Circle's native USDC on each chain. */
 const USDC = {
   arbitrum: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+  ethereum: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+  polygon: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
   arbitrumSepolia: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
+  sepolia: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+  polygonAmoy: "0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582",
 };
 
 describe("Deployment (Ignition modules in deploy/)", function () {
@@ -91,7 +96,7 @@ describe("Deployment (Ignition modules in deploy/)", function () {
   });
 
   describe("parameter files (deploy/parameters)", function () {
-    it("name the real USDC on the primary chains, and zero satellites' governance supply", async function () {
+    it("name the real USDC on every chain, and zero satellites' governance supply", async function () {
       for (const [chain, usdc] of Object.entries(USDC)) {
         const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"));
         expect(json.$global.collateralToken, chain).to.equal(usdc);
