@@ -5,7 +5,7 @@ import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
 import type { Attestation } from "./attestation.js";
 import { deployPrimary } from "./deploy.js";
-import type { IgnitionConnection } from "./deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
 import { generateAccessKeyPair } from "./access-details.js";
 import { Vote, execute, proposalCall, proposalOf, propose, queue } from "./governance.js";
 import { signPermit } from "./permit.js";
@@ -109,8 +109,7 @@ export async function runGasBenchmark(connection: IgnitionConnection): Promise<G
   rows.push(...(await benchRedemptions(ethers, d, holder, provider, arbitrator, chainId)));
   rows.push(...(await benchGovernance(ethers, d, treasury, voter)));
 
-  await ethers.provider.send("evm_increaseTime", [Number(30n * DAY)]);
-  await ethers.provider.send("evm_mine", []);
+  await advanceTime(ethers, Number(30n * DAY));
   await measure(
     "retireCapacity",
     "burns 40 sSTB after the staking period",
@@ -132,7 +131,7 @@ export async function runGasBenchmark(connection: IgnitionConnection): Promise<G
  */
 async function benchRedemptions(
   ethers: HardhatEthers,
-  d: Awaited<ReturnType<typeof deployPrimary>>,
+  d: PrimaryDeployment,
   holder: Signer,
   provider: Signer,
   arbitrator: Signer,
@@ -179,8 +178,7 @@ async function benchRedemptions(
   record("confirmRedemption", "lock released, reputation and statistics updated", confirm!.gasUsed);
 
   const late = await redeem(manager, d.sstb, holder, amount, providerAddress);
-  await ethers.provider.send("evm_increaseTime", [Number(DAY) + 1]);
-  await ethers.provider.send("evm_mine", []);
+  await advanceTime(ethers, Number(DAY) + 1);
   const expire = await (await manager.connect(holder).expireRedemption(late.redemptionId)).wait();
   record("expireRedemption", "standard tier after 24 h: lock paid to the user", expire!.gasUsed);
 
@@ -199,8 +197,7 @@ async function benchRedemptions(
   record("resolveDispute", "user wins: lock paid to the user", resolve!.gasUsed);
 
   const silent = await fulfilled();
-  await ethers.provider.send("evm_increaseTime", [Number(3n * DAY) + 1]);
-  await ethers.provider.send("evm_mine", []);
+  await advanceTime(ethers, Number(3n * DAY) + 1);
   const finalize = await (await manager.connect(arbitrator).finalizeRedemption(silent.redemptionId)).wait();
   record("finalizeRedemption", "by anyone, 72 h after fulfilment without dispute", finalize!.gasUsed);
   return rows;
@@ -212,7 +209,7 @@ async function benchRedemptions(
  */
 async function benchGovernance(
   ethers: HardhatEthers,
-  d: Awaited<ReturnType<typeof deployPrimary>>,
+  d: PrimaryDeployment,
   treasury: Signer,
   voter: Signer,
 ): Promise<GasRow[]> {
@@ -237,20 +234,23 @@ async function benchGovernance(
   );
   const { proposalId, receipt } = await propose(d.governor, treasury, proposal);
   record("propose", "one call (setRedemptionFee)", receipt);
-  await ethers.provider.send("evm_increaseTime", [Number(settings[0]) + 1]);
-  await ethers.provider.send("evm_mine", []);
+  await advanceTime(ethers, Number(settings[0]) + 1);
   record(
     "castVote",
     "first vote on the proposal",
     await (await d.governor.connect(treasury).castVote(proposalId, Vote.For)).wait(),
   );
-  await ethers.provider.send("evm_increaseTime", [Number(settings[1])]);
-  await ethers.provider.send("evm_mine", []);
+  await advanceTime(ethers, Number(settings[1]));
   record("queue", "into the timelock", await queue(d.governor, voter, proposal));
-  await ethers.provider.send("evm_increaseTime", [Number(settings[2])]);
-  await ethers.provider.send("evm_mine", []);
+  await advanceTime(ethers, Number(settings[2]));
   record("execute", "after the timelock delay, by anyone", await execute(d.governor, voter, proposal));
   return rows;
+}
+
+/** Moves the chain's clock forward by `seconds` and mines a block there. */
+async function advanceTime(ethers: HardhatEthers, seconds: number): Promise<void> {
+  await ethers.provider.send("evm_increaseTime", [seconds]);
+  await ethers.provider.send("evm_mine", []);
 }
 
 /** The Markdown report written to docs/gas-report.md. */

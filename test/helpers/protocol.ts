@@ -42,8 +42,15 @@ export interface ProtocolFixture extends PrimaryDeployment {
   proof(attestation: Attestation, signers?: Wallet[]): Promise<string>;
 }
 
-/** Deploys the primary chain and names the accounts every test uses. */
-export async function deployProtocol(connection: IgnitionConnection): Promise<ProtocolFixture> {
+/**
+ * Deploys the primary chain and names the accounts every test uses. Unit tests keep the deployer
+ * as governance (`handOff: false`, the default here) to call governed setters directly;
+ * governance tests deploy as on a real chain (`handOff: true`).
+ */
+export async function deployProtocol(
+  connection: IgnitionConnection,
+  { handOff = false }: { handOff?: boolean } = {},
+): Promise<ProtocolFixture> {
   const { ethers } = connection;
   const [deployer, treasury, approver, arbitrator, provider, provider2, user, stranger, guardian] =
     await ethers.getSigners();
@@ -51,12 +58,7 @@ export async function deployProtocol(connection: IgnitionConnection): Promise<Pr
   const verifierKeys = sampleVerifierKeys("verifier");
   const deployment = await deployPrimary(
     connection,
-    localDeployOptions(
-      { treasury, approver, arbitrator, guardian },
-      verifierKeys,
-      // unit tests call governed setters as the deployer; governance tests use the hand-off
-      { handOff: false },
-    ),
+    localDeployOptions({ treasury, approver, arbitrator, guardian }, verifierKeys, { handOff }),
   );
   const { chainId } = await ethers.provider.getNetwork();
   const domain = attestationDomain(chainId, await deployment.verifier.getAddress());
