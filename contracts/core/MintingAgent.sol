@@ -23,7 +23,7 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// @custom:storage-location erc7201:computeprotocol.storage.MintingAgent
     struct MintingAgentStorage {
         IComputeVerifier verifier;
-        bool paused; // same slot as the verifier, which every mint reads
+        uint40 pausedUntil; // same slot as the verifier, which every mint reads
     }
 
     /// @dev The contracts the agent mints through never change for a deployment; immutables in the
@@ -79,6 +79,7 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// @param verifier_ The compute verifier.
     function initialize(address admin, IComputeVerifier verifier_) external initializer {
         __ProtocolUpgradeable_init(admin);
+        __EmergencyPausable_init();
         if (address(verifier_) == address(0)) revert ZeroAddress();
         _storage().verifier = verifier_;
         emit VerifierUpdated(address(0), address(verifier_));
@@ -101,7 +102,7 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
         uint256 stakingPeriod
     ) external nonReentrant returns (uint256 cuId) {
         MintingAgentStorage storage $ = _storage();
-        if ($.paused) revert EnforcedPause();
+        if (block.timestamp < $.pausedUntil) revert EnforcedPause();
         VerifiedCompute memory verified = $.verifier.verify(msg.sender, computeProof);
 
         _registry.recordMint(msg.sender, verified.cuValue, collateralAmount, stakingPeriod);
@@ -154,12 +155,12 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
         return _storage().verifier;
     }
 
-    function _isPaused() internal view override returns (bool) {
-        return _storage().paused;
+    function _pausedUntil() internal view override returns (uint40) {
+        return _storage().pausedUntil;
     }
 
-    function _setPaused(bool value) internal override {
-        _storage().paused = value;
+    function _setPausedUntil(uint40 until) internal override {
+        _storage().pausedUntil = until;
     }
 
     function _storage() private pure returns (MintingAgentStorage storage $) {

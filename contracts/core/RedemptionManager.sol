@@ -48,10 +48,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint24 standardDeadline;
         uint24 premiumDeadline;
         uint24 enterpriseDeadline;
-        bool paused;
-        // one slot, written by every initiation
+        // one slot, read and written by every initiation
         uint64 redemptionCount;
         uint32 disputeWindow;
+        uint40 pausedUntil;
         mapping(uint256 redemptionId => Redemption) redemptions;
         mapping(uint256 redemptionId => Dispute) disputes;
     }
@@ -80,6 +80,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @param treasury_ Receives redemption fees.
     function initialize(address admin, address treasury_) external initializer {
         __ProtocolUpgradeable_init(admin);
+        __EmergencyPausable_init();
         RedemptionManagerStorage storage $ = _storage();
         _setTreasury($, treasury_);
         _setFee($, 10);
@@ -97,7 +98,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev Stopped while paused ({IEmergencyPause}); nothing else here is.
     function initiateRedemption(uint256 amount, address provider) external nonReentrant returns (uint256 redemptionId) {
         RedemptionManagerStorage storage $ = _storage();
-        if ($.paused) revert EnforcedPause();
+        if (block.timestamp < $.pausedUntil) revert EnforcedPause();
         if (amount == 0) revert RedemptionZeroAmount();
         // Reverts unless the provider is active with `amount` available and the collateral to lock;
         // `amount` and `lock` then fit in 128 bits, as the registry keeps both in 128 bits.
@@ -373,12 +374,12 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         }
     }
 
-    function _isPaused() internal view override returns (bool) {
-        return _storage().paused;
+    function _pausedUntil() internal view override returns (uint40) {
+        return _storage().pausedUntil;
     }
 
-    function _setPaused(bool value) internal override {
-        _storage().paused = value;
+    function _setPausedUntil(uint40 until) internal override {
+        _storage().pausedUntil = until;
     }
 
     function _existing(uint256 redemptionId) private view returns (Redemption storage r) {

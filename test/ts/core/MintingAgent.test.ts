@@ -5,6 +5,7 @@ import { parseEther } from "ethers";
 import { Roles } from "../../../scripts/lib/roles.js";
 import { DAY, collateralFor, deployProtocol, mintFor, registerActive, sampleProfile } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
+import { pauseAs } from "../../helpers/pause.js";
 import { protocolState } from "../../helpers/snapshot.js";
 
 const connection = await network.create();
@@ -267,7 +268,7 @@ describe("MintingAgent", function () {
       await mintFor(f, f.provider, parseEther("100"), 7n * DAY);
       await f.registry.connect(f.provider).depositCollateral(1_000_000n);
       const agent = f.mintingAgent;
-      await expect(agent.connect(f.guardian).pause()).to.emit(agent, "Paused").withArgs(f.guardian.address);
+      await pauseAs(agent, f.guardian, "guardian");
 
       const proof = await f.proof(await f.attestation(f.provider.address));
       const before = await protocolState(f, [f.provider.address]);

@@ -9,6 +9,7 @@ import { sampleAccessDetails } from "../../../scripts/lib/samples.js";
 import { DAY, Status, Tier, collateralFor, mintFor, registerActive } from "../../helpers/protocol.js";
 import { HOUR, IssueType, RStatus, deployRedemptionScenario, managerState } from "../../helpers/redemption.js";
 import type { RedemptionFixture } from "../../helpers/redemption.js";
+import { pauseAs } from "../../helpers/pause.js";
 import { protocolState } from "../../helpers/snapshot.js";
 
 const connection = await network.create();
@@ -720,7 +721,7 @@ describe("RedemptionManager", function () {
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 2: will expire
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 3: will be disputed
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 4: fulfilled, finalized
-      await expect(m.connect(f.guardian).pause()).to.emit(m, "Paused").withArgs(f.guardian.address);
+      await pauseAs(m, f.guardian, "guardian");
       expect(await m.paused()).to.equal(true);
 
       const before = await everything(f, [1n, 2n, 3n, 4n]);
@@ -764,7 +765,7 @@ describe("RedemptionManager", function () {
       expect(await m.paused()).to.equal(false);
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
       // governance may pause as well
-      await expect(m.pause()).to.emit(m, "Paused").withArgs(f.deployer.address);
+      await pauseAs(m, f.deployer, "governance");
     });
   });
 
