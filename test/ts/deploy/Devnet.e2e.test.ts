@@ -63,6 +63,9 @@ describe("npm start -- --once (the devnet, end to end)", function () {
       "AttestationVerifier",
       "MintingAgent",
       "RedemptionManager",
+      "SpotMarket",
+      "FuturesMarket",
+      "OptionsMarket",
       "ProtocolTimelock",
       "ProtocolGovernor",
     ]) {
