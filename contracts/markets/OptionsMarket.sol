@@ -272,7 +272,17 @@ contract OptionsMarket is MarketBase {
             holder: address(0),
             strike: uint64(strike)
         });
-        emit ListingCreated(listingId, MarketType.Options, kind, msg.sender, amount, premium, strike, expiry, block.timestamp);
+        emit ListingCreated(
+            listingId,
+            MarketType.Options,
+            kind,
+            msg.sender,
+            amount,
+            premium,
+            strike,
+            expiry,
+            block.timestamp
+        );
     }
 
     /// @dev What an option still holds in escrow for its writer.

@@ -29,7 +29,13 @@ export const LStatus = {
   Exercised: 8n,
   Reclaimed: 9n,
 } as const;
-export const TradeType = { None: 0n, SpotFill: 1n, FutureSettlement: 2n, OptionPremium: 3n, OptionExercise: 4n } as const;
+export const TradeType = {
+  None: 0n,
+  SpotFill: 1n,
+  FutureSettlement: 2n,
+  OptionPremium: 3n,
+  OptionExercise: 4n,
+} as const;
 
 export const HOUR = 3_600n;
 export const USDC = (value: string) => parseUnits(value, 6);

@@ -159,7 +159,9 @@ describe("SpotMarket", function () {
       const fee = marketFee(payment, DEFAULT_FEE_BPS); // 0.024 USDC
       expect(await m.quoteFill(id, part)).to.deep.equal([payment, fee]);
       const tx = m.connect(f.taker).buy(id, part, PRICE);
-      await expect(tx).to.emit(m, "ListingPurchased").withArgs(id, f.taker.address, part, AMOUNT - part);
+      await expect(tx)
+        .to.emit(m, "ListingPurchased")
+        .withArgs(id, f.taker.address, part, AMOUNT - part);
       await expect(tx)
         .to.emit(m, "TradeExecuted")
         .withArgs(id, TradeType.SpotFill, f.taker.address, f.maker.address, part, PRICE, payment, fee);
@@ -295,7 +297,9 @@ describe("SpotMarket", function () {
         .to.be.revertedWithCustomError(m, "MarketExceedsRemaining")
         .withArgs(id, AMOUNT + 1n, AMOUNT);
       await expect(m.buy(id, 0n, PRICE)).to.be.revertedWithCustomError(m, "MarketZeroAmount");
-      await expect(m.buy(7n, 1n, PRICE)).to.be.revertedWithCustomError(m, "MarketListingNotFound").withArgs(7n);
+      await expect(m.buy(7n, 1n, PRICE))
+        .to.be.revertedWithCustomError(m, "MarketListingNotFound")
+        .withArgs(7n);
       await expect(f.spotMarket.connect(f.stranger).buy(id, AMOUNT, PRICE))
         .to.be.revertedWithCustomError(f.collateral, "ERC20InsufficientAllowance")
         .withArgs(f.addresses.spot, 0n, TOTAL - marketFee(TOTAL, DEFAULT_FEE_BPS));
@@ -334,7 +338,9 @@ describe("SpotMarket", function () {
       const payment = USDC("5");
       const fee = marketFee(payment, DEFAULT_FEE_BPS);
       const tx = m.connect(f.taker).sell(id, part, PRICE);
-      await expect(tx).to.emit(m, "OrderFilled").withArgs(id, f.taker.address, part, AMOUNT - part);
+      await expect(tx)
+        .to.emit(m, "OrderFilled")
+        .withArgs(id, f.taker.address, part, AMOUNT - part);
       await expect(tx)
         .to.emit(m, "TradeExecuted")
         .withArgs(id, TradeType.SpotFill, f.maker.address, f.taker.address, part, PRICE, payment, fee);
@@ -365,7 +371,12 @@ describe("SpotMarket", function () {
       }
       const rest = escrow - paid;
       expect(await f.collateral.balanceOf(f.addresses.spot)).to.equal(rest);
-      await expect(m.connect(f.maker).cancel(1n)).to.changeTokenBalances(ethers, f.collateral, [f.maker, m], [rest, -rest]);
+      await expect(m.connect(f.maker).cancel(1n)).to.changeTokenBalances(
+        ethers,
+        f.collateral,
+        [f.maker, m],
+        [rest, -rest],
+      );
       expect(await f.collateral.balanceOf(f.addresses.spot)).to.equal(0n);
       expect(rest).to.equal(cost(amount, price) - cost(filled, price));
     });
@@ -420,7 +431,9 @@ describe("SpotMarket", function () {
       await expect(m.connect(f.maker).cancel(id))
         .to.be.revertedWithCustomError(m, "MarketInvalidStatus")
         .withArgs(id, LStatus.Cancelled);
-      await expect(m.expire(id)).to.be.revertedWithCustomError(m, "MarketInvalidStatus").withArgs(id, LStatus.Cancelled);
+      await expect(m.expire(id))
+        .to.be.revertedWithCustomError(m, "MarketInvalidStatus")
+        .withArgs(id, LStatus.Cancelled);
     });
 
     it("refuses anyone but the maker and changes nothing", async function () {
@@ -444,7 +457,12 @@ describe("SpotMarket", function () {
       await time.increaseTo(expiration);
       const tx = m.expire(id);
       await expect(tx).to.emit(m, "ListingExpired").withArgs(id, f.stranger.address, parseEther("9"), 0n);
-      await expect(tx).to.changeTokenBalances(ethers, f.sstb, [f.maker, m, f.stranger], [parseEther("9"), -parseEther("9"), 0n]);
+      await expect(tx).to.changeTokenBalances(
+        ethers,
+        f.sstb,
+        [f.maker, m, f.stranger],
+        [parseEther("9"), -parseEther("9"), 0n],
+      );
       expect((await m.listingOf(id)).status).to.equal(LStatus.Expired);
       await expect(m.expire(id)).to.be.revertedWithCustomError(m, "MarketInvalidStatus").withArgs(id, LStatus.Expired);
     });
@@ -477,7 +495,9 @@ describe("SpotMarket", function () {
       ).to.changeTokenBalances(ethers, f.sstb, [f.stranger, m], [-amount, amount]);
       await f.spotMarket.connect(f.maker).createListing(amount, PRICE, expiration); // id 4
       const payment = USDC("10");
-      await expect(m.buyWithPermit(4n, amount, PRICE, await permitFor(f, "collateral", payment))).to.changeTokenBalances(
+      await expect(
+        m.buyWithPermit(4n, amount, PRICE, await permitFor(f, "collateral", payment)),
+      ).to.changeTokenBalances(
         ethers,
         f.collateral,
         [f.stranger, f.maker],
