@@ -93,7 +93,7 @@ export async function marketState(f: MarketFixture, ids: readonly bigint[] = [])
     listings: await Promise.all(
       ids.map(async (id) => {
         const market = marketOf(id);
-        return (await market.listingCount()) * 3n >= id ? (await market.listingOf(id)).toArray(true).map(String) : [];
+        return (await market.listingCount()) * 3n >= id ? [...(await market.listingOf(id))].map(String) : [];
       }),
     ),
   };

@@ -10,7 +10,6 @@ import {
   LStatus,
   MarketType,
   TradeType,
-  USDC,
   cost,
   deployMarketScenario,
   marketFee,

@@ -104,9 +104,9 @@ describe("UUPS upgrades keep state", function () {
     await futures.connect(f.guardian).pause();
     const snapshot = async () => ({
       listings: [
-        (await spot.listingOf(1n)).toArray(true).map(String),
-        (await futures.listingOf(2n)).toArray(true).map(String),
-        (await options.listingOf(3n)).toArray(true).map(String),
+        [...(await spot.listingOf(1n))].map(String),
+        [...(await futures.listingOf(2n))].map(String),
+        [...(await options.listingOf(3n))].map(String),
       ],
       counts: await Promise.all([spot, futures, options].map((m) => m.listingCount())),
       fees: await Promise.all([spot, futures, options].map((m) => m.feeBps())),
