@@ -45,7 +45,7 @@ describe("npm start -- --once (the devnet, end to end)", function () {
       "bought 10 sSTB of listing #1 for 15.0 mUSDC (fee 0.045 mUSDC to the treasury)",
       "user decrypted it: ssh",
       "user confirmed: status confirmed",
-      "expired by a keeper, user compensated with 2.4 mUSDC",
+      "expired by a keeper, user compensated with 2.0 mUSDC (the early-exit penalty of 0.4 mUSDC",
       "the user took it and escrowed 8.0 mUSDC",
       "a keeper settled future #2: user received 5.0 sSTB, status settled",
       "the provider wrote a covered call on 5 sSTB, strike 1.8 mUSDC",
