@@ -3,6 +3,7 @@ pragma solidity ^0.8.24;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 
@@ -106,12 +107,23 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
+    /// @dev The approval covered the reviewed part of the profile; a change there sends an active
+    /// provider back to review. Reading the stored profile here costs little: the same slots are
+    /// written right after, so their cold access is paid once.
     function updateProfile(ProviderProfile calldata profile) external {
         ProviderRegistryStorage storage $ = _storage();
-        _requireRegistered($, msg.sender);
+        ProviderAccount storage account = _requireRegistered($, msg.sender);
         _validateProfile(profile);
+        ProviderStatus status = account.status;
+        bool reviewedPartChanged =
+            status == ProviderStatus.Active &&
+                _hashReviewed($.profiles[msg.sender], account.tier) != hashReviewedProfile(profile, account.tier);
         $.profiles[msg.sender] = profile;
         emit ProviderProfileUpdated(msg.sender, profile);
+        if (reviewedPartChanged) {
+            account.status = ProviderStatus.Pending;
+            emit ProviderStatusChanged(msg.sender, status, ProviderStatus.Pending, msg.sender);
+        }
     }
 
     /// @inheritdoc IProviderRegistry
@@ -130,6 +142,11 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = _requireRegistered($, msg.sender);
         if (block.timestamp < account.stakedUntil) revert StakingPeriodActive(account.stakedUntil);
+        if (
+            account.status == ProviderStatus.Suspended && (account.availableCU != 0 || account.lockedCollateral != 0)
+        ) {
+            revert ProviderCollateralHeld(account.availableCU, account.lockedCollateral);
+        }
         uint256 excess = _excess($, account);
         if (amount > excess) revert InsufficientCollateral(amount, excess);
 
@@ -143,7 +160,10 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     // ---------------------------------------------------------------------------------------------
 
     /// @inheritdoc IProviderRegistry
-    function approveProvider(address provider) external onlyRole(Roles.APPROVER_ROLE) {
+    function approveProvider(address provider, bytes32 reviewedProfileHash_) external onlyRole(Roles.APPROVER_ROLE) {
+        ProviderRegistryStorage storage $ = _storage();
+        bytes32 current = _hashReviewed($.profiles[provider], $.accounts[provider].tier);
+        if (current != reviewedProfileHash_) revert ProviderProfileMismatch(reviewedProfileHash_, current);
         _transition(provider, ProviderStatus.Pending, ProviderStatus.Active);
     }
 
@@ -227,14 +247,16 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
+    /// @dev Status does not matter beyond registration: a holder's claim on capacity does not lapse
+    /// because its provider was suspended or sent back to review. The holder gets the compute or,
+    /// on expiry, the lock.
     function reserveCapacity(
         address provider,
         uint256 amount
     ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, Tier tier) {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = $.accounts[provider];
-        if (account.status != ProviderStatus.Active) revert ProviderInvalidStatus(provider, account.status);
+        ProviderAccount storage account = _requireRegistered($, provider);
         tier = account.tier;
         uint256 available = account.availableCU;
         if (amount > available) revert InsufficientCapacity(amount, available);
@@ -251,39 +273,58 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
-    /// @dev A released lock is a successful redemption: reputation goes up. The statistics share
-    /// the status slot with reputation, so recording them costs no extra cold access.
+    /// @dev A released lock is a successful redemption: reputation goes up in proportion to the
+    /// value at stake (`weight`, the redemption manager's count of reputation units in it). The
+    /// statistics share the status slot with reputation, so recording them costs no extra cold
+    /// access.
     function releaseLock(
         address provider,
         uint256 lock,
-        uint256 responseTime
+        uint256 responseTime,
+        uint256 weight
     ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) {
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = $.accounts[provider];
         _takeLock(account, lock);
         account.freeCollateral += uint128(lock);
+        if (lock == 0) weight = 0;
+        emit CollateralReleased(provider, lock, responseTime, weight);
+        if (weight == 0) return;
         ++account.totalRedemptions;
         ++account.successfulRedemptions;
         account.totalResponseTime += responseTime.toUint64();
-        emit CollateralReleased(provider, lock, responseTime);
-        _changeReputation(provider, account, int256(uint256($.reputationReward)));
+        _changeReputation(provider, account, int256(_reputationDelta($.reputationReward, weight)));
     }
 
     /// @inheritdoc IProviderRegistry
-    /// @dev A paid-out lock is a failed redemption: reputation goes down.
+    /// @dev A paid-out lock is a failed redemption: reputation goes down in proportion to the value
+    /// at stake. The early-exit penalty makes a provider's own redemption left to expire (through a
+    /// second account) cost more than waiting out its staking period (docs/decisions.md).
     function payOutLock(
         address provider,
         uint256 lock,
-        address recipient
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) nonReentrant {
+        address recipient,
+        address penaltyRecipient,
+        uint256 weight
+    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) nonReentrant returns (uint256 compensation, uint256 penalty) {
         if (recipient == address(0)) revert ZeroAddress();
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = $.accounts[provider];
         _takeLock(account, lock);
-        ++account.totalRedemptions;
-        emit CollateralPaidOut(provider, recipient, lock);
-        _changeReputation(provider, account, -int256(uint256($.reputationPenalty)));
-        if (lock > 0) $.collateralToken.safeTransfer(recipient, lock);
+        compensation = lock;
+        if (penaltyRecipient != address(0) && block.timestamp < account.stakedUntil) {
+            // the user is made whole at 100% of the value; the over-collateralization is the penalty
+            compensation = Math.mulDiv(lock, CollateralMath.BPS, $.collateralRatioBps, Math.Rounding.Ceil);
+            penalty = lock - compensation;
+        }
+        if (lock == 0) weight = 0;
+        emit CollateralPaidOut(provider, recipient, compensation, penalty, weight);
+        if (weight != 0) {
+            ++account.totalRedemptions;
+            _changeReputation(provider, account, -int256(_reputationDelta($.reputationPenalty, weight)));
+        }
+        if (compensation > 0) $.collateralToken.safeTransfer(recipient, compensation);
+        if (penalty > 0) $.collateralToken.safeTransfer(penaltyRecipient, penalty);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -345,6 +386,28 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     function requiredCollateral(uint256 value) external view returns (uint256) {
         ProviderRegistryStorage storage $ = _storage();
         return CollateralMath.required(value, $.collateralRatioBps, $.collateralPerCU);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function hashReviewedProfile(ProviderProfile calldata profile, Tier tier) public pure returns (bytes32) {
+        return
+            _reviewedHash(
+                profile.name,
+                profile.country,
+                profile.region,
+                profile.cpuType,
+                profile.totalCpuCores,
+                profile.totalRamGb,
+                profile.totalStorageGb,
+                profile.networkCapacityMbps,
+                tier
+            );
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function reviewedProfileHash(address provider) external view returns (bytes32) {
+        ProviderRegistryStorage storage $ = _storage();
+        return _hashReviewed($.profiles[provider], $.accounts[provider].tier);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -432,6 +495,58 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         unchecked {
             account.lockedCollateral = uint128(locked - lock);
         }
+    }
+
+    /// @dev {hashReviewedProfile} of a stored profile (reads only the reviewed fields).
+    function _hashReviewed(ProviderProfile storage profile, Tier tier) private view returns (bytes32) {
+        return
+            _reviewedHash(
+                profile.name,
+                profile.country,
+                profile.region,
+                profile.cpuType,
+                profile.totalCpuCores,
+                profile.totalRamGb,
+                profile.totalStorageGb,
+                profile.networkCapacityMbps,
+                tier
+            );
+    }
+
+    /// @dev The one encoding of the reviewed part of a profile, for calldata and storage alike.
+    function _reviewedHash(
+        string memory name,
+        string memory country,
+        string memory region,
+        string memory cpuType,
+        uint32 totalCpuCores,
+        uint32 totalRamGb,
+        uint32 totalStorageGb,
+        uint32 networkCapacityMbps,
+        Tier tier
+    ) private pure returns (bytes32) {
+        return
+            keccak256(
+                abi.encode(
+                    name,
+                    country,
+                    region,
+                    cpuType,
+                    totalCpuCores,
+                    totalRamGb,
+                    totalStorageGb,
+                    networkCapacityMbps,
+                    tier
+                )
+            );
+    }
+
+    /// @dev reward or penalty x weight, at most {MAX_REPUTATION_DELTA}: one redemption never moves
+    /// reputation by more than half its range.
+    function _reputationDelta(uint256 perUnit, uint256 weight) private pure returns (uint256) {
+        if (weight >= MAX_REPUTATION_DELTA) return MAX_REPUTATION_DELTA;
+        uint256 delta = perUnit * weight;
+        return delta < MAX_REPUTATION_DELTA ? delta : MAX_REPUTATION_DELTA;
     }
 
     function _changeReputation(address provider, ProviderAccount storage account, int256 delta) private {

@@ -31,12 +31,27 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     uint256 public constant MIN_DISPUTE_WINDOW = 1 hours;
     /// @notice Longest dispute window governance may set.
     uint256 public constant MAX_DISPUTE_WINDOW = 30 days;
+    /// @notice Shortest time governance may give the arbitrator to rule on a dispute.
+    uint256 public constant MIN_DISPUTE_RESOLUTION_PERIOD = 1 days;
+    /// @notice Longest time governance may give the arbitrator to rule on a dispute.
+    uint256 public constant MAX_DISPUTE_RESOLUTION_PERIOD = 90 days;
+    /// @notice Lowest minimum redemption governance may set: 0.001 sSTB.
+    uint256 public constant MIN_MIN_REDEMPTION = 1e15;
+    /// @notice Highest minimum redemption governance may set: 1,000,000 sSTB.
+    uint256 public constant MAX_MIN_REDEMPTION = 1e24;
+    /// @notice Smallest reputation unit governance may set: 0.001 sSTB.
+    uint256 public constant MIN_REPUTATION_UNIT = 1e15;
+    /// @notice Largest reputation unit governance may set: 1,000,000 sSTB.
+    uint256 public constant MAX_REPUTATION_UNIT = 1e24;
 
     bytes32 internal constant PARAM_FEE = "redemptionFeeBps";
     bytes32 internal constant PARAM_DISPUTE_WINDOW = "disputeWindow";
     bytes32 internal constant PARAM_STANDARD_DEADLINE = "standardDeadline";
     bytes32 internal constant PARAM_PREMIUM_DEADLINE = "premiumDeadline";
     bytes32 internal constant PARAM_ENTERPRISE_DEADLINE = "enterpriseDeadline";
+    bytes32 internal constant PARAM_DISPUTE_RESOLUTION = "disputeResolutionPeriod";
+    bytes32 internal constant PARAM_MIN_REDEMPTION = "minRedemptionAmount";
+    bytes32 internal constant PARAM_REPUTATION_UNIT = "reputationUnit";
 
     uint256 private constant BPS = 10_000;
 
@@ -52,8 +67,12 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint64 redemptionCount;
         uint32 disputeWindow;
         uint40 pausedUntil;
+        uint32 disputeResolutionPeriod;
         mapping(uint256 redemptionId => Redemption) redemptions;
         mapping(uint256 redemptionId => Dispute) disputes;
+        // one slot, read by every initiation
+        uint128 minRedemptionAmount;
+        uint128 reputationUnit;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.RedemptionManager")) - 1)) & ~bytes32(uint256(0xff))
@@ -75,7 +94,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @notice Initializes the proxy with the defaults of DESIGN.md section 5: fee 10 bps, tier
-    /// deadlines 24 h / 6 h / 1 h, dispute window 72 h.
+    /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions.md: 14 days for the
+    /// arbitrator to rule, a minimum redemption of 1 sSTB, a reputation unit of 10 sSTB.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
     /// @param treasury_ Receives redemption fees.
     function initialize(address admin, address treasury_) external initializer {
@@ -88,6 +108,9 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setTierDeadline($, IProviderRegistry.Tier.Premium, 6 hours);
         _setTierDeadline($, IProviderRegistry.Tier.Enterprise, 1 hours);
         _setDisputeWindow($, 72 hours);
+        _setDisputeResolutionPeriod($, 14 days);
+        _setMinRedemptionAmount($, 1e18);
+        _setReputationUnit($, 10e18);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -95,14 +118,21 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     // ---------------------------------------------------------------------------------------------
 
     /// @inheritdoc IRedemptionManager
-    /// @dev Stopped while paused ({IEmergencyPause}); nothing else here is.
+    /// @dev Stopped while paused ({IEmergencyPause}); nothing else here is. The minimum amount and
+    /// the refusal of a provider's own redemption keep dust and self-dealing from moving
+    /// reputation; a second account of the provider gains nothing either, since reputation moves
+    /// with the value at stake and an expiry during the staking period costs the early-exit penalty.
     function initiateRedemption(uint256 amount, address provider) external nonReentrant returns (uint256 redemptionId) {
         RedemptionManagerStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
-        if (amount == 0) revert RedemptionZeroAmount();
-        // Reverts unless the provider is active with `amount` available and the collateral to lock;
-        // `amount` and `lock` then fit in 128 bits, as the registry keeps both in 128 bits.
+        uint256 minimum = $.minRedemptionAmount;
+        if (amount < minimum) revert RedemptionBelowMinimum(amount, minimum);
+        if (provider == msg.sender) revert RedemptionByProvider(provider);
+        // Reverts unless the provider is registered with `amount` available and the collateral to
+        // lock; `amount` and `lock` then fit in 128 bits, as the registry keeps both in 128 bits.
         (uint256 lock, IProviderRegistry.Tier tier) = _registry.reserveCapacity(provider, amount);
+        uint256 weight = amount / $.reputationUnit;
+        if (weight > type(uint16).max) weight = type(uint16).max;
 
         uint256 fee = _fee($.feeBps, amount);
         uint256 deadline = block.timestamp + _tierDeadline($, tier);
@@ -116,6 +146,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             status: RedemptionStatus.Pending,
             provider: provider,
             fulfilledAt: 0,
+            weight: uint16(weight),
             amount: uint128(amount),
             lock: uint128(lock)
         });
@@ -182,10 +213,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (block.timestamp <= r.deadline) revert RedemptionDeadlineNotPassed(redemptionId, r.deadline);
 
         r.status = RedemptionStatus.Expired;
-        address user = r.user;
-        uint256 lock = r.lock;
-        emit RedemptionExpired(redemptionId, user, lock);
-        _registry.payOutLock(r.provider, lock, user);
+        (uint256 compensation, uint256 penalty) = _payOutAsExpiry(r);
+        emit RedemptionExpired(redemptionId, r.user, compensation, penalty);
     }
 
     /// @inheritdoc IRedemptionManager
@@ -195,6 +224,11 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         RedemptionStatus status = r.status;
         if (status != RedemptionStatus.Pending && status != RedemptionStatus.Fulfilled) {
             revert RedemptionInvalidStatus(redemptionId, status);
+        }
+        // Until its deadline the provider may still fulfil: a dispute then would only block it.
+        // solhint-disable-next-line gas-strict-inequalities
+        if (status == RedemptionStatus.Pending && block.timestamp <= r.deadline) {
+            revert DisputeTooEarly(redemptionId, r.deadline);
         }
         if (evidenceHash == bytes32(0)) revert DisputeEvidenceMissing();
         uint256 disputeDeadline = _disputeDeadline(r);
@@ -247,14 +281,37 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         emit DisputeResolved(redemptionId, msg.sender, userWins, suspend, userWins ? lock : 0);
 
         if (userWins) {
-            _registry.payOutLock(provider, lock, r.user);
+            // a ruling pays the whole lock: the arbitrator weighed the case, no early-exit penalty
+            _registry.payOutLock(provider, lock, r.user, address(0), r.weight);
             if (suspend) _registry.suspendProvider(provider);
         } else {
-            // A provider that never fulfilled on-chain but is found to have delivered is measured
-            // to the ruling.
-            uint256 end = r.fulfilledAt != 0 ? r.fulfilledAt : block.timestamp;
-            _registry.releaseLock(provider, lock, end - r.timestamp);
+            _releaseToProvider(r);
         }
+    }
+
+    /// @inheritdoc IRedemptionManager
+    /// @dev The default is what the chain can tell: a provider that fulfilled on-chain is not
+    /// punished for the arbitrator's silence, and one that let its deadline pass pays as on expiry
+    /// (disputes on a pending redemption open only after its deadline). So opening a dispute never
+    /// turns a redemption the provider fulfilled into a payout.
+    function closeLapsedDispute(uint256 redemptionId) external nonReentrant {
+        Redemption storage r = _existing(redemptionId);
+        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        RedemptionManagerStorage storage $ = _storage();
+        Dispute storage d = $.disputes[redemptionId];
+        uint256 resolutionDeadline = d.openedAt + uint256($.disputeResolutionPeriod);
+        // the arbitrator has all of its last second
+        // solhint-disable-next-line gas-strict-inequalities
+        if (block.timestamp <= resolutionDeadline) revert DisputeNotLapsed(redemptionId, resolutionDeadline);
+
+        r.status = RedemptionStatus.Resolved;
+        bool userWins = r.fulfilledAt == 0;
+        d.resolvedAt = uint40(block.timestamp);
+        d.userWon = userWins;
+        uint256 compensation;
+        if (userWins) (compensation, ) = _payOutAsExpiry(r);
+        else _releaseToProvider(r);
+        emit DisputeLapsed(redemptionId, msg.sender, userWins, compensation);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -281,6 +338,23 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// now on, measured from its request or fulfilment.
     function setDisputeWindow(uint256 seconds_) external onlyRole(Roles.GOVERNANCE_ROLE) {
         _setDisputeWindow(_storage(), seconds_);
+    }
+
+    /// @notice Sets how long the arbitrator has to rule on a dispute before anyone may close it with
+    /// the default outcome, within [1 day, 90 days]; applies to open disputes too.
+    function setDisputeResolutionPeriod(uint256 seconds_) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        _setDisputeResolutionPeriod(_storage(), seconds_);
+    }
+
+    /// @notice Sets the smallest amount a redemption may have, within [0.001, 1,000,000] sSTB.
+    function setMinRedemptionAmount(uint256 amount) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        _setMinRedemptionAmount(_storage(), amount);
+    }
+
+    /// @notice Sets the sSTB value that moves reputation by one reward or penalty, within
+    /// [0.001, 1,000,000] sSTB; applies to redemptions initiated afterwards.
+    function setReputationUnit(uint256 amount) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        _setReputationUnit(_storage(), amount);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -324,6 +398,14 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @inheritdoc IRedemptionManager
+    function disputeResolutionDeadline(uint256 redemptionId) external view returns (uint256) {
+        _existing(redemptionId);
+        RedemptionManagerStorage storage $ = _storage();
+        uint256 openedAt = $.disputes[redemptionId].openedAt;
+        return openedAt == 0 ? 0 : openedAt + uint256($.disputeResolutionPeriod);
+    }
+
+    /// @inheritdoc IRedemptionManager
     function quoteFee(uint256 amount) external view returns (uint256 fee, uint256 total) {
         fee = _fee(_storage().feeBps, amount);
         total = amount + fee;
@@ -352,6 +434,21 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @notice The dispute window, in seconds.
     function disputeWindow() external view returns (uint256) {
         return _storage().disputeWindow;
+    }
+
+    /// @notice How long the arbitrator has to rule on a dispute, in seconds.
+    function disputeResolutionPeriod() external view returns (uint256) {
+        return _storage().disputeResolutionPeriod;
+    }
+
+    /// @notice The smallest amount a redemption may have, in sSTB base units.
+    function minRedemptionAmount() external view returns (uint256) {
+        return _storage().minRedemptionAmount;
+    }
+
+    /// @notice The sSTB value that moves reputation by one reward or penalty.
+    function reputationUnit() external view returns (uint256) {
+        return _storage().reputationUnit;
     }
 
     /// @inheritdoc IRedemptionManager
@@ -393,7 +490,20 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         r.status = RedemptionStatus.Confirmed;
         address user = r.user;
         emit RedemptionConfirmed(redemptionId, user);
-        _registry.releaseLock(r.provider, r.lock, r.fulfilledAt - r.timestamp);
+        _releaseToProvider(r);
+    }
+
+    /// @dev The lock goes back to the provider as a success. A provider that never fulfilled
+    /// on-chain but was found to have delivered is measured to the ruling.
+    function _releaseToProvider(Redemption storage r) private {
+        uint256 end = r.fulfilledAt != 0 ? r.fulfilledAt : block.timestamp;
+        _registry.releaseLock(r.provider, r.lock, end - r.timestamp, r.weight);
+    }
+
+    /// @dev The lock of a redemption the provider let lapse goes to the user, less the early-exit
+    /// penalty to the treasury while the provider's staking period runs.
+    function _payOutAsExpiry(Redemption storage r) private returns (uint256 compensation, uint256 penalty) {
+        return _registry.payOutLock(r.provider, r.lock, r.user, _storage().treasury, r.weight);
     }
 
     function _disputeDeadline(Redemption storage r) private view returns (uint256) {
@@ -445,6 +555,30 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (tier == IProviderRegistry.Tier.Enterprise) $.enterpriseDeadline = uint24(seconds_);
         else if (tier == IProviderRegistry.Tier.Premium) $.premiumDeadline = uint24(seconds_);
         else $.standardDeadline = uint24(seconds_);
+    }
+
+    function _setDisputeResolutionPeriod(RedemptionManagerStorage storage $, uint256 seconds_) private {
+        if (seconds_ < MIN_DISPUTE_RESOLUTION_PERIOD || seconds_ > MAX_DISPUTE_RESOLUTION_PERIOD) {
+            revert ParameterOutOfBounds(PARAM_DISPUTE_RESOLUTION, seconds_);
+        }
+        emit ParameterUpdated(PARAM_DISPUTE_RESOLUTION, $.disputeResolutionPeriod, seconds_);
+        $.disputeResolutionPeriod = uint32(seconds_);
+    }
+
+    function _setMinRedemptionAmount(RedemptionManagerStorage storage $, uint256 amount) private {
+        if (amount < MIN_MIN_REDEMPTION || amount > MAX_MIN_REDEMPTION) {
+            revert ParameterOutOfBounds(PARAM_MIN_REDEMPTION, amount);
+        }
+        emit ParameterUpdated(PARAM_MIN_REDEMPTION, $.minRedemptionAmount, amount);
+        $.minRedemptionAmount = uint128(amount);
+    }
+
+    function _setReputationUnit(RedemptionManagerStorage storage $, uint256 amount) private {
+        if (amount < MIN_REPUTATION_UNIT || amount > MAX_REPUTATION_UNIT) {
+            revert ParameterOutOfBounds(PARAM_REPUTATION_UNIT, amount);
+        }
+        emit ParameterUpdated(PARAM_REPUTATION_UNIT, $.reputationUnit, amount);
+        $.reputationUnit = uint128(amount);
     }
 
     function _setDisputeWindow(RedemptionManagerStorage storage $, uint256 seconds_) private {

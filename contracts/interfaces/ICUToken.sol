@@ -25,6 +25,8 @@ interface ICUToken {
     error CUTokenZeroValue();
     /// @notice A compute unit's value must fit 96 bits (79 billion sSTB).
     error CUTokenValueTooLarge(uint256 cuValue);
+    /// @notice This compute unit (its `cuHash`) already backs sSTB as unit `cuId`.
+    error CUTokenDuplicateUnit(bytes32 cuHash, uint256 cuId);
 
     /// @notice A compute unit was verified and recorded (webhook `cu.verified`).
     /// @param cuId The new unit's id (sequential from 1).
@@ -44,6 +46,8 @@ interface ICUToken {
 
     /// @notice Records a verified compute unit and mints `cuValue` CU tokens of the new id to `provider`.
     /// @dev Minting agent only. No receiver hook is called: the token is burned in the same call.
+    /// Reverts with {CUTokenDuplicateUnit} for a `cuHash` recorded before: a unit backs sSTB at
+    /// most once, whichever verifier vouched for it.
     /// @return cuId The new unit's id.
     function mint(address provider, VerifiedCompute calldata verified) external returns (uint256 cuId);
 
@@ -52,6 +56,9 @@ interface ICUToken {
 
     /// @notice The record of compute unit `cuId`; reverts for an unknown id.
     function computeUnit(uint256 cuId) external view returns (ComputeUnit memory);
+
+    /// @notice The id of the unit recorded for `cuHash`, 0 if none.
+    function unitOfHash(bytes32 cuHash) external view returns (uint256 cuId);
 
     /// @notice Number of compute units ever recorded (also the latest id).
     function totalComputeUnits() external view returns (uint256);

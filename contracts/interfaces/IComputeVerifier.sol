@@ -31,8 +31,10 @@ struct VerifiedCompute {
 /// implementation checks k-of-n EIP-712 attestations; a zk verifier can sit behind the same
 /// interface.
 interface IComputeVerifier {
-    /// @notice Verifies `proof` for `provider` and consumes it so it cannot be used again.
+    /// @notice Verifies `proof` for `provider`.
     /// @dev Reverts on any invalid proof. Only the verifier's consumer (the minting agent) may call.
+    /// A verifier need not remember what it verified: the CU token refuses a `cuHash` it has
+    /// recorded, so a unit backs sSTB once whatever verifier is installed.
     /// @param provider The account that must be the subject of the proof.
     /// @param proof Implementation-specific encoding of the proof.
     /// @return verified The compute unit the proof vouches for.

@@ -89,6 +89,11 @@ interface IProviderRegistry {
     error LockExceedsLocked(uint256 lock, uint256 locked);
     /// @notice A governed parameter is outside its bounds.
     error ParameterOutOfBounds(bytes32 parameter, uint256 value);
+    /// @notice The profile the approver reviewed (its hash) is not the provider's profile now.
+    error ProviderProfileMismatch(bytes32 reviewed, bytes32 current);
+    /// @notice A suspended provider's collateral stays in the vault while it backs capacity or
+    /// open redemptions.
+    error ProviderCollateralHeld(uint256 availableCU, uint256 lockedCollateral);
 
     // --- events ---
 
@@ -110,12 +115,21 @@ interface IProviderRegistry {
     event CapacityRetired(address indexed provider, uint256 amount, uint256 availableCU);
     /// @notice Capacity was reserved for a redemption and its collateral locked.
     event CollateralLocked(address indexed provider, uint256 amount, uint256 lock);
-    /// @notice A redemption succeeded: its lock went back to the provider's free collateral. Counts
-    /// as one finished and one successful redemption with `responseTime` seconds in the statistics.
-    event CollateralReleased(address indexed provider, uint256 lock, uint256 responseTime);
-    /// @notice A redemption failed: its lock was paid to a user as compensation. Counts as one
-    /// finished, unsuccessful redemption in the statistics.
-    event CollateralPaidOut(address indexed provider, address indexed recipient, uint256 lock);
+    /// @notice A redemption succeeded: its lock went back to the provider's free collateral. With a
+    /// `weight` above 0 it counts as one finished and one successful redemption with
+    /// `responseTime` seconds in the statistics, and raises reputation by reward x weight.
+    event CollateralReleased(address indexed provider, uint256 lock, uint256 responseTime, uint256 weight);
+    /// @notice A redemption failed: its lock was paid out, `compensation` to the user and
+    /// `penalty` (the early-exit penalty while the provider's staking period runs) to the treasury.
+    /// With a `weight` above 0 it counts as one finished, unsuccessful redemption in the statistics
+    /// and lowers reputation by penalty x weight.
+    event CollateralPaidOut(
+        address indexed provider,
+        address indexed recipient,
+        uint256 compensation,
+        uint256 penalty,
+        uint256 weight
+    );
     /// @notice A governed parameter changed.
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
 
@@ -124,19 +138,24 @@ interface IProviderRegistry {
     /// @notice Registers the caller as a provider of `tier`, `Pending` until approved.
     function register(ProviderProfile calldata profile, Tier tier) external;
 
-    /// @notice Replaces the caller's profile.
+    /// @notice Replaces the caller's profile. An active provider whose reviewed part (see
+    /// {hashReviewedProfile}) changes goes back to `Pending` until approved again; contact details
+    /// (email, website) change freely.
     function updateProfile(ProviderProfile calldata profile) external;
 
     /// @notice Deposits `amount` collateral from the caller (approve the registry first).
     function depositCollateral(uint256 amount) external;
 
     /// @notice Withdraws `amount` of the caller's excess free collateral, after its staking period.
+    /// A suspended provider withdraws nothing while it backs capacity or open redemptions.
     function withdrawCollateral(uint256 amount) external;
 
     // --- status (roles) ---
 
-    /// @notice Approves a pending provider (approver role).
-    function approveProvider(address provider) external;
+    /// @notice Approves a pending provider (approver role), bound to the profile reviewed.
+    /// @param reviewedProfileHash {hashReviewedProfile} of the profile and tier the approver
+    /// reviewed; the approval reverts if the provider's profile differs from it now.
+    function approveProvider(address provider, bytes32 reviewedProfileHash) external;
 
     /// @notice Suspends a pending or active provider (arbitrator or governance role, or the
     /// redemption manager carrying out an arbitrator's ruling).
@@ -154,20 +173,34 @@ interface IProviderRegistry {
     /// @notice Minting agent: removes `amount` of capacity whose sSTB the provider burned.
     function recordRetire(address provider, uint256 amount) external;
 
-    /// @notice Redemption manager: reserves `amount` of an active provider's capacity and locks its
-    /// collateral.
+    /// @notice Redemption manager: reserves `amount` of a provider's capacity and locks its
+    /// collateral. Any registered provider with the capacity qualifies, whatever its status: the
+    /// sSTB a suspended (or re-reviewed) provider backs stays redeemable against it.
     /// @return lock The collateral locked for this redemption.
     /// @return tier The provider's tier, which fixes the redemption's deadline.
     function reserveCapacity(address provider, uint256 amount) external returns (uint256 lock, Tier tier);
 
-    /// @notice Redemption manager: returns `lock` to free collateral after a successful redemption,
-    /// raises reputation and records the redemption and its `responseTime` (seconds) in the
-    /// provider's statistics.
-    function releaseLock(address provider, uint256 lock, uint256 responseTime) external;
+    /// @notice Redemption manager: returns `lock` to free collateral after a successful redemption.
+    /// With `weight` and `lock` above 0 it raises reputation by reward x weight and records the
+    /// redemption and its `responseTime` (seconds) in the provider's statistics; otherwise
+    /// neither moves.
+    function releaseLock(address provider, uint256 lock, uint256 responseTime, uint256 weight) external;
 
-    /// @notice Redemption manager: pays `lock` to `recipient` after a failed redemption, lowers
-    /// reputation and records an unsuccessful redemption in the provider's statistics.
-    function payOutLock(address provider, uint256 lock, address recipient) external;
+    /// @notice Redemption manager: pays `lock` out after a failed redemption. While the provider's
+    /// staking period runs and `penaltyRecipient` is set (expiries), the user receives the value
+    /// of the lock at 100% and the over-collateralization goes to `penaltyRecipient`; otherwise
+    /// (rulings, or after the staking period) the user receives the whole lock. With `weight` and
+    /// `lock` above 0 it lowers reputation by penalty x weight and records an unsuccessful
+    /// redemption in the statistics.
+    /// @return compensation Paid to `recipient`.
+    /// @return penalty Paid to `penaltyRecipient`.
+    function payOutLock(
+        address provider,
+        uint256 lock,
+        address recipient,
+        address penaltyRecipient,
+        uint256 weight
+    ) external returns (uint256 compensation, uint256 penalty);
 
     // --- views ---
 
@@ -176,6 +209,13 @@ interface IProviderRegistry {
 
     /// @notice Collateral needed to back `value` sSTB of capacity at the current ratio and price.
     function requiredCollateral(uint256 value) external view returns (uint256);
+
+    /// @notice The hash an approval binds: the reviewed part of a profile (name, country, region,
+    /// cpu type and the four capacity figures) and the tier.
+    function hashReviewedProfile(ProviderProfile calldata profile, Tier tier) external pure returns (bytes32);
+
+    /// @notice {hashReviewedProfile} of a provider's profile and tier as stored now.
+    function reviewedProfileHash(address provider) external view returns (bytes32);
 
     /// @notice A provider's accounting state.
     function accountOf(address provider) external view returns (ProviderAccount memory);

@@ -44,6 +44,9 @@ interface IRedemptionManager {
     /// @param status Current status.
     /// @param provider Who must fulfil.
     /// @param fulfilledAt Block time of the fulfilment, 0 until then.
+    /// @param weight Reputation units at stake (amount / reputation unit, fixed at initiation):
+    /// how far the outcome moves the provider's reputation; 0 moves neither reputation nor
+    /// statistics.
     /// @param amount sSTB redeemed (burned at initiation), base units.
     /// @param lock Provider collateral locked for this redemption until it ends.
     struct Redemption {
@@ -53,6 +56,7 @@ interface IRedemptionManager {
         RedemptionStatus status;
         address provider;
         uint40 fulfilledAt;
+        uint16 weight;
         uint128 amount;
         uint128 lock;
     }
@@ -85,8 +89,10 @@ interface IRedemptionManager {
     error RedemptionInvalidStatus(uint256 redemptionId, RedemptionStatus status);
     /// @notice The caller is not the party of the redemption this operation is for.
     error RedemptionUnauthorized(uint256 redemptionId, address caller);
-    /// @notice A redemption of zero sSTB.
-    error RedemptionZeroAmount();
+    /// @notice A redemption below the governed minimum amount (dust cannot move reputation).
+    error RedemptionBelowMinimum(uint256 amount, uint256 minimum);
+    /// @notice A provider cannot redeem against itself.
+    error RedemptionByProvider(address provider);
     /// @notice The envelope given at fulfilment is empty.
     error RedemptionEmptyAccessDetails();
     /// @notice Expiry was asked before the fulfilment deadline passed.
@@ -99,6 +105,11 @@ interface IRedemptionManager {
     error DisputeEvidenceMissing();
     /// @notice The provider already responded to this dispute.
     error DisputeAlreadyAnswered(uint256 redemptionId);
+    /// @notice A pending redemption can be disputed only once its fulfilment deadline has passed:
+    /// until then the provider may still fulfil.
+    error DisputeTooEarly(uint256 redemptionId, uint256 fulfilmentDeadline);
+    /// @notice The dispute's resolution deadline has not passed; only the arbitrator rules before.
+    error DisputeNotLapsed(uint256 redemptionId, uint256 resolutionDeadline);
     /// @notice A governed parameter is outside its bounds.
     error ParameterOutOfBounds(bytes32 parameter, uint256 value);
 
@@ -117,8 +128,9 @@ interface IRedemptionManager {
     /// @notice The terms fixed at initiation: the fee paid to the treasury (in sSTB, on top of the
     /// amount), the collateral locked, and the fulfilment deadline.
     event RedemptionTerms(uint256 indexed redemptionId, uint256 fee, uint256 lock, uint256 deadline);
-    /// @notice The deadline passed without fulfilment; the lock went to the user.
-    event RedemptionExpired(uint256 indexed redemptionId, address indexed user, uint256 compensation);
+    /// @notice The deadline passed without fulfilment; the lock was paid out: `compensation` to the
+    /// user, `penalty` (early exit during the provider's staking period) to the treasury.
+    event RedemptionExpired(uint256 indexed redemptionId, address indexed user, uint256 compensation, uint256 penalty);
     /// @notice The user disputed the redemption.
     event DisputeOpened(uint256 indexed redemptionId, address indexed user, IssueType issueType, bytes32 evidenceHash);
     /// @notice The provider answered a dispute.
@@ -132,6 +144,10 @@ interface IRedemptionManager {
         bool providerSuspended,
         uint256 compensation
     );
+    /// @notice Nobody ruled on a dispute by its resolution deadline and `by` closed it with the
+    /// default outcome: a fulfilled redemption completes for the provider (`userWon` false), an
+    /// unfulfilled one pays out as an expiry (`compensation` to the user).
+    event DisputeLapsed(uint256 indexed redemptionId, address indexed by, bool userWon, uint256 compensation);
     /// @notice A governed parameter changed.
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
     /// @notice Governance changed the fee recipient.
@@ -142,7 +158,8 @@ interface IRedemptionManager {
     /// @notice Redeems `amount` sSTB of the caller with `provider`.
     /// @dev Approve the manager for `amount + fee` sSTB first ({quoteFee}). Burns `amount`, sends
     /// the fee to the treasury, reserves the provider's capacity and locks 120% of its value from
-    /// the provider's free collateral. The provider must be active with enough available capacity.
+    /// the provider's free collateral. The provider must be registered (any status) with enough
+    /// available capacity, and must not be the caller; `amount` must reach the minimum.
     /// @return redemptionId The new id; ids are sequential from 1.
     function initiateRedemption(uint256 amount, address provider) external returns (uint256 redemptionId);
 
@@ -163,12 +180,14 @@ interface IRedemptionManager {
     /// cannot trap the provider's collateral.
     function finalizeRedemption(uint256 redemptionId) external;
 
-    /// @notice Expires a pending redemption after its deadline: the lock is paid to the user and
+    /// @notice Expires a pending redemption after its deadline: the lock is paid out (to the user,
+    /// less the early-exit penalty to the treasury while the provider's staking period runs) and
     /// the provider's reputation falls. Anyone may call it.
     function expireRedemption(uint256 redemptionId) external;
 
-    /// @notice The user disputes a pending or fulfilled redemption within the dispute window after
-    /// the request (pending) or the fulfilment (fulfilled).
+    /// @notice The user disputes a pending redemption whose fulfilment deadline has passed, or a
+    /// fulfilled one, within the dispute window after the request (pending) or the fulfilment
+    /// (fulfilled).
     function openDispute(uint256 redemptionId, IssueType issueType, bytes32 evidenceHash) external;
 
     /// @notice The provider answers an open dispute, once.
@@ -178,6 +197,10 @@ interface IRedemptionManager {
     /// reputation falls, and the provider is suspended if `suspendProvider` (and still active).
     /// Provider wins: the lock is released as on a confirmation.
     function resolveDispute(uint256 redemptionId, bool userWins, bool suspendProvider) external;
+
+    /// @notice Closes a dispute nobody ruled on by its resolution deadline, with the default
+    /// outcome of {DisputeLapsed}. Anyone may call it, so every dispute ends.
+    function closeLapsedDispute(uint256 redemptionId) external;
 
     // --- views ---
 
@@ -203,6 +226,10 @@ interface IRedemptionManager {
 
     /// @notice The dispute record of a redemption (all zero if none was opened).
     function disputeOf(uint256 redemptionId) external view returns (Dispute memory);
+
+    /// @notice When an open dispute may be closed by anyone with the default outcome (0 if the
+    /// redemption was never disputed).
+    function disputeResolutionDeadline(uint256 redemptionId) external view returns (uint256);
 
     /// @notice The fee for redeeming `amount`, and the total sSTB to approve.
     function quoteFee(uint256 amount) external view returns (uint256 fee, uint256 total);

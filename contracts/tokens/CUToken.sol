@@ -36,6 +36,9 @@ contract CUToken is ERC1155, AccessControl, ICUToken {
 
     mapping(uint256 cuId => PackedUnit) private _units;
     uint256 private _lastId;
+    /// @dev The uniqueness of a compute unit lives here, beside its record, and not in the
+    /// replaceable verifier: whatever verifier governance installs, a `cuHash` backs sSTB once.
+    mapping(bytes32 cuHash => uint256 cuId) private _unitOfHash;
 
     /// @notice Deploys the token with no units.
     /// @param admin Receives `DEFAULT_ADMIN_ROLE` (handed to the timelock after deployment).
@@ -52,10 +55,14 @@ contract CUToken is ERC1155, AccessControl, ICUToken {
         uint256 cuValue = verified.cuValue;
         if (cuValue == 0) revert CUTokenZeroValue();
         if (cuValue > type(uint96).max) revert CUTokenValueTooLarge(cuValue);
+        bytes32 cuHash = verified.cuHash;
+        uint256 existing = _unitOfHash[cuHash];
+        if (existing != 0) revert CUTokenDuplicateUnit(cuHash, existing);
         cuId = ++_lastId;
+        _unitOfHash[cuHash] = cuId;
         ComputeSpecs calldata specs = verified.specs;
         _units[cuId] = PackedUnit({
-            cuHash: verified.cuHash,
+            cuHash: cuHash,
             provider: provider,
             cuValue: uint96(cuValue),
             verifiedAt: uint32(block.timestamp),
@@ -68,7 +75,7 @@ contract CUToken is ERC1155, AccessControl, ICUToken {
             storageScore: specs.storageScore,
             networkScore: specs.networkScore
         });
-        emit ComputeUnitVerified(cuId, provider, verified.cuHash, cuValue, specs, uint64(block.timestamp));
+        emit ComputeUnitVerified(cuId, provider, cuHash, cuValue, specs, uint64(block.timestamp));
         // _update, not _mint: no onERC1155Received call into the provider, since the token never
         // stays with it. TransferSingle is still emitted.
         (uint256[] memory ids, uint256[] memory values) = _singleton(cuId, cuValue);
@@ -101,6 +108,11 @@ contract CUToken is ERC1155, AccessControl, ICUToken {
                     networkScore: unit.networkScore
                 })
             });
+    }
+
+    /// @inheritdoc ICUToken
+    function unitOfHash(bytes32 cuHash) external view returns (uint256) {
+        return _unitOfHash[cuHash];
     }
 
     /// @inheritdoc ICUToken

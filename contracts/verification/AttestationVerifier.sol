@@ -15,7 +15,9 @@ import {Roles} from "../libraries/Roles.sol";
 /// what they measured; the minting agent consumes the attestation here.
 /// @dev A proof is `abi.encode(Attestation, bytes[] signatures)` with signatures ordered by
 /// strictly ascending signer address, which makes duplicate signers detectable in one pass.
-/// A compute unit (`cuHash`) is verified once: its consumption is the replay protection.
+/// The verifier keeps no record of what it verified: that a compute unit (`cuHash`) backs sSTB
+/// once is the CU token's rule, so it holds whatever verifier governance installs (a second copy
+/// here would cost every mint a storage slot and protect nothing more).
 /// Attestations are bound to this chain and this contract by the EIP-712 domain.
 contract AttestationVerifier is EIP712, AccessControl, IComputeVerifier {
     using EnumerableSet for EnumerableSet.AddressSet;
@@ -46,14 +48,11 @@ contract AttestationVerifier is EIP712, AccessControl, IComputeVerifier {
 
     EnumerableSet.AddressSet private _verifiers;
     uint256 private _threshold;
-    mapping(bytes32 cuHash => bool) private _consumed;
 
     /// @notice The attestation names another provider than the caller.
     error AttestationWrongProvider(address expected, address attested);
     /// @notice The attestation's expiry has passed.
     error AttestationExpired(uint256 expiry, uint256 now_);
-    /// @notice The compute unit of this attestation was already verified.
-    error AttestationReplayed(bytes32 cuHash);
     /// @notice Fewer signatures than the threshold.
     error AttestationUnderSigned(uint256 signatures, uint256 threshold);
     /// @notice A signature is malformed.
@@ -79,7 +78,8 @@ contract AttestationVerifier is EIP712, AccessControl, IComputeVerifier {
     event VerifierRemoved(address indexed verifier);
     /// @notice The number of signatures required changed.
     event ThresholdUpdated(uint256 previous, uint256 current);
-    /// @notice An attestation was accepted and its compute unit consumed.
+    /// @notice An attestation was accepted for a mint (the mint itself is refused if the unit
+    /// already backs sSTB).
     event AttestationConsumed(address indexed provider, bytes32 indexed cuHash, uint256 nonce, uint256 signatures);
 
     /// @notice Deploys the verifier with its initial k-of-n set.
@@ -107,10 +107,8 @@ contract AttestationVerifier is EIP712, AccessControl, IComputeVerifier {
         (Attestation memory attestation, bytes[] memory signatures) = abi.decode(proof, (Attestation, bytes[]));
         if (attestation.provider != provider) revert AttestationWrongProvider(provider, attestation.provider);
         if (block.timestamp > attestation.expiry) revert AttestationExpired(attestation.expiry, block.timestamp);
-        if (_consumed[attestation.cuHash]) revert AttestationReplayed(attestation.cuHash);
         _checkSignatures(hashAttestation(attestation), signatures);
 
-        _consumed[attestation.cuHash] = true;
         emit AttestationConsumed(provider, attestation.cuHash, attestation.nonce, signatures.length);
         verified = VerifiedCompute({
             cuHash: attestation.cuHash,
@@ -171,11 +169,6 @@ contract AttestationVerifier is EIP712, AccessControl, IComputeVerifier {
                     )
                 )
             );
-    }
-
-    /// @notice Whether the compute unit `cuHash` has already been verified here.
-    function isConsumed(bytes32 cuHash) external view returns (bool) {
-        return _consumed[cuHash];
     }
 
     /// @notice The verifier keys.

@@ -153,7 +153,7 @@ abstract contract ProtocolSetup is Test {
         vm.prank(provider);
         registry.register(_profile("provider"), IProviderRegistry.Tier.Standard);
         vm.prank(approver);
-        registry.approveProvider(provider);
+        registry.approveProvider(provider, registry.reviewedProfileHash(provider));
         collateral.mint(provider, 1e30);
         vm.startPrank(provider);
         collateral.approve(address(agent), type(uint256).max);
