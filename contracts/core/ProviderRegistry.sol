@@ -142,9 +142,7 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = _requireRegistered($, msg.sender);
         if (block.timestamp < account.stakedUntil) revert StakingPeriodActive(account.stakedUntil);
-        if (
-            account.status == ProviderStatus.Suspended && (account.availableCU != 0 || account.lockedCollateral != 0)
-        ) {
+        if (account.status == ProviderStatus.Suspended && (account.availableCU != 0 || account.lockedCollateral != 0)) {
             revert ProviderCollateralHeld(account.availableCU, account.lockedCollateral);
         }
         uint256 excess = _excess($, account);
@@ -162,9 +160,12 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @inheritdoc IProviderRegistry
     function approveProvider(address provider, bytes32 reviewedProfileHash_) external onlyRole(Roles.APPROVER_ROLE) {
         ProviderRegistryStorage storage $ = _storage();
-        bytes32 current = _hashReviewed($.profiles[provider], $.accounts[provider].tier);
+        ProviderAccount storage account = _requireRegistered($, provider);
+        if (account.status != ProviderStatus.Pending) revert ProviderInvalidStatus(provider, account.status);
+        bytes32 current = _hashReviewed($.profiles[provider], account.tier);
         if (current != reviewedProfileHash_) revert ProviderProfileMismatch(reviewedProfileHash_, current);
-        _transition(provider, ProviderStatus.Pending, ProviderStatus.Active);
+        account.status = ProviderStatus.Active;
+        emit ProviderStatusChanged(provider, ProviderStatus.Pending, ProviderStatus.Active, msg.sender);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -544,8 +545,7 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @dev reward or penalty x weight, at most {MAX_REPUTATION_DELTA}: one redemption never moves
     /// reputation by more than half its range.
     function _reputationDelta(uint256 perUnit, uint256 weight) private pure returns (uint256) {
-        if (weight >= MAX_REPUTATION_DELTA) return MAX_REPUTATION_DELTA;
-        uint256 delta = perUnit * weight;
+        uint256 delta = perUnit * weight; // weight < 2^16 from the manager: no overflow
         return delta < MAX_REPUTATION_DELTA ? delta : MAX_REPUTATION_DELTA;
     }
 

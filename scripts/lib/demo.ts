@@ -4,6 +4,7 @@ import type { Signer, Wallet } from "ethers";
 import { generateAccessKeyPair } from "./access-details.js";
 import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
 import { addressesOf, deployPrimary } from "./deploy.js";
+import { hashReviewedProfile } from "./provider-review.js";
 import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
 import { fulfilEncrypted, readAccessDetails, redeem, statusName } from "./redemption.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
@@ -61,7 +62,7 @@ export async function runScenario(
   log(`Provider ${provider}:`);
   await (await registry.connect(providerSigner).register(sampleProfile(), 1)).wait();
   log("  1. registered (tier premium), status pending");
-  await (await registry.connect(approver).approveProvider(provider)).wait();
+  await (await registry.connect(approver).approveProvider(provider, hashReviewedProfile(sampleProfile(), 1))).wait();
   log("  2. approved by the approver role, status active");
 
   const cuValue = parseEther("100");
@@ -126,12 +127,15 @@ export async function runScenario(
   const wait = Number(deadline) - Number((await chain.getBlock("latest"))!.timestamp) + 1;
   await chain.send("evm_increaseTime", [wait]);
   await chain.send("evm_mine", []);
-  const before = await collateral.balanceOf(user);
+  const treasury = await manager.treasury();
+  const [before, treasuryBefore] = [await collateral.balanceOf(user), await collateral.balanceOf(treasury)];
   await (await manager.connect(keeper).expireRedemption(late.redemptionId)).wait();
   const compensation = (await collateral.balanceOf(user)) - before;
+  const penalty = (await collateral.balanceOf(treasury)) - treasuryBefore;
   log(
     `  11. ${wait} s later the deadline has passed: expired by a keeper, user compensated with ` +
-      `${formatUnits(compensation, 6)} mUSDC, provider reputation ${Number((await registry.accountOf(provider)).reputation) / 100}`,
+      `${formatUnits(compensation, 6)} mUSDC (the early-exit penalty of ${formatUnits(penalty, 6)} mUSDC ` +
+      `went to the treasury), provider reputation ${Number((await registry.accountOf(provider)).reputation) / 100}`,
   );
   return { provider, user, cuId, redemptionId, expiredRedemptionId: late.redemptionId, compensation };
 }

@@ -9,6 +9,7 @@ import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
 import { generateAccessKeyPair } from "./access-details.js";
 import { Vote, execute, proposalCall, proposalOf, propose, queue } from "./governance.js";
 import { signPermit } from "./permit.js";
+import { hashReviewedProfile } from "./provider-review.js";
 import { IssueType, fulfilEncrypted, redeem } from "./redemption.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
@@ -67,7 +68,7 @@ export async function runGasBenchmark(connection: IgnitionConnection): Promise<G
   await measure(
     "approveProvider",
     "approver role: pending -> active",
-    d.registry.connect(approver).approveProvider(provider.address),
+    d.registry.connect(approver).approveProvider(provider.address, hashReviewedProfile(sampleProfile(), 0)),
   );
   await measure(
     "depositCollateral",

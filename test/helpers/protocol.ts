@@ -6,6 +6,7 @@ import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scri
 import type { Attestation } from "../../scripts/lib/attestation.js";
 import { deployPrimary } from "../../scripts/lib/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../../scripts/lib/deploy.js";
+import { hashReviewedProfile } from "../../scripts/lib/provider-review.js";
 import {
   LOCAL_COLLATERAL_PER_CU,
   LOCAL_GOVERNANCE_SUPPLY,
@@ -101,6 +102,11 @@ export async function deployProtocol(
   };
 }
 
+/** The hash an approver passes after reviewing `sampleProfile(name)` registered with `tier`. */
+export function reviewedSample(tier: bigint = Tier.Standard, name?: string): string {
+  return hashReviewedProfile(sampleProfile(name), tier);
+}
+
 /** Registers `signer` as a provider and has the approver activate it. */
 export async function registerActive(
   f: ProtocolFixture,
@@ -108,7 +114,7 @@ export async function registerActive(
   tier: bigint = Tier.Standard,
 ): Promise<void> {
   await f.registry.connect(signer).register(sampleProfile(), tier);
-  await f.registry.connect(f.approver).approveProvider(signer.address);
+  await f.registry.connect(f.approver).approveProvider(signer.address, reviewedSample(tier));
 }
 
 /** Collateral that backs `value` sSTB at the fixture's default 120% ratio and price. */

@@ -20,8 +20,9 @@ contract ComputeUnitUniquenessTest is ProtocolSetup {
 
     function _mint(bytes32 cuHash, uint256 cuValue) internal returns (uint256 cuId) {
         uint256 needed = registry.requiredCollateral(registry.accountOf(provider).availableCU + cuValue);
+        bytes memory proof = _proof(provider, cuHash, cuValue);
         vm.prank(provider);
-        cuId = agent.verifyAndMintSSTB(_proof(provider, cuHash, cuValue), needed, 7 days);
+        cuId = agent.verifyAndMintSSTB(proof, needed, 7 days);
     }
 
     /// @notice A second mint of the same unit reverts and changes nothing, with any value.
@@ -54,9 +55,10 @@ contract ComputeUnitUniquenessTest is ProtocolSetup {
         verifier = fresh; // sign for the new verifier's domain
 
         bytes memory proof = _proof(provider, cuHash, 10e18);
+        uint256 needed = registry.requiredCollateral(registry.accountOf(provider).availableCU + 10e18);
         vm.prank(provider);
         vm.expectRevert(abi.encodeWithSelector(ICUToken.CUTokenDuplicateUnit.selector, cuHash, cuId));
-        agent.verifyAndMintSSTB(proof, 0, 7 days);
+        agent.verifyAndMintSSTB(proof, needed, 7 days);
 
         // a new unit still mints through the new verifier
         assertEq(_mint(keccak256(abi.encode(cuHash)), 10e18), cuId + 1);

@@ -11,10 +11,12 @@ import {SSTB} from "../../contracts/tokens/SSTB.sol";
 import {ProtocolSetup} from "./utils/ProtocolSetup.sol";
 
 /// @title ProtocolHandler
-/// @notice Drives random sequences of mint, retire, deposit, withdraw, sSTB transfers, time, and
-/// every redemption transition (initiate, fulfil, confirm, finalize, expire, dispute, resolve, and
-/// calls by the wrong party) through the real contracts, as three providers and two users would.
-/// After every call it checks that each redemption moved at most one step forward.
+/// @notice Drives random sequences of mint, retire, deposit, withdraw, sSTB transfers, time,
+/// suspension and reinstatement, and every redemption transition (initiate, fulfil, confirm,
+/// finalize, expire, dispute, resolve, close a lapsed dispute, and calls by the wrong party, a
+/// provider redeeming against itself, dust, and a second mint of a unit) through the real
+/// contracts, as three providers and two users would. After every call it checks that each
+/// redemption moved at most one step forward.
 contract ProtocolHandler is ProtocolSetup {
     address[3] public providers;
     address[2] public users;
@@ -26,6 +28,14 @@ contract ProtocolHandler is ProtocolSetup {
     uint256 public backwardOrSkippedMoves;
     /// @notice Collateral paid to users as compensation, summed from their balances' changes.
     uint256 public compensationPaid;
+    /// @notice Collateral paid to the treasury as early-exit penalties, from its balance's changes.
+    uint256 public penaltiesPaid;
+    /// @notice Calls that the protocol must refuse but accepted (a provider redeeming against
+    /// itself, a redemption below the minimum, a second mint of a unit, a suspended provider
+    /// withdrawing collateral that backs something). Must stay 0.
+    uint256 public forbiddenCallsAccepted;
+    uint256 public suspensions;
+    uint256 public lapsedDisputesClosed;
     uint256 private _nextUnit;
     mapping(uint256 redemptionId => IRedemptionManager.RedemptionStatus) public lastSeen;
 
@@ -43,8 +53,10 @@ contract ProtocolHandler is ProtocolSetup {
     /// @dev Records every redemption's status after the call and counts illegal moves.
     modifier observed() {
         uint256 before = collateral.balanceOf(users[0]) + collateral.balanceOf(users[1]);
+        uint256 treasuryBefore = collateral.balanceOf(treasury);
         _;
         compensationPaid += collateral.balanceOf(users[0]) + collateral.balanceOf(users[1]) - before;
+        penaltiesPaid += collateral.balanceOf(treasury) - treasuryBefore;
         uint256 count = manager.redemptionCount();
         for (uint256 id = 1; id <= count; ++id) {
             IRedemptionManager.RedemptionStatus current = manager.redemptionStatus(id);
@@ -58,7 +70,10 @@ contract ProtocolHandler is ProtocolSetup {
     }
 
     function mint(uint256 seed, uint256 cuValue, uint256 extra, uint256 period) external observed {
-        _mint(providers[seed % 3], bound(cuValue, 1, 1e24), extra, period);
+        address provider = providers[seed % 3];
+        // only an active provider adds capacity
+        if (registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Active) return;
+        _mint(provider, bound(cuValue, 1, 1e24), extra, period);
     }
 
     function retire(uint256 seed, uint256 amount) external observed {
@@ -87,11 +102,38 @@ contract ProtocolHandler is ProtocolSetup {
         uint256 excess = registry.excessCollateral(provider);
         if (excess == 0) return;
         amount = bound(amount, 1, excess);
-        uint40 stakedUntil = registry.accountOf(provider).stakedUntil;
-        if (stakedUntil > block.timestamp) vm.warp(stakedUntil);
+        IProviderRegistry.ProviderAccount memory account = registry.accountOf(provider);
+        if (account.stakedUntil > block.timestamp) vm.warp(account.stakedUntil);
         vm.prank(provider);
+        if (
+            account.status == IProviderRegistry.ProviderStatus.Suspended &&
+            (account.availableCU != 0 || account.lockedCollateral != 0)
+        ) {
+            // a suspended provider's collateral stays while it backs anything
+            try registry.withdrawCollateral(amount) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+            return;
+        }
         registry.withdrawCollateral(amount);
         ++withdrawals;
+    }
+
+    /// @dev The arbitrator suspends a provider; its capacity stays redeemable.
+    function suspend(uint256 seed) external observed {
+        address provider = providers[seed % 3];
+        if (registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Active) return;
+        vm.prank(arbitrator);
+        registry.suspendProvider(provider);
+        ++suspensions;
+    }
+
+    /// @dev Governance reinstates a suspended provider.
+    function reinstate(uint256 seed) external observed {
+        address provider = providers[seed % 3];
+        if (registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Suspended) return;
+        vm.prank(admin);
+        registry.reinstateProvider(provider);
     }
 
     /// @dev Providers sell sSTB to users and to each other.
@@ -111,21 +153,38 @@ contract ProtocolHandler is ProtocolSetup {
 
     function redeem(uint256 userSeed, uint256 providerSeed, uint256 amount) external observed {
         address user = users[userSeed % 2];
-        address provider = providers[providerSeed % 3];
-        // a provider without capacity first proves some; a user without sSTB buys half of its holdings
-        if (registry.accountOf(provider).availableCU == 0) _mint(provider, 1e21, 0, 0);
-        uint256 held = sstb.balanceOf(provider);
-        if (sstb.balanceOf(user) < 2 && held > 1) {
-            vm.prank(provider);
-            sstb.transfer(user, held / 2);
+        uint256 minimum = manager.minRedemptionAmount();
+        // the first provider from the seed on with the minimum available (an active one without it
+        // first proves some capacity); suspended providers stay redeemable
+        address provider;
+        for (uint256 i = 0; i < 3 && provider == address(0); ++i) {
+            address candidate = providers[(providerSeed + i) % 3];
+            IProviderRegistry.ProviderAccount memory account = registry.accountOf(candidate);
+            if (account.availableCU < minimum && account.status == IProviderRegistry.ProviderStatus.Active) {
+                _mint(candidate, 1e21, 0, 0);
+            }
+            if (registry.accountOf(candidate).availableCU >= minimum) provider = candidate;
+        }
+        if (provider == address(0)) return;
+        // a user short of the minimum plus fee buys half the holdings of a provider that has enough
+        if (sstb.balanceOf(user) < 2 * minimum) {
+            for (uint256 i = 0; i < 3; ++i) {
+                address seller = providers[(providerSeed + i) % 3];
+                uint256 held = sstb.balanceOf(seller);
+                if (held >= 4 * minimum) {
+                    vm.prank(seller);
+                    sstb.transfer(user, held / 2);
+                    break;
+                }
+            }
         }
         uint256 balance = sstb.balanceOf(user);
         uint256 available = registry.accountOf(provider).availableCU;
         // amount + fee (10 bps, rounded up) must fit the balance
         uint256 most = balance > 1 ? balance - balance / 1_000 - 1 : 0;
         if (available < most) most = available;
-        if (most == 0) return;
-        amount = bound(amount, 1, most);
+        if (most < minimum) return;
+        amount = bound(amount, minimum, most);
         vm.prank(user);
         manager.initiateRedemption(amount, provider);
     }
@@ -165,10 +224,24 @@ contract ProtocolHandler is ProtocolSetup {
             r.status != IRedemptionManager.RedemptionStatus.Pending &&
             r.status != IRedemptionManager.RedemptionStatus.Fulfilled
         ) return;
+        // a pending redemption is disputed once its fulfilment deadline has passed
+        if (r.status == IRedemptionManager.RedemptionStatus.Pending && block.timestamp <= r.deadline) {
+            vm.warp(uint256(r.deadline) + 1);
+        }
         (, uint256 disputeDeadline) = manager.deadlinesOf(id);
         if (block.timestamp > disputeDeadline) return;
         vm.prank(r.user);
         manager.openDispute(id, IRedemptionManager.IssueType(issue % 5), keccak256(abi.encode(id)));
+    }
+
+    /// @dev Nobody ruled: anyone closes the dispute with its default outcome after the deadline.
+    function closeLapsed(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Disputed) return;
+        uint256 deadline = manager.disputeResolutionDeadline(id);
+        if (block.timestamp <= deadline) vm.warp(deadline + 1);
+        manager.closeLapsedDispute(id);
+        ++lapsedDisputesClosed;
     }
 
     function resolve(uint256 idSeed, bool userWins, bool suspend) external observed {
@@ -176,11 +249,6 @@ contract ProtocolHandler is ProtocolSetup {
         if (r.status != IRedemptionManager.RedemptionStatus.Disputed) return;
         vm.prank(arbitrator);
         manager.resolveDispute(id, userWins, suspend);
-        // keep providers redeemable: governance reinstates a suspended one
-        if (registry.accountOf(r.provider).status == IProviderRegistry.ProviderStatus.Suspended) {
-            vm.prank(admin);
-            registry.reinstateProvider(r.provider);
-        }
     }
 
     /// @dev Any operation by any party on any redemption, in any state: the contract must refuse
@@ -191,15 +259,44 @@ contract ProtocolHandler is ProtocolSetup {
         address[6] memory parties = [users[0], users[1], providers[0], providers[1], providers[2], arbitrator];
         address caller = parties[callerSeed % 6];
         vm.startPrank(caller);
-        op = op % 7;
+        op = op % 8;
         if (op == 0) try manager.fulfillRedemption(id, "x") {} catch {}
         else if (op == 1) try manager.confirmRedemption(id) {} catch {}
         else if (op == 2) try manager.finalizeRedemption(id) {} catch {}
         else if (op == 3) try manager.expireRedemption(id) {} catch {}
         else if (op == 4) try manager.openDispute(id, IRedemptionManager.IssueType.Other, bytes32("e")) {} catch {}
         else if (op == 5) try manager.respondToDispute(id, bytes32("r")) {} catch {}
+        else if (op == 6) try manager.closeLapsedDispute(id) {} catch {}
         else try manager.resolveDispute(id, callerSeed % 2 == 0, false) {} catch {}
         vm.stopPrank();
+    }
+
+    /// @dev What the protocol must always refuse: a provider redeeming against itself, a
+    /// redemption below the minimum, and a second mint of a unit that already backs sSTB.
+    function forbidden(uint256 seed, uint256 amount) external observed {
+        address provider = providers[seed % 3];
+        uint256 op = seed % 3;
+        if (op == 0) {
+            vm.startPrank(provider);
+            sstb.approve(address(manager), type(uint256).max);
+            try manager.initiateRedemption(bound(amount, 1, 1e24), provider) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+            vm.stopPrank();
+        } else if (op == 1) {
+            uint256 dust = bound(amount, 0, manager.minRedemptionAmount() - 1);
+            vm.prank(users[seed % 2]);
+            try manager.initiateRedemption(dust, provider) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+        } else if (_nextUnit > 0) {
+            bytes32 cuHash = keccak256(abi.encode("unit", 1 + (amount % _nextUnit)));
+            bytes memory proof = _proof(cuToken.computeUnit(cuToken.unitOfHash(cuHash)).provider, cuHash, 1e18);
+            vm.prank(cuToken.computeUnit(cuToken.unitOfHash(cuHash)).provider);
+            try agent.verifyAndMintSSTB(proof, 1e30, 7 days) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+        }
     }
 
     /// @notice The redemption manager under test.
@@ -216,7 +313,9 @@ contract ProtocolHandler is ProtocolSetup {
         }
     }
 
-    /// @notice Sum of the locks that ended in the user's favour (expired, or a dispute the user won).
+    /// @notice Sum of the locks paid out (expired, or a dispute the user won, by ruling or lapse):
+    /// each went to the user as compensation and, during the provider's stake, to the treasury as
+    /// the early-exit penalty.
     function locksOwedToUsers() external view returns (uint256 sum) {
         uint256 count = manager.redemptionCount();
         for (uint256 id = 1; id <= count; ++id) {
@@ -296,7 +395,7 @@ contract ProtocolInvariantsTest is Test {
     function setUp() public {
         handler = new ProtocolHandler();
         registry = handler.registryContract();
-        bytes4[] memory selectors = new bytes4[](17);
+        bytes4[] memory selectors = new bytes4[](22);
         selectors[0] = ProtocolHandler.mint.selector;
         selectors[1] = ProtocolHandler.retire.selector;
         selectors[2] = ProtocolHandler.deposit.selector;
@@ -315,6 +414,11 @@ contract ProtocolInvariantsTest is Test {
         selectors[14] = ProtocolHandler.redeem.selector;
         selectors[15] = ProtocolHandler.redeem.selector;
         selectors[16] = ProtocolHandler.mint.selector;
+        selectors[17] = ProtocolHandler.suspend.selector;
+        selectors[18] = ProtocolHandler.reinstate.selector;
+        selectors[19] = ProtocolHandler.closeLapsed.selector;
+        selectors[20] = ProtocolHandler.forbidden.selector;
+        selectors[21] = ProtocolHandler.dispute.selector;
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
         targetContract(address(handler));
     }
@@ -356,7 +460,15 @@ contract ProtocolInvariantsTest is Test {
         uint256 locked;
         for (uint256 i = 0; i < 3; ++i) locked += registry.accountOf(handler.providers(i)).lockedCollateral;
         assertEq(locked, handler.openLocks());
-        assertEq(handler.compensationPaid(), handler.locksOwedToUsers());
+        assertEq(handler.compensationPaid() + handler.penaltiesPaid(), handler.locksOwedToUsers());
+        // the user is always made whole at 100%: the penalty is at most the over-collateralization
+        assertLe(handler.penaltiesPaid() * 12_000, handler.locksOwedToUsers() * 2_000);
+    }
+
+    /// @notice Issue 9: what must be refused always is (self-redemption, dust, a unit minted twice,
+    /// a suspended provider's collateral leaving while it backs anything).
+    function invariant_forbiddenCallsRefused() public view {
+        assertEq(handler.forbiddenCallsAccepted(), 0);
     }
 
     /// @notice The handler's redemption actions work end to end (so the invariants see them).
@@ -370,15 +482,25 @@ contract ProtocolInvariantsTest is Test {
         handler.redeem(0, 0, 1e18); // 3: pending -> disputed -> resolved (user wins, suspension)
         handler.dispute(2, 1);
         handler.resolve(2, true, true);
+        handler.redeem(1, 0, 2e18); // 4: the suspended provider stays redeemable; dispute lapses
+        handler.dispute(3, 0);
+        handler.closeLapsed(3);
+        handler.forbidden(0, 5e18);
+        handler.forbidden(1, 5e18);
+        handler.forbidden(2, 5e18);
         RedemptionManager manager = handler.managerContract();
-        assertEq(manager.redemptionCount(), 3);
+        assertEq(manager.redemptionCount(), 4);
         assertEq(uint8(manager.redemptionStatus(1)), uint8(IRedemptionManager.RedemptionStatus.Confirmed));
         assertEq(uint8(manager.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Expired));
         assertEq(uint8(manager.redemptionStatus(3)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
-        assertEq(handler.redemptionsEnded(), 3);
+        assertEq(uint8(manager.redemptionStatus(4)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
+        assertEq(handler.redemptionsEnded(), 4);
+        assertEq(handler.lapsedDisputesClosed(), 1);
         assertEq(handler.backwardOrSkippedMoves(), 0);
+        assertEq(handler.forbiddenCallsAccepted(), 0);
         assertGt(handler.compensationPaid(), 0);
-        assertEq(handler.compensationPaid(), handler.locksOwedToUsers());
+        assertGt(handler.penaltiesPaid(), 0); // the expiry of 2 fell within the stake
+        assertEq(handler.compensationPaid() + handler.penaltiesPaid(), handler.locksOwedToUsers());
     }
 
     /// @notice The sequences do real work: mints happen and redemptions reach their end.

@@ -152,8 +152,9 @@ abstract contract ProtocolSetup is Test {
     function _registerActive(address provider) internal {
         vm.prank(provider);
         registry.register(_profile("provider"), IProviderRegistry.Tier.Standard);
+        bytes32 reviewed = registry.hashReviewedProfile(_profile("provider"), IProviderRegistry.Tier.Standard);
         vm.prank(approver);
-        registry.approveProvider(provider, registry.reviewedProfileHash(provider));
+        registry.approveProvider(provider, reviewed);
         collateral.mint(provider, 1e30);
         vm.startPrank(provider);
         collateral.approve(address(agent), type(uint256).max);

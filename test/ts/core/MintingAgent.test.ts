@@ -122,7 +122,7 @@ describe("MintingAgent", function () {
         .to.be.revertedWithCustomError(f.registry, "InsufficientCollateral")
         .withArgs(needed, needed - 1n);
       expect(await protocolState(f, [f.provider.address])).to.deep.equal(before);
-      expect(await f.verifier.isConsumed(attestation.cuHash)).to.equal(false);
+      expect(await f.cuToken.unitOfHash(attestation.cuHash)).to.equal(0n);
     });
 
     it("reverts for a pending, suspended or unregistered provider", async function () {
@@ -178,7 +178,7 @@ describe("MintingAgent", function () {
         .withArgs(f.stranger.address, f.provider.address);
     });
 
-    it("reverts on a replayed proof", async function () {
+    it("reverts on a replayed proof, and on a fresh proof of a unit already minted", async function () {
       const f = await loadFixture(activeProviderFixture);
       const attestation = await f.attestation(f.provider.address);
       const proof = await f.proof(attestation);
@@ -186,8 +186,12 @@ describe("MintingAgent", function () {
         .connect(f.provider)
         .verifyAndMintSSTB(proof, collateralFor(attestation.cuValue * 2n), 30n * DAY);
       await expect(f.mintingAgent.connect(f.provider).verifyAndMintSSTB(proof, 0n, 30n * DAY))
-        .to.be.revertedWithCustomError(f.verifier, "AttestationReplayed")
-        .withArgs(attestation.cuHash);
+        .to.be.revertedWithCustomError(f.cuToken, "CUTokenDuplicateUnit")
+        .withArgs(attestation.cuHash, 1n);
+      const again = await f.proof({ ...attestation, nonce: attestation.nonce + 1n });
+      await expect(f.mintingAgent.connect(f.provider).verifyAndMintSSTB(again, 0n, 30n * DAY))
+        .to.be.revertedWithCustomError(f.cuToken, "CUTokenDuplicateUnit")
+        .withArgs(attestation.cuHash, 1n);
     });
 
     it("extends, never shortens, the staking period", async function () {

@@ -11,6 +11,7 @@ import {
   deployProtocol,
   mintFor,
   registerActive,
+  reviewedSample,
   sampleProfile,
 } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
@@ -111,7 +112,7 @@ describe("ProviderRegistry", function () {
     it("moves pending -> active -> suspended -> active with events", async function () {
       const f = await loadFixture(fixture);
       await f.registry.connect(f.provider).register(sampleProfile(), Tier.Standard);
-      await expect(f.registry.connect(f.approver).approveProvider(f.provider.address))
+      await expect(f.registry.connect(f.approver).approveProvider(f.provider.address, reviewedSample()))
         .to.emit(f.registry, "ProviderStatusChanged")
         .withArgs(f.provider.address, Status.Pending, Status.Active, f.approver.address);
       await expect(f.registry.connect(f.arbitrator).suspendProvider(f.provider.address))
@@ -132,7 +133,7 @@ describe("ProviderRegistry", function () {
     it("rejects transitions from the wrong status", async function () {
       const f = await loadFixture(fixture);
       await registerActive(f, f.provider);
-      await expect(f.registry.connect(f.approver).approveProvider(f.provider.address))
+      await expect(f.registry.connect(f.approver).approveProvider(f.provider.address, reviewedSample()))
         .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
         .withArgs(f.provider.address, Status.Active);
       await expect(f.registry.reinstateProvider(f.provider.address))
@@ -142,7 +143,7 @@ describe("ProviderRegistry", function () {
       await expect(f.registry.connect(f.arbitrator).suspendProvider(f.provider.address))
         .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
         .withArgs(f.provider.address, Status.Suspended);
-      await expect(f.registry.connect(f.approver).approveProvider(f.stranger.address))
+      await expect(f.registry.connect(f.approver).approveProvider(f.stranger.address, reviewedSample()))
         .to.be.revertedWithCustomError(f.registry, "ProviderNotRegistered")
         .withArgs(f.stranger.address);
     });
@@ -150,7 +151,7 @@ describe("ProviderRegistry", function () {
     it("refuses strangers on approve, suspend and reinstate", async function () {
       const f = await loadFixture(fixture);
       await f.registry.connect(f.provider).register(sampleProfile(), Tier.Standard);
-      await expect(f.registry.connect(f.stranger).approveProvider(f.provider.address))
+      await expect(f.registry.connect(f.stranger).approveProvider(f.provider.address, reviewedSample()))
         .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")
         .withArgs(f.stranger.address, Roles.APPROVER);
       await expect(f.registry.connect(f.stranger).suspendProvider(f.provider.address))
@@ -277,7 +278,7 @@ describe("ProviderRegistry", function () {
       expect(tier).to.equal(Tier.Standard);
     });
 
-    it("reverts beyond available capacity, for an inactive provider, and for zero", async function () {
+    it("reverts beyond available capacity, for an unregistered account, and for zero; a suspended provider qualifies", async function () {
       const f = await loadFixture(hooksFixture);
       await expect(f.registry.reserveCapacity(f.provider.address, parseEther("101")))
         .to.be.revertedWithCustomError(f.registry, "InsufficientCapacity")
@@ -286,10 +287,13 @@ describe("ProviderRegistry", function () {
         f.registry,
         "ZeroAmount",
       );
+      await expect(f.registry.reserveCapacity(f.stranger.address, 1n))
+        .to.be.revertedWithCustomError(f.registry, "ProviderNotRegistered")
+        .withArgs(f.stranger.address);
       await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
-      await expect(f.registry.reserveCapacity(f.provider.address, 1n))
-        .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
-        .withArgs(f.provider.address, Status.Suspended);
+      await expect(f.registry.reserveCapacity(f.provider.address, parseEther("1")))
+        .to.emit(f.registry, "CollateralLocked")
+        .withArgs(f.provider.address, parseEther("1"), collateralFor(parseEther("1")));
     });
 
     it("reverts when governance repriced collateral above what the provider holds", async function () {
@@ -308,8 +312,8 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
       const lock = collateralFor(parseEther("10"));
-      const tx = f.registry.releaseLock(f.provider.address, lock, 600n);
-      await expect(tx).to.emit(f.registry, "CollateralReleased").withArgs(f.provider.address, lock, 600n);
+      const tx = f.registry.releaseLock(f.provider.address, lock, 600n, 1n);
+      await expect(tx).to.emit(f.registry, "CollateralReleased").withArgs(f.provider.address, lock, 600n, 1n);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 5100n);
       const account = await f.registry.accountOf(f.provider.address);
       expect(account.lockedCollateral).to.equal(0n);
@@ -321,9 +325,9 @@ describe("ProviderRegistry", function () {
       expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([0n, 0n, 0n]);
       await f.registry.reserveCapacity(f.provider.address, parseEther("3"));
       const lock = collateralFor(parseEther("1"));
-      await f.registry.releaseLock(f.provider.address, lock, 30n * 60n);
-      await f.registry.releaseLock(f.provider.address, lock, 90n * 60n + 59n);
-      await f.registry.payOutLock(f.provider.address, lock, f.user.address);
+      await f.registry.releaseLock(f.provider.address, lock, 30n * 60n, 1n);
+      await f.registry.releaseLock(f.provider.address, lock, 90n * 60n + 59n, 1n);
+      await f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 1n);
       const account = await f.registry.accountOf(f.provider.address);
       expect(account.totalRedemptions).to.equal(3n);
       expect(account.successfulRedemptions).to.equal(2n);
@@ -336,8 +340,10 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
       const lock = collateralFor(parseEther("10"));
-      const tx = f.registry.payOutLock(f.provider.address, lock, f.user.address);
-      await expect(tx).to.emit(f.registry, "CollateralPaidOut").withArgs(f.provider.address, f.user.address, lock);
+      const tx = f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 1n);
+      await expect(tx)
+        .to.emit(f.registry, "CollateralPaidOut")
+        .withArgs(f.provider.address, f.user.address, lock, 0n, 1n);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 4500n);
       await expect(tx).to.changeTokenBalances(
         ethers,
@@ -351,11 +357,14 @@ describe("ProviderRegistry", function () {
     it("reputation is clamped to 0..10000", async function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.setReputationDeltas(5000n, 5000n);
-      await f.registry.reserveCapacity(f.provider.address, parseEther("3"));
-      await f.registry.releaseLock(f.provider.address, 0n, 0n);
-      await f.registry.releaseLock(f.provider.address, 0n, 0n);
+      await f.registry.reserveCapacity(f.provider.address, parseEther("5"));
+      const lock = collateralFor(parseEther("1"));
+      await f.registry.releaseLock(f.provider.address, lock, 0n, 1n);
+      await f.registry.releaseLock(f.provider.address, lock, 0n, 1n);
       expect((await f.registry.accountOf(f.provider.address)).reputation).to.equal(10000n);
-      for (let i = 0; i < 3; i++) await f.registry.payOutLock(f.provider.address, 0n, f.user.address);
+      for (let i = 0; i < 3; i++) {
+        await f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 1n);
+      }
       expect((await f.registry.accountOf(f.provider.address)).reputation).to.equal(0n);
     });
 
@@ -363,16 +372,15 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
       const lock = collateralFor(parseEther("10"));
-      await expect(f.registry.releaseLock(f.provider.address, lock + 1n, 0n))
+      await expect(f.registry.releaseLock(f.provider.address, lock + 1n, 0n, 1n))
         .to.be.revertedWithCustomError(f.registry, "LockExceedsLocked")
         .withArgs(lock + 1n, lock);
-      await expect(f.registry.payOutLock(f.provider.address, lock + 1n, f.user.address))
+      await expect(f.registry.payOutLock(f.provider.address, lock + 1n, f.user.address, ethers.ZeroAddress, 1n))
         .to.be.revertedWithCustomError(f.registry, "LockExceedsLocked")
         .withArgs(lock + 1n, lock);
-      await expect(f.registry.payOutLock(f.provider.address, lock, ethers.ZeroAddress)).to.be.revertedWithCustomError(
-        f.registry,
-        "ZeroAddress",
-      );
+      await expect(
+        f.registry.payOutLock(f.provider.address, lock, ethers.ZeroAddress, ethers.ZeroAddress, 1n),
+      ).to.be.revertedWithCustomError(f.registry, "ZeroAddress");
     });
   });
 
@@ -385,8 +393,8 @@ describe("ProviderRegistry", function () {
         [() => s.recordMint(p, 1n, 0n, 30n * DAY), Roles.MINTING_AGENT],
         [() => s.recordRetire(p, 1n), Roles.MINTING_AGENT],
         [() => s.reserveCapacity(p, 1n), Roles.REDEMPTION_MANAGER],
-        [() => s.releaseLock(p, 0n, 0n), Roles.REDEMPTION_MANAGER],
-        [() => s.payOutLock(p, 0n, f.stranger.address), Roles.REDEMPTION_MANAGER],
+        [() => s.releaseLock(p, 0n, 0n, 0n), Roles.REDEMPTION_MANAGER],
+        [() => s.payOutLock(p, 0n, f.stranger.address, ethers.ZeroAddress, 0n), Roles.REDEMPTION_MANAGER],
       ] as const) {
         await expect(call())
           .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")

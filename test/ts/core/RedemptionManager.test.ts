@@ -19,6 +19,10 @@ const { loadFixture, time } = networkHelpers;
 const AMOUNT = parseEther("10");
 const FEE = parseEther("0.01"); // 10 bps of 10 sSTB
 const LOCK = collateralFor(AMOUNT); // 12 USDC: 120% of 10 sSTB at 1 USDC each
+// an expiry during the provider's staking period: the user is made whole at 100%, the rest of the
+// lock is the early-exit penalty to the treasury
+const VALUE = 10_000_000n;
+const PENALTY = LOCK - VALUE;
 const EVIDENCE = id("evidence: benchmark logs");
 const RESPONSE = id("response: provisioning logs");
 
@@ -149,11 +153,13 @@ describe("RedemptionManager", function () {
       const m = f.redemptionManager;
       expect(await m.quoteFee(1n)).to.deep.equal([1n, 2n]);
       expect(await m.quoteFee(parseEther("1"))).to.deep.equal([parseEther("0.001"), parseEther("1.001")]);
-      await expect(m.connect(f.user).initiateRedemption(1n, f.provider.address)).to.changeTokenBalances(
+      // 10 bps of 1 sSTB + 1 wei is 0.0010...01 sSTB: rounded up to the next wei
+      const odd = parseEther("1") + 1n;
+      await expect(m.connect(f.user).initiateRedemption(odd, f.provider.address)).to.changeTokenBalances(
         ethers,
         f.sstb,
         [f.user, f.treasury],
-        [-2n, 1n],
+        [-(odd + parseEther("0.001") + 1n), parseEther("0.001") + 1n],
       );
       await m.setRedemptionFee(0n);
       await expect(m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address)).to.changeTokenBalances(
@@ -164,25 +170,21 @@ describe("RedemptionManager", function () {
       );
     });
 
-    it("reverts on zero, an inactive or unknown provider, or too little capacity, and changes nothing", async function () {
+    it("reverts below the minimum, for an unknown provider or too little capacity, and changes nothing", async function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager.connect(f.user);
       const before = await everything(f);
-      await expect(m.initiateRedemption(0n, f.provider.address)).to.be.revertedWithCustomError(
-        m,
-        "RedemptionZeroAmount",
-      );
+      for (const amount of [0n, parseEther("1") - 1n]) {
+        await expect(m.initiateRedemption(amount, f.provider.address))
+          .to.be.revertedWithCustomError(m, "RedemptionBelowMinimum")
+          .withArgs(amount, parseEther("1"));
+      }
       await expect(m.initiateRedemption(parseEther("101"), f.provider.address))
         .to.be.revertedWithCustomError(f.registry, "InsufficientCapacity")
         .withArgs(parseEther("101"), parseEther("100"));
       await expect(m.initiateRedemption(AMOUNT, f.stranger.address))
-        .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
-        .withArgs(f.stranger.address, Status.None);
-      await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
-      await expect(m.initiateRedemption(AMOUNT, f.provider.address))
-        .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
-        .withArgs(f.provider.address, Status.Suspended);
-      await f.registry.reinstateProvider(f.provider.address);
+        .to.be.revertedWithCustomError(f.registry, "ProviderNotRegistered")
+        .withArgs(f.stranger.address);
       expect(await everything(f)).to.deep.equal(before);
     });
 
@@ -256,7 +258,7 @@ describe("RedemptionManager", function () {
       await expect(m.fulfillRedemption(rid, "again")).to.be.revertedWith("Already fulfilled");
     });
 
-    it("reverts after expiry, during a dispute opened while pending, and with an empty envelope", async function () {
+    it("reverts after expiry, during a dispute opened after the deadline, and with an empty envelope", async function () {
       const { f, rid } = await pending();
       const m = f.redemptionManager;
       await expect(m.connect(f.provider).fulfillRedemption(rid, "")).to.be.revertedWithCustomError(
@@ -264,11 +266,11 @@ describe("RedemptionManager", function () {
         "RedemptionEmptyAccessDetails",
       );
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
+      await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(2n, IssueType.NotDelivered, EVIDENCE);
       await expect(m.connect(f.provider).fulfillRedemption(2n, "late"))
         .to.be.revertedWithCustomError(m, "RedemptionInvalidStatus")
         .withArgs(2n, RStatus.Disputed);
-      await time.increase(24n * HOUR + 1n);
       await m.connect(f.stranger).expireRedemption(rid);
       await expect(m.connect(f.provider).fulfillRedemption(rid, "late"))
         .to.be.revertedWithCustomError(m, "RedemptionInvalidStatus")
@@ -293,7 +295,7 @@ describe("RedemptionManager", function () {
       await expect(tx).to.emit(m, "RedemptionConfirmed").withArgs(rid, f.user.address);
       await expect(tx)
         .to.emit(f.registry, "CollateralReleased")
-        .withArgs(f.provider.address, LOCK, stored.fulfilledAt - stored.timestamp);
+        .withArgs(f.provider.address, LOCK, stored.fulfilledAt - stored.timestamp, 1n);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 5100n);
 
       const account = await f.registry.accountOf(f.provider.address);
@@ -383,7 +385,7 @@ describe("RedemptionManager", function () {
   });
 
   describe("expireRedemption", function () {
-    it("pays the lock to the user after the deadline and lowers reputation, called by anyone", async function () {
+    it("pays the lock out after the deadline (penalty to the treasury during the stake) and lowers reputation, called by anyone", async function () {
       const { f, rid } = await pending();
       const m = f.redemptionManager;
       const { deadline } = await m.redemptionOf(rid);
@@ -394,13 +396,16 @@ describe("RedemptionManager", function () {
 
       await time.setNextBlockTimestamp(deadline + 1n);
       const tx = m.connect(f.stranger).expireRedemption(rid);
-      await expect(tx).to.emit(m, "RedemptionExpired").withArgs(rid, f.user.address, LOCK);
+      await expect(tx).to.emit(m, "RedemptionExpired").withArgs(rid, f.user.address, VALUE, PENALTY);
+      await expect(tx)
+        .to.emit(f.registry, "CollateralPaidOut")
+        .withArgs(f.provider.address, f.user.address, VALUE, PENALTY, 1n);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 4500n);
       await expect(tx).to.changeTokenBalances(
         ethers,
         f.collateral,
-        [f.user, await f.registry.getAddress()],
-        [LOCK, -LOCK],
+        [f.user, f.treasury, await f.registry.getAddress()],
+        [VALUE, PENALTY, -LOCK],
       );
       expect(statusName(await m.redemptionStatus(rid))).to.equal("expired");
       expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([1n, 0n, 0n]);
@@ -560,6 +565,7 @@ describe("RedemptionManager", function () {
       const { f, rid } = await disputed();
       const m = f.redemptionManager;
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
+      await time.increase(24n * HOUR + 1n); // a pending redemption is disputed after its deadline
       await m.connect(f.user).openDispute(2n, IssueType.NotDelivered, EVIDENCE);
       await expect(m.connect(f.arbitrator).resolveDispute(rid, true, true))
         .to.emit(f.registry, "ProviderStatusChanged")
@@ -580,7 +586,7 @@ describe("RedemptionManager", function () {
       await expect(tx).to.emit(m, "DisputeResolved").withArgs(rid, f.arbitrator.address, false, false, 0n);
       await expect(tx)
         .to.emit(f.registry, "CollateralReleased")
-        .withArgs(f.provider.address, LOCK, stored.fulfilledAt - stored.timestamp);
+        .withArgs(f.provider.address, LOCK, stored.fulfilledAt - stored.timestamp, 1n);
       await expect(tx).to.changeTokenBalances(ethers, f.collateral, [f.user], [0n]);
       expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([1n, 1n, 0n]);
       expect((await f.registry.accountOf(f.provider.address)).status).to.equal(Status.Active);
@@ -589,13 +595,14 @@ describe("RedemptionManager", function () {
     it("provider wins a dispute opened before fulfilment: response time runs to the ruling", async function () {
       const { f, rid } = await pending();
       const m = f.redemptionManager;
+      await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(rid, IssueType.NotDelivered, EVIDENCE);
       const { timestamp } = await m.redemptionOf(rid);
-      await time.setNextBlockTimestamp(timestamp + 2n * HOUR);
+      await time.setNextBlockTimestamp(timestamp + 26n * HOUR);
       await expect(m.connect(f.arbitrator).resolveDispute(rid, false, false))
         .to.emit(f.registry, "CollateralReleased")
-        .withArgs(f.provider.address, LOCK, 2n * HOUR);
-      expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([1n, 1n, 120n]);
+        .withArgs(f.provider.address, LOCK, 26n * HOUR, 1n);
+      expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([1n, 1n, 26n * 60n]);
     });
 
     it("refuses strangers, the user and the provider; reverts when nothing is disputed or resolved twice", async function () {
@@ -733,12 +740,14 @@ describe("RedemptionManager", function () {
 
       await m.connect(f.user).confirmRedemption(rid);
       await m.connect(f.provider).fulfillRedemption(4n, "envelope");
+      await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(3n, IssueType.NotDelivered, EVIDENCE);
       await m.connect(f.provider).respondToDispute(3n, RESPONSE);
       await m.connect(f.arbitrator).resolveDispute(3n, true, false);
-      await time.increase(73n * HOUR);
       await m.connect(f.stranger).expireRedemption(2n);
+      await time.increase(48n * HOUR);
       await m.finalizeRedemption(4n);
+      expect(await m.paused()).to.equal(true);
       expect(await Promise.all([1n, 2n, 3n, 4n].map((id) => m.redemptionStatus(id)))).to.deep.equal([
         RStatus.Confirmed,
         RStatus.Expired,

@@ -43,7 +43,7 @@ describe("npm start -- --once (the devnet, end to end)", function () {
       "verified by a 2-of-3 attestation",
       "user decrypted it: ssh",
       "user confirmed: status confirmed",
-      "expired by a keeper, user compensated with 2.4 mUSDC",
+      "expired by a keeper, user compensated with 2.0 mUSDC (the early-exit penalty of 0.4 mUSDC",
       "Ready in ",
     ]) {
       expect(output, line).to.contain(line);

@@ -11,6 +11,7 @@ import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../../s
 import { deployPrimary } from "../../../scripts/lib/deploy.js";
 import type { PrimaryDeployment } from "../../../scripts/lib/deploy.js";
 import { isProcessAlive, startLocalNode } from "../../../scripts/lib/local-node.js";
+import { hashReviewedProfile } from "../../../scripts/lib/provider-review.js";
 import type { LocalNode } from "../../../scripts/lib/local-node.js";
 import { IssueType, fulfilEncrypted, readAccessDetails, redeem, statusName } from "../../../scripts/lib/redemption.js";
 import {
@@ -99,7 +100,11 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
 
     // a provider with 100 sSTB of verified capacity, 30 of which it sells to the user
     await (await d.registry.connect(provider).register(sampleProfile("E2E Compute"), 1)).wait();
-    await (await d.registry.connect(approver).approveProvider(provider.address)).wait();
+    await (
+      await d.registry
+        .connect(approver)
+        .approveProvider(provider.address, hashReviewedProfile(sampleProfile("E2E Compute"), 1))
+    ).wait();
     const value = parseEther("100");
     const collateral = await d.registry.requiredCollateral(value);
     await (await d.collateral.connect(provider).mint(provider.address, parseUnits("1000", 6))).wait();
@@ -175,7 +180,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     expect(account.lockedCollateral).to.equal(0n);
   });
 
-  it("expires an unfulfilled redemption after the premium deadline and compensates the user", async function () {
+  it("expires an unfulfilled redemption after the premium deadline and compensates the user at 100%", async function () {
     const m = d.redemptionManager;
     const { redemptionId } = await redeem(m, d.sstb, user, parseEther("2"), provider.address);
     const { lock, deadline } = await m.redemptionOf(redemptionId);
@@ -188,8 +193,11 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     await rpc.send("evm_mine", []);
     const before = await d.collateral.balanceOf(user.address);
     const receipt = (await (await m.connect(stranger).expireRedemption(redemptionId)).wait())!;
-    expect(events(receipt).find((e) => e.name === "RedemptionExpired")!.args.compensation).to.equal(lock);
-    expect(await d.collateral.balanceOf(user.address)).to.equal(before + lock);
+    // during the provider's stake: the value at 100% to the user, the rest of the lock to the treasury
+    const value = (lock * 10_000n + 11_999n) / 12_000n;
+    const expired = events(receipt).find((e) => e.name === "RedemptionExpired")!;
+    expect([expired.args.compensation, expired.args.penalty]).to.deep.equal([value, lock - value]);
+    expect(await d.collateral.balanceOf(user.address)).to.equal(before + value);
     expect(statusName(await m.redemptionStatus(redemptionId))).to.equal("expired");
   });
 
