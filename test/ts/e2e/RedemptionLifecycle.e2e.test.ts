@@ -123,7 +123,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
       verifierKeys.slice(0, 2),
     );
     await (await d.mintingAgent.connect(provider).verifyAndMintSSTB(proof, collateral, 30n * 86_400n)).wait();
-    await (await d.sstb.connect(provider).transfer(user.address, parseEther("30"))).wait();
+    await (await d.sstb.connect(provider).transfer(user.address, parseEther("40"))).wait();
   });
 
   after(async function () {
@@ -137,14 +137,14 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
 
   it("runs initiate, fulfil, confirm with the spec's revert strings coming back through RPC", async function () {
     const m = d.redemptionManager;
-    const amount = parseEther("5");
+    const amount = parseEther("10"); // one reputation unit
     const supply = await d.sstb.totalSupply();
     const { redemptionId, receipt } = await redeem(m, d.sstb, user, amount, provider.address);
     expect(redemptionId).to.equal(1n);
     const initiated = events(receipt).find((e) => e.name === "RedemptionInitiated")!;
     expect([...initiated.args]).to.deep.equal([1n, user.address, amount, provider.address]);
     expect(await d.sstb.totalSupply()).to.equal(supply - amount);
-    expect(await d.sstb.balanceOf(treasury.address)).to.equal(parseEther("0.005"));
+    expect(await d.sstb.balanceOf(treasury.address)).to.equal(parseEther("0.01"));
 
     expect(await revertReason(m.connect(user).fulfillRedemption(1n, "x"))).to.equal("Only provider can fulfill");
     expect(await revertReason(m.connect(stranger).fulfillRedemption(1n, "x"))).to.equal("Only provider can fulfill");
@@ -182,7 +182,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
 
   it("expires an unfulfilled redemption after the premium deadline and compensates the user at 100%", async function () {
     const m = d.redemptionManager;
-    const { redemptionId } = await redeem(m, d.sstb, user, parseEther("2"), provider.address);
+    const { redemptionId } = await redeem(m, d.sstb, user, parseEther("10"), provider.address);
     const { lock, deadline } = await m.redemptionOf(redemptionId);
     const early = await revertData(m.connect(stranger).expireRedemption(redemptionId));
     const parsed = m.interface.parseError(early)!;
@@ -203,7 +203,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
 
   it("resolves a dispute for the user, with the arbitrator's role checked over RPC", async function () {
     const m = d.redemptionManager;
-    const { redemptionId } = await redeem(m, d.sstb, user, parseEther("1"), provider.address);
+    const { redemptionId } = await redeem(m, d.sstb, user, parseEther("10"), provider.address);
     await fulfilEncrypted(m, provider, redemptionId, sampleAccessDetails(redemptionId), userKeys.publicKey, ARBITRUM);
     await (await m.connect(user).openDispute(redemptionId, IssueType.AccessFailure, id("ssh refused"))).wait();
     await (await m.connect(provider).respondToDispute(redemptionId, id("host was up"))).wait();
