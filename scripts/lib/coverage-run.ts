@@ -5,9 +5,10 @@
  * The copy lives in `coverage/branch-work/` (ignored by git, removed by `hardhat clean`): the
  * project's files with `contracts/` (mocks excepted) branch-instrumented, `node_modules` linked,
  * and a config that extends the project's with `coverage.skipFiles`. The working tree is never
- * modified. The tests run as `hardhat test --coverage <files>` there, every Solidity test and
- * every TypeScript test but the end-to-end ones (`*.e2e.test.ts`), whose separate `hardhat node`
- * processes report no coverage, and but the gas-target tests, which instrumentation makes fail.
+ * modified. The tests run as `hardhat test --coverage <files>` there: every Solidity test and
+ * every TypeScript test except the end-to-end ones (`*.e2e.test.ts`), whose separate
+ * `hardhat node` processes report no coverage, and the gas-target tests, which the
+ * instrumentation's extra gas makes fail.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
