@@ -93,8 +93,20 @@ export default defineConfig({
   },
   test: {
     solidity: {
-      fuzz: { runs: 256 },
-      invariant: { runs: 64, depth: 64, failOnRevert: false },
+      profiles: {
+        // CI and `npm test`: fast
+        default: {
+          fuzz: { runs: 256 },
+          invariant: { runs: 64, depth: 64, failOnRevert: false },
+        },
+        // `npm run test:deep` (hardhat test solidity --test-profile deep): 10,000 runs of every fuzz
+        // test and invariant, at the default profile's depth. Inline `hardhat-config:` overrides
+        // in test/sol are prefixed `default.` so that they do not pin this profile's runs.
+        deep: {
+          fuzz: { runs: 10_000 },
+          invariant: { runs: 10_000, depth: 64, failOnRevert: false },
+        },
+      },
     },
   },
   typechain: {

@@ -16,7 +16,7 @@ contract CollateralMathTest is Test {
         return (bound(value, 0, MAX_VALUE), bound(ratio, 10_000, 30_000), bound(price, 1, MAX_PRICE));
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_required_roundsUpByLessThanOneUnit(uint256 value, uint256 ratio, uint256 price) public pure {
         (value, ratio, price) = _bounded(value, ratio, price);
         uint256 required = CollateralMath.required(value, ratio, price);
@@ -27,21 +27,21 @@ contract CollateralMathTest is Test {
         assertEq(required, remainder == 0 ? floor : floor + 1);
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_required_isMonotonic(uint256 a, uint256 b, uint256 ratio, uint256 price) public pure {
         (a, ratio, price) = _bounded(a, ratio, price);
         b = bound(b, a, MAX_VALUE);
         assertLe(CollateralMath.required(a, ratio, price), CollateralMath.required(b, ratio, price));
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_required_atLeastValueTimesPrice(uint256 value, uint256 ratio, uint256 price) public pure {
         (value, ratio, price) = _bounded(value, ratio, price);
         // never below 100% of the value at the price: the ratio floor is 10_000 bps
         assertGe(CollateralMath.required(value, ratio, price) * 1e18, value * price);
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_lockFor_keepsRemainderExactlyCovered(
         uint256 available,
         uint256 amount,
