@@ -394,6 +394,15 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         return (bucket.configOf(), bucket.available());
     }
 
+    /// @notice A rate limit's stored bucket: its level at its last update, and its configuration.
+    function bucketOf(
+        uint64 chainSelector,
+        Token token,
+        bool outbound
+    ) external view returns (TokenBucket.Bucket memory) {
+        return _bucket(_storage().routes[chainSelector], token, outbound);
+    }
+
     /// @notice Cumulative amounts of `token` that left this chain and that arrived (completed).
     function bridgedTotals(Token token) external view returns (uint256 bridgedOut, uint256 bridgedIn) {
         Totals storage totals = _storage().totals[uint256(token)];
