@@ -54,10 +54,12 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     uint256 private constant KIND_GOVERNANCE = 2;
     uint256 private constant BPS = 10_000;
 
-    /// @dev A route: the peer and its delivery gas in one slot, then two buckets per token and direction.
+    /// @dev A route: the peer, its delivery gas and whether it is in `chains` in one slot, then the
+    /// buckets per token and direction, whose `total`s are the route's flows.
     struct Route {
         address peer;
         uint32 gasLimit;
+        bool listed;
         TokenBucket.Bucket[2] outbound;
         TokenBucket.Bucket[2] inbound;
     }
@@ -66,14 +68,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     struct QueuedDelivery {
         address recipient;
         Token token;
-        uint128 amount;
-    }
-
-    /// @dev Cumulative amounts that left and arrived (completed deliveries), per token: the
-    /// `bridgedOut` and `bridgedIn` of DESIGN.md section 4, invariant 1.
-    struct Totals {
-        uint128 bridgedOut;
-        uint128 bridgedIn;
+        uint96 amount;
     }
 
     /// @custom:storage-location erc7201:computeprotocol.storage.Bridge
@@ -91,7 +86,8 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         mapping(uint64 chainSelector => Route) routes;
         mapping(bytes32 messageId => Message) messages;
         mapping(bytes32 messageId => QueuedDelivery) queued;
-        Totals[2] totals;
+        // every chain that ever had a route, for the flow totals
+        uint64[] chains;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.Bridge")) - 1)) & ~bytes32(uint256(0xff))
@@ -184,11 +180,11 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             BridgeStorage storage $ = _storage();
             if (block.timestamp < $.pausedUntil) revert EnforcedPause();
             if (recipient == address(0)) revert ZeroAddress();
-            if (amount == 0 || amount > type(uint128).max) revert BridgeInvalidAmount(amount);
+            if (amount == 0 || amount > type(uint96).max) revert BridgeInvalidAmount(amount);
             Token t = _tokenOf(token);
             Route storage route = _useRoute($, destinationChain, t, amount);
             fee = _collectFee($, t, amount, feeOption);
-            _take($, t, amount);
+            _take(t, amount);
             (messageId, transportFee) = _dispatchTransfer($, route, destinationChain, t, recipient, amount);
         }
         emit MessageSent(
@@ -235,7 +231,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         record.status = MessageStatus.Completed;
         record.completedAt = uint40(block.timestamp);
         delete $.queued[messageId];
-        _deliver($, q.token, q.recipient, q.amount);
+        _deliver(q.token, q.recipient, q.amount);
         emit MessageCompleted(messageId);
     }
 
@@ -283,6 +279,10 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             Route storage route = $.routes[chain];
             route.peer = config.peer;
             route.gasLimit = config.gasLimit;
+            if (!route.listed) {
+                route.listed = true;
+                $.chains.push(chain);
+            }
             emit RouteUpdated(chain, config.peer, config.gasLimit);
             for (uint256 t = 0; t < 2; ++t) {
                 _setRateLimit(route, chain, Token(t), true, config.outbound[t]);
@@ -403,10 +403,16 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         return _bucket(_storage().routes[chainSelector], token, outbound);
     }
 
-    /// @notice Cumulative amounts of `token` that left this chain and that arrived (completed).
+    /// @notice Cumulative amounts of `token` that left this chain and that arrived (completed
+    /// deliveries): the `bridgedOut` and `bridgedIn` of DESIGN.md section 4, invariant 1. Summed
+    /// over the routes' buckets, which count every amount that passes them.
     function bridgedTotals(Token token) external view returns (uint256 bridgedOut, uint256 bridgedIn) {
-        Totals storage totals = _storage().totals[uint256(token)];
-        return (totals.bridgedOut, totals.bridgedIn);
+        BridgeStorage storage $ = _storage();
+        for (uint256 i = 0; i < $.chains.length; ++i) {
+            Route storage route = $.routes[$.chains[i]];
+            bridgedOut += route.outbound[uint256(token)].total;
+            bridgedIn += route.inbound[uint256(token)].total;
+        }
     }
 
     /// @notice The protocol fee in basis points of the value moved.
@@ -538,8 +544,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @dev Burns (or escrows) what leaves this chain.
-    function _take(BridgeStorage storage $, Token token, uint256 amount) private {
-        $.totals[uint256(token)].bridgedOut += uint128(amount);
+    function _take(Token token, uint256 amount) private {
         if (token == Token.SSTB) {
             _sstb.burnFrom(msg.sender, amount);
         } else if (_escrowsGovernance) {
@@ -550,8 +555,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @dev Mints (or releases) what arrives on this chain.
-    function _deliver(BridgeStorage storage $, Token token, address recipient, uint256 amount) private {
-        $.totals[uint256(token)].bridgedIn += uint128(amount);
+    function _deliver(Token token, address recipient, uint256 amount) private {
         if (token == Token.SSTB) {
             _sstb.mint(recipient, amount);
         } else if (_escrowsGovernance) {
@@ -616,7 +620,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
                 completedAt: 0,
                 remoteChainSelector: source
             });
-            $.queued[messageId] = QueuedDelivery({recipient: recipient, token: token, amount: uint128(amount)});
+            $.queued[messageId] = QueuedDelivery({recipient: recipient, token: token, amount: uint96(amount)});
             emit MessageQueued(messageId, paused);
             return;
         }
@@ -626,7 +630,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             completedAt: uint40(block.timestamp),
             remoteChainSelector: source
         });
-        _deliver($, token, recipient, amount);
+        _deliver(token, recipient, amount);
         emit MessageCompleted(messageId);
     }
 

@@ -144,7 +144,7 @@ interface IBridge {
     error BridgeMessageAlreadyProcessed(bytes32 messageId);
     /// @notice The message is not waiting for delivery.
     error BridgeMessageNotQueued(bytes32 messageId);
-    /// @notice Amounts must be above zero and fit in 128 bits.
+    /// @notice Amounts must be above zero and below 2^96 (79 billion tokens).
     error BridgeInvalidAmount(uint256 amount);
     /// @notice `msg.value` is below the CCIP transport fee.
     error BridgeInsufficientTransportFee(uint256 sent, uint256 required);

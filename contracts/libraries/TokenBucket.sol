@@ -6,7 +6,8 @@ pragma solidity ^0.8.24;
 /// units per second; a transfer takes its amount out of the bucket or is refused. A disabled bucket
 /// limits nothing. The bridge keeps one per token, remote chain and direction.
 /// @dev Written for this protocol (not derived from Chainlink's BUSL rate limiter). Two slots: the
-/// state that every transfer writes (`tokens`, `lastUpdated`, `enabled`) and the configuration it
+/// state that every transfer writes (`tokens`, `lastUpdated`, `enabled`, and `total`, the amount
+/// that ever passed, so a bridge's flow totals cost no extra storage write) and the configuration it
 /// only reads (`capacity`, `rate`). The refill is computed lazily on each use, never stored ahead.
 library TokenBucket {
     /// @notice A bucket: its level at `lastUpdated` and its configuration.
@@ -14,16 +15,18 @@ library TokenBucket {
     /// @param lastUpdated Block time of the last consumption or configuration.
     /// @param enabled Whether the bucket limits anything.
     /// @param capacity Most units the bucket holds (the largest single transfer).
+    /// @param total Units that ever passed through the bucket, enabled or not.
     /// @param rate Units added per second, up to `capacity`.
     struct Bucket {
-        uint128 tokens;
+        uint96 tokens;
         uint40 lastUpdated;
         bool enabled;
+        uint112 total;
         uint128 capacity;
         uint128 rate;
     }
 
-    /// @notice A bucket's configuration as governance sets it.
+    /// @notice A bucket's configuration as governance sets it (`capacity` at most 2^96 - 1).
     struct Config {
         bool enabled;
         uint128 capacity;
@@ -32,7 +35,7 @@ library TokenBucket {
 
     /// @notice `requested` units exceed the `available` ones; the bucket refills at its rate.
     error TokenBucketExceeded(uint256 available, uint256 requested);
-    /// @notice An enabled bucket needs a capacity above zero and a rate within (0, capacity];
+    /// @notice An enabled bucket needs a capacity within (0, 2^96) and a rate within (0, capacity];
     /// a disabled one must be all zero.
     error TokenBucketInvalidConfig(bool enabled, uint256 capacity, uint256 rate);
 
@@ -41,17 +44,22 @@ library TokenBucket {
         if (!tryConsume(bucket, amount)) revert TokenBucketExceeded(available(bucket), amount);
     }
 
-    /// @notice Takes `amount` out of the bucket and returns true, or returns false and changes
-    /// nothing when the bucket holds less than `amount`.
+    /// @notice Takes `amount` out of the bucket, adds it to `total` and returns true, or returns
+    /// false and changes nothing when the bucket holds less than `amount`.
+    /// @dev `total` is checked: it reverts past 2^112 - 1 units, beyond any real flow.
     function tryConsume(Bucket storage bucket, uint256 amount) internal returns (bool) {
-        if (!bucket.enabled) return true;
+        uint256 total = uint256(bucket.total) + amount;
+        if (total > type(uint112).max) revert TokenBucketExceeded(type(uint112).max - bucket.total, amount);
+        if (!bucket.enabled) {
+            bucket.total = uint112(total);
+            return true;
+        }
         uint256 level = _levelNow(bucket.tokens, bucket.lastUpdated, bucket.capacity, bucket.rate);
         if (amount > level) return false;
-        unchecked {
-            // level <= capacity < 2^128 and amount <= level
-            bucket.tokens = uint128(level - amount);
-        }
+        // one slot written once; level <= capacity < 2^96 and amount <= level
+        bucket.tokens = uint96(level - amount);
         bucket.lastUpdated = uint40(block.timestamp);
+        bucket.total = uint112(total);
         return true;
     }
 
@@ -66,7 +74,12 @@ library TokenBucket {
     /// at the new capacity. A bucket that was disabled starts full.
     function configure(Bucket storage bucket, Config memory config) internal {
         if (config.enabled) {
-            if (config.capacity == 0 || config.rate == 0 || config.rate > config.capacity) {
+            if (
+                config.capacity == 0 ||
+                config.capacity > type(uint96).max ||
+                config.rate == 0 ||
+                config.rate > config.capacity
+            ) {
                 revert TokenBucketInvalidConfig(true, config.capacity, config.rate);
             }
         } else if (config.capacity != 0 || config.rate != 0) {
@@ -77,7 +90,7 @@ library TokenBucket {
                 ? _levelNow(bucket.tokens, bucket.lastUpdated, bucket.capacity, bucket.rate)
                 : config.capacity;
         if (level > config.capacity) level = config.capacity;
-        bucket.tokens = uint128(level);
+        bucket.tokens = uint96(level);
         bucket.lastUpdated = uint40(block.timestamp);
         bucket.enabled = config.enabled;
         bucket.capacity = config.capacity;

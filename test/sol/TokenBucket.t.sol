@@ -41,7 +41,7 @@ contract TokenBucketTest is Test {
     }
 
     function _config(uint256 capacity, uint256 rate) internal pure returns (uint128, uint128) {
-        capacity = bound(capacity, 1, type(uint128).max);
+        capacity = bound(capacity, 1, type(uint96).max);
         rate = bound(rate, 1, capacity);
         return (uint128(capacity), uint128(rate));
     }
@@ -70,7 +70,7 @@ contract TokenBucketTest is Test {
         (uint128 c, uint128 r) = _config(capacity, rate);
         h.configure(true, c, r);
         h.consume(c);
-        amount = bound(amount, 1, type(uint128).max);
+        amount = bound(amount, 1, type(uint96).max);
         TokenBucket.Bucket memory before = h.bucket();
         assertFalse(h.tryConsume(amount));
         TokenBucket.Bucket memory afterwards = h.bucket();
@@ -94,7 +94,7 @@ contract TokenBucketTest is Test {
         uint256[8] memory amounts,
         uint256[8] memory gaps
     ) public {
-        capacity = bound(capacity, 1, 1e30);
+        capacity = bound(capacity, 1, 1e28);
         rate = bound(rate, 1, capacity);
         h.configure(true, uint128(capacity), uint128(rate));
         uint256 start = block.timestamp;
@@ -110,15 +110,41 @@ contract TokenBucketTest is Test {
     function testFuzz_reconfigure_capsAtNewCapacity(uint256 capacity, uint256 rate, uint256 newCapacity) public {
         (uint128 c, uint128 r) = _config(capacity, rate);
         h.configure(true, c, r);
-        newCapacity = bound(newCapacity, 1, type(uint128).max);
+        newCapacity = bound(newCapacity, 1, type(uint96).max);
         h.configure(true, uint128(newCapacity), 1);
         assertEq(h.available(), newCapacity < c ? newCapacity : c);
     }
 
-    function testFuzz_disabled_limitsNothing(uint256 amount) public {
+    function testFuzz_disabled_limitsNothingButCounts(uint256 amount) public {
+        amount = bound(amount, 0, type(uint112).max / 2);
         assertTrue(h.tryConsume(amount));
         h.consume(amount);
         assertEq(h.available(), type(uint256).max);
+        assertEq(h.bucket().total, amount * 2);
+    }
+
+    function testFuzz_total_countsWhatPassedOnly(uint256 capacity, uint256 rate, uint256[6] memory amounts) public {
+        (uint128 c, uint128 r) = _config(capacity, rate);
+        h.configure(true, c, r);
+        uint256 passed;
+        for (uint256 i = 0; i < 6; ++i) {
+            uint256 amount = bound(amounts[i], 0, uint256(c));
+            if (h.tryConsume(amount)) passed += amount;
+            vm.warp(block.timestamp + 1 hours);
+        }
+        assertEq(h.bucket().total, passed);
+    }
+
+    function test_total_refusesOverflow() public {
+        h.consume(type(uint112).max);
+        vm.expectRevert(abi.encodeWithSelector(TokenBucket.TokenBucketExceeded.selector, 0, 1));
+        h.consume(1);
+    }
+
+    function test_configure_refusesCapacityAbove96Bits() public {
+        uint128 tooBig = uint128(type(uint96).max) + 1;
+        vm.expectRevert(abi.encodeWithSelector(TokenBucket.TokenBucketInvalidConfig.selector, true, tooBig, 1));
+        h.configure(true, tooBig, 1);
     }
 
     function test_configure_refusesInconsistentConfigs() public {

@@ -16,7 +16,8 @@ import {ERC165Checker} from "@openzeppelin/contracts/utils/introspection/ERC165C
 /// code). Like CCIP: message ids are unique per (source, destination, sequence number); each
 /// message is executed once; a receiver that reverts leaves the message `Failure`, and it can be
 /// executed again (optionally with more gas), as CCIP's manual execution allows; receivers that do
-/// not declare `IAny2EVMMessageReceiver` through ERC-165 are not called. Unlike CCIP, nothing proves
+/// not declare `IAny2EVMMessageReceiver` through ERC-165 are not called (one `supportsInterface`
+/// call, where CCIP's off-ramp makes the full ERC-165 check). Unlike CCIP, nothing proves
 /// a message was sent on the source: the relayer is trusted, as CCIP's network is.
 contract DevnetCCIPRouter is IRouterClient {
     /// @notice Execution state of an inbound message, as CCIP's off-ramp names them.
