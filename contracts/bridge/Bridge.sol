@@ -352,11 +352,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         quote.governanceDiscountBps = $.governanceDiscountBps;
         quote.transportFee = _router.getFee(
             destinationChain,
-            _message(
-                route.peer,
-                route.gasLimit,
-                abi.encode(KIND_TRANSFER, t, msg.sender, msg.sender, amount, block.timestamp)
-            )
+            _message(route.peer, route.gasLimit, abi.encode(KIND_TRANSFER, t, msg.sender, msg.sender, amount))
         );
     }
 
@@ -590,7 +586,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             destinationChain,
             route.peer,
             route.gasLimit,
-            abi.encode(KIND_TRANSFER, token, msg.sender, recipient, amount, block.timestamp)
+            abi.encode(KIND_TRANSFER, token, msg.sender, recipient, amount)
         );
         $.messages[messageId] = Message({
             status: MessageStatus.Sent,
@@ -607,11 +603,10 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         uint64 source,
         bytes calldata data
     ) private {
-        (, Token token, address sender, address recipient, uint256 amount, uint256 sentAt) = abi.decode(
+        (, Token token, address sender, address recipient, uint256 amount) = abi.decode(
             data,
-            (uint256, Token, address, address, uint256, uint256)
+            (uint256, Token, address, address, uint256)
         );
-        emit MessageReceived(messageId, source, recipient, sender, _tokenAddress(token), amount, sentAt);
         bool paused = block.timestamp < $.pausedUntil;
         if (paused || !route.inbound[uint256(token)].tryConsume(amount)) {
             $.messages[messageId] = Message({
@@ -621,6 +616,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
                 remoteChainSelector: source
             });
             $.queued[messageId] = QueuedDelivery({recipient: recipient, token: token, amount: uint96(amount)});
+            emit MessageReceived(messageId, source, recipient, sender, _tokenAddress(token), amount, false);
             emit MessageQueued(messageId, paused);
             return;
         }
@@ -630,8 +626,8 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             completedAt: uint40(block.timestamp),
             remoteChainSelector: source
         });
+        emit MessageReceived(messageId, source, recipient, sender, _tokenAddress(token), amount, true);
         _deliver(token, recipient, amount);
-        emit MessageCompleted(messageId);
     }
 
     function _receiveGovernance(
@@ -653,22 +649,18 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         ISatelliteExecutor(executor).executeFromPrimary(source, origin, calls);
     }
 
-    /// @dev Sends a data-only message to `peer`, paying CCIP in native gas from `msg.value` and
-    /// returning the excess to the sender.
+    /// @dev Sends a data-only message to `peer`, paying CCIP the whole `msg.value` in native gas. The
+    /// router refuses less than its fee and, as CCIP documents, keeps an overpayment: senders pass
+    /// the quoted `transportFee` exactly. Asking the router for its fee here to return an excess
+    /// would cost every send another router call (a fee-quoter call in production).
     function _ccipSend(
         uint64 destinationChain,
         address peer,
         uint32 gasLimit,
         bytes memory data
     ) private returns (bytes32 messageId, uint256 transportFee) {
-        Client.EVM2AnyMessage memory message = _message(peer, gasLimit, data);
-        transportFee = _router.getFee(destinationChain, message);
-        if (msg.value < transportFee) revert BridgeInsufficientTransportFee(msg.value, transportFee);
-        messageId = _router.ccipSend{value: transportFee}(destinationChain, message);
-        if (msg.value > transportFee) {
-            (bool ok, ) = msg.sender.call{value: msg.value - transportFee}("");
-            if (!ok) revert BridgeRefundFailed();
-        }
+        transportFee = msg.value;
+        messageId = _router.ccipSend{value: transportFee}(destinationChain, _message(peer, gasLimit, data));
     }
 
     function _message(

@@ -98,9 +98,10 @@ interface IBridge {
         uint256 fee,
         uint256 transportFee
     );
-    /// @notice A transfer arrived from `sourceChainSelector`, sent at `sentAt` (webhook
-    /// `bridge.message_received`). {MessageCompleted} follows when the tokens are delivered, at once
-    /// unless {MessageQueued} says why it waits.
+    /// @notice A transfer arrived from `sourceChainSelector` (webhook `bridge.message_received`; the
+    /// send time and transaction are on the source chain's {MessageSent} with the same id). `completed`: the tokens were minted or released to `recipient` in
+    /// the same transaction; otherwise {MessageQueued} says why the delivery waits and
+    /// {MessageCompleted} follows when {executeQueued} delivers it.
     event MessageReceived(
         bytes32 indexed messageId,
         uint64 indexed sourceChainSelector,
@@ -108,12 +109,12 @@ interface IBridge {
         address sender,
         address token,
         uint256 amount,
-        uint256 sentAt
+        bool completed
     );
     /// @notice The delivery of a message waits: the bridge is paused (`paused`) or the inbound rate
     /// limit is reached. {executeQueued} delivers it later.
     event MessageQueued(bytes32 indexed messageId, bool paused);
-    /// @notice The tokens of a message were minted or released to its recipient.
+    /// @notice A queued message was delivered: its tokens were minted or released to its recipient.
     event MessageCompleted(bytes32 indexed messageId);
     /// @notice The timelock sent calls to a satellite's executor.
     event GovernanceMessageSent(bytes32 indexed messageId, uint64 indexed destinationChainSelector, bytes32 callsHash);
@@ -146,10 +147,6 @@ interface IBridge {
     error BridgeMessageNotQueued(bytes32 messageId);
     /// @notice Amounts must be above zero and below 2^96 (79 billion tokens).
     error BridgeInvalidAmount(uint256 amount);
-    /// @notice `msg.value` is below the CCIP transport fee.
-    error BridgeInsufficientTransportFee(uint256 sent, uint256 required);
-    /// @notice Returning the excess of `msg.value` to the sender failed.
-    error BridgeRefundFailed();
     /// @notice A governance message arrived where no executor is set, or from a chain other than the
     /// primary.
     error BridgeGovernanceNotAccepted(uint64 sourceChainSelector);
@@ -161,8 +158,8 @@ interface IBridge {
     // --- operations ---
 
     /// @notice Sends `amount` of `token` to `recipient` on `destinationChain` (a CCIP chain selector),
-    /// paying the protocol fee with `feeOption` and the CCIP transport fee as `msg.value` (any excess
-    /// is returned). Burns the tokens (escrows the governance token on the primary chain); the bridge
+    /// paying the protocol fee with `feeOption` and the CCIP transport fee as `msg.value`: the whole
+    /// value goes to CCIP, which refuses less than its fee and keeps more (send the quoted fee). Burns the tokens (escrows the governance token on the primary chain); the bridge
     /// must be approved for `amount`, and for the fee in its token.
     /// @return messageId The CCIP message id, the key of the transfer's status on both chains.
     function send(
@@ -178,7 +175,7 @@ interface IBridge {
     function executeQueued(bytes32 messageId) external;
 
     /// @notice Sends `calls` to the executor on `destinationChain` (governance role: the timelock).
-    /// `gasLimit` is what the calls get there; `msg.value` pays the transport fee.
+    /// `gasLimit` is what the calls get there; `msg.value` pays the transport fee, all of it to CCIP.
     function sendGovernanceMessage(
         uint64 destinationChain,
         Call[] calldata calls,

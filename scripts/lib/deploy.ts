@@ -38,7 +38,7 @@ import type {
   SSTB,
   SatelliteExecutor,
 } from "../../typechain-types/index.js";
-import { chainSelectorOf } from "./ccip.js";
+import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "./ccip.js";
 import type { RateLimit, RouteConfig } from "./ccip.js";
 import type { GovernanceSettings } from "./governance.js";
 
@@ -121,9 +121,14 @@ async function bridgeParameters(
   connection: IgnitionConnection,
   options: BridgeDeployOptions = {},
   deploymentId?: string,
+  localSelector?: bigint,
 ) {
   const { chainId } = await connection.ethers.provider.getNetwork();
-  const chainSelector = options.chainSelector ?? chainSelectorOf(chainId);
+  // a chain that plays none of the protocol's chains (an in-process chain, id 31337) with a devnet
+  // router: the primary takes arbitrum's selector, so single-chain tests and demos need no setting
+  const local = options.ccipRouter === undefined && CCIP_CHAIN_SELECTORS[String(chainId)] === undefined;
+  const chainSelector =
+    options.chainSelector ?? (local && localSelector !== undefined ? localSelector : chainSelectorOf(chainId));
   let ccipRouter = options.ccipRouter;
   if (ccipRouter === undefined) {
     const [deployer] = await connection.ethers.getSigners();
@@ -240,7 +245,12 @@ export async function deployPrimary(
     step("mock stablecoin");
   }
   const handOff = options.handOff ?? true;
-  const bridge = await bridgeParameters(connection, options.bridge, options.deploymentId);
+  const bridge = await bridgeParameters(
+    connection,
+    options.bridge,
+    options.deploymentId,
+    CCIP_CHAIN_SELECTORS["42161"],
+  );
   if (options.bridge?.ccipRouter === undefined) step("devnet CCIP router");
   const parameters = primaryParameters({ ...options, collateralToken });
   const deployed = await connection.ignition.deploy(handOff ? PrimaryModule : PrimaryBridgeModule, {

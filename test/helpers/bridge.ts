@@ -1,13 +1,13 @@
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { CCIP_CHAIN_SELECTORS, routeTo } from "../../scripts/lib/ccip.js";
+import { CCIP_CHAIN_SELECTORS } from "../../scripts/lib/ccip.js";
+import { deployBridgePair as deployTwoBridges } from "../../scripts/lib/network.js";
 import type { RateLimit, RouteLimits } from "../../scripts/lib/ccip.js";
-import { deployPrimary, deploySatellite } from "../../scripts/lib/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../scripts/lib/deploy.js";
 import { Relayer } from "../../scripts/lib/relayer.js";
 import { Roles } from "../../scripts/lib/roles.js";
-import { localDeployOptions, sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
 import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";
 
 /** The two selectors of the unit tests' chains (arbitrum and ethereum, played on one chain). */
@@ -45,29 +45,14 @@ export async function deployBridgePair(connection: IgnitionConnection): Promise<
   const { ethers } = connection;
   const [deployer, treasury, approver, arbitrator, guardian, relayerSigner, alice, bob, stranger] =
     await ethers.getSigners();
-  const bridgeOptions = (chainSelector: bigint, remote: bigint) => ({
-    chainSelector,
+  const { primary: arbitrum, satellite: ethereum } = await deployTwoBridges(connection, {
+    accounts: { treasury, approver, arbitrator, guardian },
+    verifierKeys: sampleVerifierKeys("bridge-verifier"),
     relayer: relayerSigner.address,
     transportFee: TRANSPORT_FEE,
-    remoteSelectors: [remote],
+    limits: LIMITS,
+    selectors: [ARB, ETH],
   });
-  const arbitrum = await deployPrimary(connection, {
-    ...localDeployOptions({ treasury, approver, arbitrator, guardian }, sampleVerifierKeys("bridge-verifier"), {
-      handOff: false,
-    }),
-    bridge: bridgeOptions(ARB, ETH),
-  });
-  const ethereum = await deploySatellite(connection, {
-    treasury: treasury.address,
-    guardian: guardian.address,
-    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
-    primaryChainSelector: ARB,
-    primaryTimelock: await arbitrum.timelock.getAddress(),
-    handOff: false,
-    bridge: bridgeOptions(ETH, ARB),
-  });
-  await arbitrum.bridge.setRoutes([routeTo(ETH, await ethereum.bridge.getAddress(), LIMITS)]);
-  await ethereum.bridge.setRoutes([routeTo(ARB, await arbitrum.bridge.getAddress(), LIMITS)]);
 
   await arbitrum.sstb.grantRole(Roles.MINTER, deployer.address);
   await arbitrum.sstb.mint(alice.address, parseEther("10000"));

@@ -41,8 +41,13 @@ contract DevnetCCIPRouter is IRouterClient {
     /// @notice The flat transport fee per message, in native gas.
     uint256 public immutable flatFee;
 
-    mapping(uint64 chainSelector => bool) private _supported;
-    mapping(uint64 destination => uint64) private _outboundSequence;
+    /// @dev Per remote chain, in one slot: whether it is served and the last sequence number sent there.
+    struct Lane {
+        bool supported;
+        uint64 outboundSequence;
+    }
+
+    mapping(uint64 chainSelector => Lane) private _lanes;
     /// @dev Two bits of {ExecutionState} per inbound message, 128 messages per word.
     mapping(uint64 source => mapping(uint256 word => uint256 bits)) private _executionStates;
 
@@ -88,21 +93,21 @@ contract DevnetCCIPRouter is IRouterClient {
         localChainSelector = localChainSelector_;
         relayer = relayer_;
         flatFee = flatFee_;
-        for (uint256 i = 0; i < remoteChainSelectors.length; ++i) _supported[remoteChainSelectors[i]] = true;
+        for (uint256 i = 0; i < remoteChainSelectors.length; ++i) _lanes[remoteChainSelectors[i]].supported = true;
     }
 
     /// @inheritdoc IRouterClient
     function isChainSupported(uint64 destChainSelector) external view returns (bool) {
-        return _supported[destChainSelector];
+        return _lanes[destChainSelector].supported;
     }
 
     /// @inheritdoc IRouterClient
     function getFee(
         uint64 destinationChainSelector,
         Client.EVM2AnyMessage memory message
-    ) public view returns (uint256) {
-        if (!_supported[destinationChainSelector]) revert UnsupportedDestinationChain(destinationChainSelector);
-        if (message.tokenAmounts.length != 0 || message.feeToken != address(0)) revert UnsupportedMessage();
+    ) external view returns (uint256) {
+        if (!_lanes[destinationChainSelector].supported) revert UnsupportedDestinationChain(destinationChainSelector);
+        _checkMessage(message.tokenAmounts.length, message.feeToken);
         return flatFee;
     }
 
@@ -111,11 +116,13 @@ contract DevnetCCIPRouter is IRouterClient {
         uint64 destinationChainSelector,
         Client.EVM2AnyMessage calldata message
     ) external payable returns (bytes32 messageId) {
-        uint256 fee = getFee(destinationChainSelector, message);
-        if (msg.value < fee) revert InsufficientFeeTokenAmount();
+        Lane storage lane = _lanes[destinationChainSelector];
+        if (!lane.supported) revert UnsupportedDestinationChain(destinationChainSelector);
+        _checkMessage(message.tokenAmounts.length, message.feeToken);
+        if (msg.value < flatFee) revert InsufficientFeeTokenAmount();
         address receiver = abi.decode(message.receiver, (address));
         uint256 gasLimit = _gasLimitOf(message.extraArgs);
-        uint64 sequenceNumber = ++_outboundSequence[destinationChainSelector];
+        uint64 sequenceNumber = ++lane.outboundSequence;
         messageId = messageIdOf(
             localChainSelector,
             destinationChainSelector,
@@ -200,7 +207,7 @@ contract DevnetCCIPRouter is IRouterClient {
 
     /// @notice The last sequence number sent to `destinationChainSelector`.
     function outboundSequence(uint64 destinationChainSelector) external view returns (uint64) {
-        return _outboundSequence[destinationChainSelector];
+        return _lanes[destinationChainSelector].outboundSequence;
     }
 
     /// @notice The id of a message: unique per source, destination and sequence number, and bound to
@@ -226,6 +233,10 @@ contract DevnetCCIPRouter is IRouterClient {
                     gasLimit
                 )
             );
+    }
+
+    function _checkMessage(uint256 tokenAmounts, address feeToken) private pure {
+        if (tokenAmounts != 0 || feeToken != address(0)) revert UnsupportedMessage();
     }
 
     function _setExecutionState(uint64 source, uint64 sequenceNumber, ExecutionState state) private {

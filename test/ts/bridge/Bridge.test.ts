@@ -152,14 +152,18 @@ describe("Bridge", function () {
       expect(await f.primary.bridge.messageStatus(second)).to.equal(Status.Sent);
     });
 
-    it("returns native gas sent above the transport fee", async function () {
+    it("pays CCIP what it is sent: the router refuses less than its fee and keeps an overpayment", async function () {
       const f = await fresh();
       const tx = f.primary.bridge
         .connect(f.alice)
         .send(ETH, f.bob.address, await f.primary.sstb.getAddress(), AMOUNT, FeeOption.default, {
-          value: TRANSPORT_FEE * 5n,
+          value: TRANSPORT_FEE * 2n,
         });
-      await expect(tx).to.changeEtherBalances(ethers, [f.alice, f.primary.router], [-TRANSPORT_FEE, TRANSPORT_FEE]);
+      await expect(tx).to.changeEtherBalances(
+        ethers,
+        [f.alice, f.primary.router],
+        [-TRANSPORT_FEE * 2n, TRANSPORT_FEE * 2n],
+      );
     });
 
     it("refuses, changing nothing: too little native gas, no route, an unknown token, a zero recipient or amount, while paused", async function () {
@@ -167,9 +171,9 @@ describe("Bridge", function () {
       const b = f.primary.bridge.connect(f.alice);
       const sstb = await f.primary.sstb.getAddress();
       const before = await everything(f);
-      await expect(b.send(ETH, f.bob.address, sstb, AMOUNT, 0, { value: TRANSPORT_FEE - 1n }))
-        .to.be.revertedWithCustomError(b, "BridgeInsufficientTransportFee")
-        .withArgs(TRANSPORT_FEE - 1n, TRANSPORT_FEE);
+      await expect(
+        b.send(ETH, f.bob.address, sstb, AMOUNT, 0, { value: TRANSPORT_FEE - 1n }),
+      ).to.be.revertedWithCustomError(f.primary.router, "InsufficientFeeTokenAmount");
       await expect(b.send(ARB, f.bob.address, sstb, AMOUNT, 0, { value: TRANSPORT_FEE }))
         .to.be.revertedWithCustomError(b, "BridgeUnsupportedChain")
         .withArgs(ARB);
@@ -286,14 +290,13 @@ describe("Bridge", function () {
   describe("delivery (ccipReceive through the relayer)", function () {
     it("mints on the destination once, records completed with its times and emits everything the API needs", async function () {
       const { f, id } = await sent();
-      const sentAt = (await f.primary.bridge.messageOf(id)).createdAt;
       const [result] = await f.relayer.poll();
       expect(result.messageId).to.equal(id);
       expect(result.state).to.equal("success");
       const receipt = await ethers.provider.getTransactionReceipt(result.transactionHash);
       const s = f.satellite.bridge;
       const events = receipt!.logs.filter((l) => l.address === s.target).map((l) => s.interface.parseLog(l)!);
-      expect(events.map((e) => e.name)).to.deep.equal(["MessageReceived", "MessageCompleted"]);
+      expect(events.map((e) => e.name)).to.deep.equal(["MessageReceived"]);
       expect([...events[0].args]).to.deep.equal([
         id,
         ARB,
@@ -301,7 +304,7 @@ describe("Bridge", function () {
         f.alice.address,
         await f.satellite.sstb.getAddress(),
         AMOUNT,
-        sentAt,
+        true,
       ]);
       expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
       const record = await s.messageOf(id);
@@ -380,7 +383,7 @@ describe("Bridge", function () {
     it("refuses a message from anything but the configured peer (a forged sender) and from a chain without a route", async function () {
       const { f } = await sent();
       const router = f.satellite.router.connect(f.relayerSigner);
-      const data = transferData(Token.SSTB, f.stranger.address, f.stranger.address, AMOUNT, 0n);
+      const data = transferData(Token.SSTB, f.stranger.address, f.stranger.address, AMOUNT);
       const before = await everything(f);
       const forged = router.execute(
         ARB,
@@ -791,11 +794,8 @@ function messageIdOf(f: BridgeFixture, receipt: ContractTransactionReceipt): str
 }
 
 /** The payload of a transfer message, as the bridge encodes it. */
-function transferData(token: bigint, sender: string, recipient: string, amount: bigint, sentAt: bigint): string {
-  return coder.encode(
-    ["uint256", "uint8", "address", "address", "uint256", "uint256"],
-    [1n, token, sender, recipient, amount, sentAt],
-  );
+function transferData(token: bigint, sender: string, recipient: string, amount: bigint): string {
+  return coder.encode(["uint256", "uint8", "address", "address", "uint256"], [1n, token, sender, recipient, amount]);
 }
 
 /** A CCIP message carrying a transfer of AMOUNT to Bob with the given id, from `sender` on arbitrum. */
@@ -804,7 +804,7 @@ async function forgedMessage(f: BridgeFixture, messageId: string, sender: string
     messageId,
     sourceChainSelector: ARB,
     sender: coder.encode(["address"], [sender]),
-    data: transferData(Token.SSTB, f.alice.address, f.bob.address, AMOUNT, 0n),
+    data: transferData(Token.SSTB, f.alice.address, f.bob.address, AMOUNT),
     destTokenAmounts: [],
   };
 }
