@@ -16,8 +16,8 @@ import {ERC165Checker} from "@openzeppelin/contracts/utils/introspection/ERC165C
 /// code). Like CCIP: message ids are unique per (source, destination, sequence number); each
 /// message is executed once; a receiver that reverts leaves the message `Failure`, and it can be
 /// executed again (optionally with more gas), as CCIP's manual execution allows; receivers that do
-/// not declare `IAny2EVMMessageReceiver` through ERC-165 are not called (one `supportsInterface`
-/// call, where CCIP's off-ramp makes the full ERC-165 check). Unlike CCIP, nothing proves
+/// not declare `IAny2EVMMessageReceiver` through ERC-165 (the full check) are not called. Unlike
+/// CCIP, nothing proves
 /// a message was sent on the source: the relayer is trusted, as CCIP's network is.
 contract DevnetCCIPRouter is IRouterClient {
     /// @notice Execution state of an inbound message, as CCIP's off-ramp names them.
@@ -104,7 +104,7 @@ contract DevnetCCIPRouter is IRouterClient {
     /// @inheritdoc IRouterClient
     function getFee(
         uint64 destinationChainSelector,
-        Client.EVM2AnyMessage memory message
+        Client.EVM2AnyMessage calldata message
     ) external view returns (uint256) {
         if (!_lanes[destinationChainSelector].supported) revert UnsupportedDestinationChain(destinationChainSelector);
         _checkMessage(message.tokenAmounts.length, message.feeToken);
