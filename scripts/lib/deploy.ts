@@ -12,15 +12,18 @@ import {
   Bridge__factory,
   DevnetCCIPRouter__factory,
   CUToken__factory,
+  FuturesMarket__factory,
   GovernanceToken__factory,
   MintingAgent__factory,
   MockStablecoin__factory,
+  OptionsMarket__factory,
   ProtocolGovernor__factory,
   ProtocolTimelock__factory,
   ProviderRegistry__factory,
   RedemptionManager__factory,
   SSTB__factory,
   SatelliteExecutor__factory,
+  SpotMarket__factory,
 } from "../../typechain-types/index.js";
 import type {
   AttestationVerifier,
@@ -28,15 +31,18 @@ import type {
   BridgedGovernanceToken,
   DevnetCCIPRouter,
   CUToken,
+  FuturesMarket,
   GovernanceToken,
   MintingAgent,
   MockStablecoin,
+  OptionsMarket,
   ProtocolGovernor,
   ProtocolTimelock,
   ProviderRegistry,
   RedemptionManager,
   SSTB,
   SatelliteExecutor,
+  SpotMarket,
 } from "../../typechain-types/index.js";
 import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "./ccip.js";
 import type { RateLimit, RouteConfig } from "./ccip.js";
@@ -164,6 +170,9 @@ export interface PrimaryDeployment {
   verifier: AttestationVerifier;
   mintingAgent: MintingAgent;
   redemptionManager: RedemptionManager;
+  spotMarket: SpotMarket;
+  futuresMarket: FuturesMarket;
+  optionsMarket: OptionsMarket;
   timelock: ProtocolTimelock;
   governor: ProtocolGovernor;
   bridge: Bridge;
@@ -269,6 +278,9 @@ export async function deployPrimary(
     verifier: AttestationVerifier__factory.connect(await at(deployed.verifier), deployer),
     mintingAgent: MintingAgent__factory.connect(await at(deployed.mintingAgent), deployer),
     redemptionManager: RedemptionManager__factory.connect(await at(deployed.redemptionManager), deployer),
+    spotMarket: SpotMarket__factory.connect(await at(deployed.spotMarket), deployer),
+    futuresMarket: FuturesMarket__factory.connect(await at(deployed.futuresMarket), deployer),
+    optionsMarket: OptionsMarket__factory.connect(await at(deployed.optionsMarket), deployer),
     timelock: ProtocolTimelock__factory.connect(await at(deployed.timelock), deployer),
     governor: ProtocolGovernor__factory.connect(await at(deployed.governor), deployer),
     bridge: Bridge__factory.connect(await at(deployed.bridge), deployer),
@@ -336,6 +348,9 @@ export async function addressesOf(deployment: object): Promise<Record<string, st
     verifier: "AttestationVerifier",
     mintingAgent: "MintingAgent",
     redemptionManager: "RedemptionManager",
+    spotMarket: "SpotMarket",
+    futuresMarket: "FuturesMarket",
+    optionsMarket: "OptionsMarket",
     timelock: "ProtocolTimelock",
     governor: "ProtocolGovernor",
     bridge: "Bridge",
