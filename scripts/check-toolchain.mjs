@@ -18,6 +18,15 @@ try {
   problems.push("The pinned Node 22 runtime (npm package `node`) is missing.");
 }
 
+// The bridge compiles against Chainlink's CCIP client files. Their package depends (through
+// @chainlink/contracts) on @zksync/contracts from a git host that is not reachable here; the
+// package.json override points it at stubs/zksync-contracts, which nothing we compile imports.
+try {
+  require.resolve("@chainlink/contracts-ccip/contracts/libraries/Client.sol");
+} catch {
+  problems.push("@chainlink/contracts-ccip is missing (the @zksync/contracts override in package.json must stay).");
+}
+
 if (problems.length > 0) {
   console.error(
     [

@@ -1,52 +1,42 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
 import { Roles } from "../../scripts/lib/roles.js";
-import PrimaryCoreModule from "./PrimaryCore.js";
+import { UPGRADEABLE_ROLES, handOff } from "./handoff.js";
+import PrimaryBridgeModule from "./PrimaryBridge.js";
 
 /**
- * The primary chain as it goes live: `PrimaryCore`, then the hand-off as the last step. The
- * timelock receives every admin, upgrade and parameter role; the deployer renounces its own and
- * its temporary admin role on the timelock. Afterwards only a passed proposal changes anything.
+ * The primary chain as it goes live: `PrimaryBridge`, the bridge's routes to the satellites
+ * (`bridgeRoutes`, built by the deployment from the satellites' bridges), then the hand-off as the
+ * last step. The timelock receives every admin, upgrade and parameter role; the deployer renounces
+ * its own and its temporary admin role on the timelock. Afterwards only a passed proposal changes
+ * anything, on arbitrum and, through the bridge, on the satellites.
  */
 export default buildModule("Primary", (m) => {
-  const deployer = m.getAccount(0);
-  const core = m.useModule(PrimaryCoreModule);
-  const { timelock } = core;
+  const deployments = m.useModule(PrimaryBridgeModule);
+  const { timelock, bridge } = deployments;
+  const routes = m.call(bridge, "setRoutes", [m.getParameter("bridgeRoutes", [])], { id: "Bridge_setRoutes" });
 
-  const upgradeable = [Roles.GOVERNANCE, Roles.UPGRADER, Roles.DEFAULT_ADMIN];
-  const governed = [
-    ["SSTB", core.sstb, upgradeable],
-    ["ProviderRegistry", core.registry, upgradeable],
-    ["MintingAgent", core.mintingAgent, upgradeable],
-    ["RedemptionManager", core.redemptionManager, upgradeable],
-    ["SpotMarket", core.spotMarket, upgradeable],
-    ["FuturesMarket", core.futuresMarket, upgradeable],
-    ["OptionsMarket", core.optionsMarket, upgradeable],
-    ["AttestationVerifier", core.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
-    ["CUToken", core.cuToken, [Roles.DEFAULT_ADMIN]],
-  ] as const;
-  const roleName = (role: string) => Object.entries(Roles).find(([, id]) => id === role)![0];
-
-  const grants = governed.flatMap(([name, contract, roles]) =>
-    roles.map((role) =>
-      m.call(contract, "grantRole", [role, timelock], {
-        id: `handOff_grant_${name}_${roleName(role)}`,
-        after: [PrimaryCoreModule],
-      }),
-    ),
+  const renounces = handOff(
+    m,
+    timelock,
+    [
+      ["SSTB", deployments.sstb, UPGRADEABLE_ROLES],
+      ["ProviderRegistry", deployments.registry, UPGRADEABLE_ROLES],
+      ["MintingAgent", deployments.mintingAgent, UPGRADEABLE_ROLES],
+      ["RedemptionManager", deployments.redemptionManager, UPGRADEABLE_ROLES],
+      ["SpotMarket", deployments.spotMarket, UPGRADEABLE_ROLES],
+      ["FuturesMarket", deployments.futuresMarket, UPGRADEABLE_ROLES],
+      ["OptionsMarket", deployments.optionsMarket, UPGRADEABLE_ROLES],
+      ["Bridge", bridge, UPGRADEABLE_ROLES],
+      ["AttestationVerifier", deployments.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
+      ["CUToken", deployments.cuToken, [Roles.DEFAULT_ADMIN]],
+    ],
+    [PrimaryBridgeModule, routes] as never,
   );
-  const renounces = governed.flatMap(([name, contract, roles]) =>
-    roles.map((role) =>
-      m.call(contract, "renounceRole", [role, deployer], {
-        id: `handOff_renounce_${name}_${roleName(role)}`,
-        after: grants,
-      }),
-    ),
-  );
-  m.call(timelock, "renounceRole", [Roles.DEFAULT_ADMIN, deployer], {
+  m.call(timelock, "renounceRole", [Roles.DEFAULT_ADMIN, m.getAccount(0)], {
     id: "handOff_renounce_Timelock_DEFAULT_ADMIN",
     after: renounces,
   });
 
-  return core;
+  return deployments;
 });

@@ -1,9 +1,28 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
-import TokensModule from "./Tokens.js";
+import { Roles } from "../../scripts/lib/roles.js";
+import { UPGRADEABLE_ROLES, handOff } from "./handoff.js";
+import SatelliteCoreModule from "./SatelliteCore.js";
 
 /**
- * A satellite chain (Ethereum, Polygon): the tokens only, sharing the `Tokens` module with the
- * primary chain. The bridge joins in a later issue, and with it the roles to mint and burn.
+ * A satellite chain as it goes live: `SatelliteCore`, the bridge's routes (`bridgeRoutes`), then
+ * the same hand-off as the primary chain, to the satellite executor: afterwards only a proposal
+ * passed on arbitrum and carried over the bridge changes anything here.
  */
-export default buildModule("Satellite", (m) => m.useModule(TokensModule));
+export default buildModule("Satellite", (m) => {
+  const deployments = m.useModule(SatelliteCoreModule);
+  const { bridge, executor } = deployments;
+  const routes = m.call(bridge, "setRoutes", [m.getParameter("bridgeRoutes", [])], { id: "Bridge_setRoutes" });
+  handOff(
+    m,
+    executor,
+    [
+      ["SSTB", deployments.sstb, UPGRADEABLE_ROLES],
+      ["Bridge", bridge, UPGRADEABLE_ROLES],
+      ["CUToken", deployments.cuToken, [Roles.DEFAULT_ADMIN]],
+      ["BridgedGovernanceToken", deployments.governanceToken, [Roles.DEFAULT_ADMIN]],
+    ],
+    [SatelliteCoreModule, routes] as never,
+  );
+  return deployments;
+});

@@ -3,9 +3,9 @@ import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 import { uupsProxy } from "./uups.js";
 
 /**
- * The tokens every chain has (DESIGN.md section 3): the CU token, sSTB behind a UUPS proxy, and
- * the governance token (its fixed supply on the primary chain; zero on satellites, where only the
- * bridge will mint it).
+ * The primary chain's tokens (DESIGN.md section 3): the CU token, sSTB behind a UUPS proxy, and
+ * the governance token with its fixed supply. Satellites deploy their own set in `SatelliteCore`,
+ * with the bridged governance token that only the bridge mints.
  *
  * Parameters (`$global` in the parameter files): `treasury`, `governanceSupply`, `cuTokenUri`.
  */

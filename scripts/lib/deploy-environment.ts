@@ -1,12 +1,18 @@
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import PrimaryModule from "../../deploy/modules/Primary.js";
+import PrimaryBridgeModule from "../../deploy/modules/PrimaryBridge.js";
 import SatelliteModule from "../../deploy/modules/Satellite.js";
+import SatelliteCoreModule from "../../deploy/modules/SatelliteCore.js";
+import { routeTo } from "./ccip.js";
+import { routeParameter } from "./deploy.js";
 import {
   CHAINS,
+  DeploymentConfigError,
   chainsOf,
   checkParameterFile,
   deploymentIdOf,
@@ -14,13 +20,42 @@ import {
   parameterFileOf,
   writeDeploymentFile,
 } from "./environments.js";
+import type { ChainName } from "./environments.js";
+
+/** A parameter file's `$global` with `"123n"` strings turned into bigints, as Ignition reads files. */
+async function readParameters(chain: string): Promise<Record<string, unknown>> {
+  const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"), (_, value) =>
+    typeof value === "string" && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
+  ) as { $global: Record<string, unknown> };
+  return json.$global;
+}
+
+/** The addresses Ignition recorded for a chain's deployment, by future id, or undefined. */
+async function journalOf(ignitionDir: string, deploymentId: string): Promise<Record<string, string> | undefined> {
+  const file = path.join(ignitionDir, deploymentId, "deployed_addresses.json");
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
+}
+
+/** The bridge (proxy) a chain's journal records, or undefined. */
+function bridgeIn(journal: Record<string, string> | undefined): string | undefined {
+  return journal?.["PrimaryBridge#Bridge"] ?? journal?.["SatelliteCore#Bridge"];
+}
 
 /**
  * Deploys an environment's chains with Ignition, each from its parameter file and under the
- * deployment id `<environment>-<chain>`: the primary chain with `Primary` (ending with the
- * hand-off to the timelock), the satellites with `Satellite`. Ignition's journal makes it
- * resumable (an interrupted run continues where it stopped) and idempotent (a finished one sends
- * nothing). Afterwards `deployments/<environment>.json` gathers every chain's addresses.
+ * deployment id `<environment>-<chain>`, in two phases:
+ *
+ * 1. every chain's contracts with the deployer still in charge: `PrimaryBridge` on the primary chain,
+ *    then `SatelliteCore` on the satellites (their executors obey the primary's timelock, read from
+ *    the primary's journal);
+ * 2. once every chain of the environment has its bridge, on each chain the routes to the others'
+ *    bridges and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
+ *
+ * Ignition's journal makes it resumable (an interrupted run continues where it stopped; phase 2
+ * continues phase 1's deployment) and idempotent (a finished run sends nothing). Deploying a subset
+ * of chains runs phase 2 only when the other chains' bridges already exist. Afterwards
+ * `deployments/<environment>.json` gathers every chain's addresses.
  */
 export async function deployEnvironment(
   hre: HardhatRuntimeEnvironment,
@@ -30,26 +65,86 @@ export async function deployEnvironment(
 ): Promise<Record<string, Record<string, string>>> {
   const chains = chainsOf(environment, subset);
   for (const { chain, role } of chains) await checkParameterFile(chain, role);
+  const all = chainsOf(environment);
+  const ignitionDir = path.join(hre.config.paths.ignition, "deployments");
+  const journal = (chain: string) => journalOf(ignitionDir, deploymentIdOf(environment, chain));
+  const primaryChain = all[0].chain;
 
-  for (const { chain, role } of chains) {
+  const connect = async (chain: ChainName) => {
     const connection = await hre.network.create({ network: chain });
     const chainId = BigInt((await connection.provider.request({ method: "eth_chainId" })) as string);
     if (chainId !== CHAINS[chain].chainId) {
       throw new Error(`network ${chain} reports chain id ${chainId}, expected ${CHAINS[chain].chainId}`);
     }
+    return connection;
+  };
+  const satelliteExtras = async () => {
+    const primary = await journal(primaryChain);
+    const timelock = primary?.["PrimaryCore#ProtocolTimelock"];
+    if (timelock === undefined) {
+      throw new DeploymentConfigError(`deploy ${primaryChain} first: the satellites' executors obey its timelock`);
+    }
+    const primaryParameters = await readParameters(primaryChain);
+    return { primaryTimelock: timelock, primaryChainSelector: primaryParameters.chainSelector };
+  };
+
+  // phase 1: contracts
+  for (const { chain, role } of chains) {
+    const parameters = { ...(await readParameters(chain)), ...(role === "satellite" ? await satelliteExtras() : {}) };
+    const connection = await connect(chain);
     const deploymentId = deploymentIdOf(environment, chain);
-    log(`Deploying the ${role} module to ${CHAINS[chain].label} (${deploymentId})...`);
-    await connection.ignition.deploy(role === "primary" ? PrimaryModule : SatelliteModule, {
-      parameters: path.resolve(parameterFileOf(chain)),
-      deploymentId,
-      displayUi: true,
-    });
+    log(`Deploying the ${role} contracts to ${CHAINS[chain].label} (${deploymentId})...`);
+    const options = { parameters: { $global: parameters } as never, deploymentId, displayUi: true };
+    if (role === "primary") await connection.ignition.deploy(PrimaryBridgeModule, options);
+    else await connection.ignition.deploy(SatelliteCoreModule, options);
     await connection.close();
   }
 
+  // phase 2: routes and hand-off, once every chain has its bridge
+  const bridges = await Promise.all(all.map(async ({ chain }) => bridgeIn(await journal(chain))));
+  const missing = all.filter((_, i) => bridges[i] === undefined).map((c) => c.chain);
+  if (missing.length > 0) {
+    log(`Routes and hand-off wait until every chain has its bridge (missing: ${missing.join(", ")}).`);
+  } else {
+    const parametersOf = await Promise.all(all.map(({ chain }) => readParameters(chain)));
+    for (const { chain, role } of chains) {
+      const i = all.findIndex((c) => c.chain === chain);
+      const own = parametersOf[i];
+      const limit = (capacity: unknown, rate: unknown) => ({
+        enabled: true,
+        capacity: capacity as bigint,
+        rate: rate as bigint,
+      });
+      const limits = {
+        sstb: limit(own.bridgeSstbCapacity, own.bridgeSstbRate),
+        governance: limit(own.bridgeGovernanceCapacity, own.bridgeGovernanceRate),
+      };
+      const routes = all.flatMap((_, j) =>
+        j === i
+          ? []
+          : [
+              routeParameter(
+                routeTo(parametersOf[j].chainSelector as bigint, bridges[j]!, limits, own.bridgeGasLimit as bigint),
+              ),
+            ],
+      );
+      const parameters = {
+        ...own,
+        ...(role === "satellite" ? await satelliteExtras() : {}),
+        bridgeRoutes: routes,
+      };
+      const connection = await connect(chain);
+      const deploymentId = deploymentIdOf(environment, chain);
+      log(`Routes and hand-off on ${CHAINS[chain].label} (${deploymentId})...`);
+      const options = { parameters: { $global: parameters } as never, deploymentId, displayUi: true };
+      if (role === "primary") await connection.ignition.deploy(PrimaryModule, options);
+      else await connection.ignition.deploy(SatelliteModule, options);
+      await connection.close();
+    }
+  }
+
   // every chain of the environment that has a journal, so deploying a subset keeps the others
-  const ignitionDir = path.join(hre.config.paths.ignition, "deployments");
-  const deployed = chainsOf(environment).filter(({ chain }) =>
+  const deployed = all.filter(({ chain }) =>
     existsSync(path.join(ignitionDir, deploymentIdOf(environment, chain), "deployed_addresses.json")),
   );
   const record = await gatherDeployment(

@@ -1,11 +1,16 @@
 import type { NetworkConnection } from "hardhat/types/network";
 
+import DevnetCCIPModule from "../../deploy/modules/DevnetCCIP.js";
 import MockCollateralModule from "../../deploy/modules/MockCollateral.js";
 import PrimaryModule from "../../deploy/modules/Primary.js";
-import PrimaryCoreModule from "../../deploy/modules/PrimaryCore.js";
+import PrimaryBridgeModule from "../../deploy/modules/PrimaryBridge.js";
 import SatelliteModule from "../../deploy/modules/Satellite.js";
+import SatelliteCoreModule from "../../deploy/modules/SatelliteCore.js";
 import {
   AttestationVerifier__factory,
+  BridgedGovernanceToken__factory,
+  Bridge__factory,
+  DevnetCCIPRouter__factory,
   CUToken__factory,
   FuturesMarket__factory,
   GovernanceToken__factory,
@@ -17,10 +22,14 @@ import {
   ProviderRegistry__factory,
   RedemptionManager__factory,
   SSTB__factory,
+  SatelliteExecutor__factory,
   SpotMarket__factory,
 } from "../../typechain-types/index.js";
 import type {
   AttestationVerifier,
+  Bridge,
+  BridgedGovernanceToken,
+  DevnetCCIPRouter,
   CUToken,
   FuturesMarket,
   GovernanceToken,
@@ -32,8 +41,11 @@ import type {
   ProviderRegistry,
   RedemptionManager,
   SSTB,
+  SatelliteExecutor,
   SpotMarket,
 } from "../../typechain-types/index.js";
+import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "./ccip.js";
+import type { RateLimit, RouteConfig } from "./ccip.js";
 import type { GovernanceSettings } from "./governance.js";
 
 /**
@@ -66,6 +78,8 @@ export interface PrimaryDeployOptions {
   guardian: string;
   /** Governor and timelock settings. */
   governance: GovernanceSettings;
+  /** The bridge's CCIP settings and routes (defaults: a devnet router, no routes). */
+  bridge?: BridgeDeployOptions;
   /**
    * Hand every admin, upgrade and parameter role to the timelock as the last step (default true;
    * always true on a real chain). Only unit-test fixtures that drive governed setters directly
@@ -76,6 +90,74 @@ export interface PrimaryDeployOptions {
   deploymentId?: string;
   /** Called as steps complete, for progress output. */
   onStep?: (step: string) => void;
+}
+
+/** What a chain's bridge needs: its CCIP router and selector, fee prices and routes. */
+export interface BridgeDeployOptions {
+  /** The chain's CCIP router; on local chains a `DevnetCCIPRouter` is deployed when omitted. */
+  ccipRouter?: string;
+  /** This chain's CCIP selector (default: the selector of the chain id it runs on). */
+  chainSelector?: bigint;
+  /** Devnet router only: the relayer account (default: the deployer), the native fee per message,
+   * and the remote selectors it serves. */
+  relayer?: string;
+  transportFee?: bigint;
+  remoteSelectors?: readonly bigint[];
+  /** Stablecoin base units per whole sSTB and per whole governance token (default 1e6 each: 1 USDC). */
+  sstbPrice?: bigint;
+  governancePrice?: bigint;
+  /** Routes to the other chains' bridges, set before the hand-off (default none). */
+  routes?: readonly RouteConfig[];
+}
+
+/** A route as an Ignition parameter (`IBridge.RouteConfig`). */
+export function routeParameter(route: RouteConfig) {
+  const limit = (l: RateLimit) => ({ enabled: l.enabled, capacity: l.capacity, rate: l.rate });
+  return {
+    chainSelector: route.chainSelector,
+    peer: route.peer,
+    gasLimit: route.gasLimit,
+    outbound: route.outbound.map(limit),
+    inbound: route.inbound.map(limit),
+  };
+}
+
+/** The Ignition parameters of a chain's bridge. */
+async function bridgeParameters(
+  connection: IgnitionConnection,
+  options: BridgeDeployOptions = {},
+  deploymentId?: string,
+  localSelector?: bigint,
+) {
+  const { chainId } = await connection.ethers.provider.getNetwork();
+  // a chain that plays none of the protocol's chains (an in-process chain, id 31337) with a devnet
+  // router: the primary takes arbitrum's selector, so single-chain tests and demos need no setting
+  const local = options.ccipRouter === undefined && CCIP_CHAIN_SELECTORS[String(chainId)] === undefined;
+  const chainSelector =
+    options.chainSelector ?? (local && localSelector !== undefined ? localSelector : chainSelectorOf(chainId));
+  let ccipRouter = options.ccipRouter;
+  if (ccipRouter === undefined) {
+    const [deployer] = await connection.ethers.getSigners();
+    const { router } = await connection.ignition.deploy(DevnetCCIPModule, {
+      parameters: {
+        $global: {
+          chainSelector,
+          ccipRelayer: options.relayer ?? deployer.address,
+          ccipFee: options.transportFee ?? 0n,
+          ccipRemoteSelectors: [...(options.remoteSelectors ?? [])],
+        },
+      },
+      deploymentId,
+    });
+    ccipRouter = await router.getAddress();
+  }
+  return {
+    ccipRouter,
+    chainSelector,
+    bridgeSstbPrice: options.sstbPrice ?? 1_000_000n,
+    bridgeGovernancePrice: options.governancePrice ?? 1_000_000n,
+    bridgeRoutes: (options.routes ?? []).map(routeParameter),
+  };
 }
 
 /** A deployed primary chain, as typed contracts connected to the deployer. */
@@ -93,13 +175,38 @@ export interface PrimaryDeployment {
   optionsMarket: OptionsMarket;
   timelock: ProtocolTimelock;
   governor: ProtocolGovernor;
+  bridge: Bridge;
+  /** The devnet router, when one was deployed (local chains). */
+  router?: DevnetCCIPRouter;
+}
+
+/** What a satellite deployment needs to know. */
+export interface SatelliteDeployOptions {
+  /** Receives bridge fees. */
+  treasury: string;
+  /** May pause the bridge for a bounded time (a multisig). */
+  guardian: string;
+  cuTokenUri: string;
+  /** The chain's USDC, for the bridge's `default` fee option; a mock is deployed when omitted. */
+  stablecoin?: string;
+  /** The primary chain's selector and timelock: the only origin the executor obeys. */
+  primaryChainSelector: bigint;
+  primaryTimelock: string;
+  bridge?: BridgeDeployOptions;
+  /** Hand every role to the executor as the last step (default true). */
+  handOff?: boolean;
+  deploymentId?: string;
 }
 
 /** A deployed satellite chain. */
 export interface SatelliteDeployment {
+  stablecoin: MockStablecoin;
   cuToken: CUToken;
   sstb: SSTB;
-  governanceToken: GovernanceToken;
+  governanceToken: BridgedGovernanceToken;
+  bridge: Bridge;
+  executor: SatelliteExecutor;
+  router?: DevnetCCIPRouter;
 }
 
 /** The Ignition parameters of a primary deployment (the shape of `deploy/parameters/*.json`). */
@@ -127,9 +234,10 @@ export function primaryParameters(options: PrimaryDeployOptions & { collateralTo
 }
 
 /**
- * Deploys the primary chain with the `Primary` module (or `PrimaryCore` when `handOff` is false),
- * deploying the mock stablecoin first when no collateral token is given. Idempotent on networks
- * with a journal: a second run with the same deployment id sends nothing.
+ * Deploys the primary chain with the `Primary` module (or `PrimaryBridge`, without routes and
+ * hand-off, when `handOff` is false), deploying the mock stablecoin and a devnet CCIP router first
+ * when none is given. Idempotent on networks with a journal: a second run with the same deployment
+ * id sends nothing, and a run with routes after one without continues the same deployment.
  */
 export async function deployPrimary(
   connection: IgnitionConnection,
@@ -146,8 +254,16 @@ export async function deployPrimary(
     step("mock stablecoin");
   }
   const handOff = options.handOff ?? true;
-  const deployed = await connection.ignition.deploy(handOff ? PrimaryModule : PrimaryCoreModule, {
-    parameters: primaryParameters({ ...options, collateralToken }),
+  const bridge = await bridgeParameters(
+    connection,
+    options.bridge,
+    options.deploymentId,
+    CCIP_CHAIN_SELECTORS["42161"],
+  );
+  if (options.bridge?.ccipRouter === undefined) step("devnet CCIP router");
+  const parameters = primaryParameters({ ...options, collateralToken });
+  const deployed = await connection.ignition.deploy(handOff ? PrimaryModule : PrimaryBridgeModule, {
+    parameters: { $global: { ...parameters.$global, ...bridge } },
     deploymentId: options.deploymentId,
   });
   step(handOff ? "primary contracts, roles wired and handed to the timelock" : "primary contracts, roles wired");
@@ -167,23 +283,57 @@ export async function deployPrimary(
     optionsMarket: OptionsMarket__factory.connect(await at(deployed.optionsMarket), deployer),
     timelock: ProtocolTimelock__factory.connect(await at(deployed.timelock), deployer),
     governor: ProtocolGovernor__factory.connect(await at(deployed.governor), deployer),
+    bridge: Bridge__factory.connect(await at(deployed.bridge), deployer),
+    ...(options.bridge?.ccipRouter === undefined
+      ? { router: DevnetCCIPRouter__factory.connect(bridge.ccipRouter, deployer) }
+      : {}),
   };
 }
 
-/** Deploys a satellite chain with the `Satellite` module. */
+/**
+ * Deploys a satellite chain with the `Satellite` module (or `SatelliteCore`, without routes and
+ * hand-off, when `handOff` is false), deploying a mock stablecoin and a devnet CCIP router first
+ * when none is given. Resumable like {deployPrimary}.
+ */
 export async function deploySatellite(
   connection: IgnitionConnection,
-  options: Pick<PrimaryDeployOptions, "treasury" | "cuTokenUri" | "deploymentId">,
+  options: SatelliteDeployOptions,
 ): Promise<SatelliteDeployment> {
   const [deployer] = await connection.ethers.getSigners();
-  const deployed = await connection.ignition.deploy(SatelliteModule, {
-    parameters: { $global: { treasury: options.treasury, governanceSupply: 0n, cuTokenUri: options.cuTokenUri } },
+  let stablecoin = options.stablecoin;
+  if (stablecoin === undefined) {
+    const { collateral } = await connection.ignition.deploy(MockCollateralModule, {
+      deploymentId: options.deploymentId,
+    });
+    stablecoin = await collateral.getAddress();
+  }
+  const bridge = await bridgeParameters(connection, options.bridge, options.deploymentId);
+  const handOff = options.handOff ?? true;
+  const deployed = await connection.ignition.deploy(handOff ? SatelliteModule : SatelliteCoreModule, {
+    parameters: {
+      $global: {
+        treasury: options.treasury,
+        guardian: options.guardian,
+        cuTokenUri: options.cuTokenUri,
+        collateralToken: stablecoin,
+        primaryChainSelector: options.primaryChainSelector,
+        primaryTimelock: options.primaryTimelock,
+        ...bridge,
+      },
+    },
     deploymentId: options.deploymentId,
   });
+  const at = async (c: { getAddress(): Promise<string> }) => c.getAddress();
   return {
-    cuToken: CUToken__factory.connect(await deployed.cuToken.getAddress(), deployer),
-    sstb: SSTB__factory.connect(await deployed.sstb.getAddress(), deployer),
-    governanceToken: GovernanceToken__factory.connect(await deployed.governanceToken.getAddress(), deployer),
+    stablecoin: MockStablecoin__factory.connect(stablecoin, deployer),
+    cuToken: CUToken__factory.connect(await at(deployed.cuToken), deployer),
+    sstb: SSTB__factory.connect(await at(deployed.sstb), deployer),
+    governanceToken: BridgedGovernanceToken__factory.connect(await at(deployed.governanceToken), deployer),
+    bridge: Bridge__factory.connect(await at(deployed.bridge), deployer),
+    executor: SatelliteExecutor__factory.connect(await at(deployed.executor), deployer),
+    ...(options.bridge?.ccipRouter === undefined
+      ? { router: DevnetCCIPRouter__factory.connect(bridge.ccipRouter, deployer) }
+      : {}),
   };
 }
 
@@ -203,6 +353,10 @@ export async function addressesOf(deployment: object): Promise<Record<string, st
     optionsMarket: "OptionsMarket",
     timelock: "ProtocolTimelock",
     governor: "ProtocolGovernor",
+    bridge: "Bridge",
+    router: "DevnetCCIPRouter",
+    executor: "SatelliteExecutor",
+    stablecoin: "Stablecoin",
   };
   const out: Record<string, string> = {};
   for (const [key, contract] of Object.entries(deployment)) {

@@ -2,15 +2,18 @@ import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 
-import { formatEther } from "ethers";
+import { formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
+import { runBridgeScenario } from "./bridge-demo.js";
+import type { RouteLimits } from "./ccip.js";
 import { runScenario } from "./demo.js";
-import { addressesOf, deployPrimary, deploySatellite } from "./deploy.js";
 import { gatherDeployment, writeDeploymentFile } from "./environments.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
-import { localDeployOptions, sampleVerifierKeys } from "./samples.js";
+import { deployLocalNetwork } from "./network.js";
+import { Relayer } from "./relayer.js";
+import { sampleVerifierKeys } from "./samples.js";
 
 /** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
 export const DEVNET_CHAINS = [
@@ -29,7 +32,16 @@ export const DEVNET_ROLES = [
   "provider",
   "user",
   "keeper",
+  "relayer",
 ] as const;
+
+/** CCIP transport fee of the devnet routers, per message, in native gas. */
+export const DEVNET_TRANSPORT_FEE = parseEther("0.0001");
+/** Rate limits of every devnet route: 100,000 tokens per bucket, refilling about 100,000 a day. */
+export const DEVNET_LIMITS: RouteLimits = {
+  sstb: { enabled: true, capacity: parseEther("100000"), rate: parseEther("1.15") },
+  governance: { enabled: true, capacity: parseEther("100000"), rate: parseEther("1.15") },
+};
 
 export interface DevnetOptions {
   /** Port of the arbitrum node; ethereum and polygon take the next two. */
@@ -37,7 +49,7 @@ export interface DevnetOptions {
   /** Stop after the scenario instead of staying up until SIGINT/SIGTERM. */
   once: boolean;
   log: (line: string) => void;
-  /** Where `devnet.json` goes (default `deployments/`). */
+  /** Where `devnet.json` and the relayer's cursor go (default `deployments/`). */
   deploymentsDir?: string;
   /** Resolves when the devnet should stop (default: SIGINT or SIGTERM). */
   stopSignal?: Promise<void>;
@@ -117,50 +129,35 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     }
 
     const verifierKeys = sampleVerifierKeys("devnet-verifier");
-    let scenario: (() => Promise<void>) | undefined;
-    for (const [i, c] of DEVNET_CHAINS.entries()) {
-      const connection = await hre.network.create({ network: c.network, override: { url: nodes[i].url } });
-      const signers = await connection.ethers.getSigners();
-      const role = (name: (typeof DEVNET_ROLES)[number]) => signers[DEVNET_ROLES.indexOf(name)];
-      const deploymentId = `devnet-${c.chain}`;
-      if (c.role === "primary") {
-        const deployment = await step(`deploy the primary module to ${c.chain}`, () =>
-          deployPrimary(
-            connection,
-            localDeployOptions(
-              {
-                treasury: role("treasury"),
-                approver: role("approver"),
-                arbitrator: role("arbitrator"),
-                guardian: role("guardian"),
-              },
-              verifierKeys,
-              { deploymentId, onStep: (s) => log(`    ${c.chain}: ${s}`) },
-            ),
-          ),
-        );
-        log(`    ${c.chain}: ${Object.keys(await addressesOf(deployment)).length} contracts`);
-        closers.push(() => connection.close());
-        scenario = () =>
-          runScenario(
-            connection.ethers.provider,
-            deployment,
-            { approver: role("approver"), provider: role("provider"), user: role("user"), keeper: role("keeper") },
-            verifierKeys,
-            (line) => log(`  ${line}`),
-          ).then(() => undefined);
-      } else {
-        await step(`deploy the satellite module to ${c.chain}`, () =>
-          deploySatellite(connection, {
-            treasury: role("treasury").address,
-            cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
-            deploymentId,
-          }),
-        );
-        log(`    ${c.chain}: tokens deployed`);
-        await connection.close();
-      }
-    }
+    const connections = await Promise.all(
+      DEVNET_CHAINS.map((c, i) => hre.network.create({ network: c.network, override: { url: nodes[i].url } })),
+    );
+    for (const connection of connections) closers.push(() => connection.close());
+    const signersOf = await Promise.all(connections.map((c) => c.ethers.getSigners()));
+    const roleOn = (i: number, name: (typeof DEVNET_ROLES)[number]) => signersOf[i][DEVNET_ROLES.indexOf(name)];
+    const role = (name: (typeof DEVNET_ROLES)[number]) => roleOn(0, name);
+    const chains = DEVNET_CHAINS.map((c, i) => ({
+      chain: c.chain,
+      connection: connections[i],
+      deploymentId: `devnet-${c.chain}`,
+    }));
+    const network = await step(
+      "deploy the primary module to arbitrum and the satellite module to ethereum and polygon",
+      () =>
+        deployLocalNetwork(chains[0], chains.slice(1), {
+          accounts: {
+            treasury: role("treasury"),
+            approver: role("approver"),
+            arbitrator: role("arbitrator"),
+            guardian: role("guardian"),
+          },
+          verifierKeys,
+          relayer: role("relayer").address,
+          transportFee: DEVNET_TRANSPORT_FEE,
+          limits: DEVNET_LIMITS,
+          onStep: (chain, s) => log(`    ${chain}: ${s}`),
+        }),
+    );
 
     const addresses = await step("write deployments/devnet.json", () =>
       gatherDeployment(
@@ -171,12 +168,49 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     const deploymentFile = await writeDeploymentFile("devnet", addresses, options.deploymentsDir);
     const readySeconds = (performance.now() - started) / 1000;
 
+    const cursorFile = path.join(options.deploymentsDir ?? "deployments", "devnet-relayer.json");
+    await rm(cursorFile, { force: true }); // new chains: the last run's cursor means nothing
+    const relayer = await new Relayer(
+      DEVNET_CHAINS.map((c, i) => {
+        const d = i === 0 ? network.primary : network.satellites[i - 1];
+        return { name: c.chain, selector: d.selector, router: d.router!.connect(roleOn(i, "relayer")) };
+      }),
+      { cursorFile, log: (line) => log(`    ${line}`) },
+    ).load();
+    relayer.start(200);
+    closers.unshift(() => relayer.stop());
+
     await printSummary(hre, nodes, addresses, deploymentFile, log);
+    log(
+      `Relayer (devnet only; CCIP delivers on real chains): account #${DEVNET_ROLES.indexOf("relayer")}, cursor ${cursorFile}`,
+    );
     log(`Ready in ${readySeconds.toFixed(1)} s.`);
     log("");
     log("Demo scenario on arbitrum:");
     const scenarioStart = performance.now();
-    await step("run the demo scenario on arbitrum", () => scenario!());
+    await step("run the demo scenario on arbitrum", () =>
+      runScenario(
+        connections[0].ethers.provider,
+        network.primary,
+        { approver: role("approver"), provider: role("provider"), user: role("user"), keeper: role("keeper") },
+        verifierKeys,
+        (line) => log(`  ${line}`),
+      ),
+    );
+    log("");
+    log("Bridge scenario (CCIP messages through the devnet routers and the relayer):");
+    await step("run the bridge scenario", () =>
+      runBridgeScenario(
+        network,
+        (chain, name) =>
+          roleOn(
+            DEVNET_CHAINS.findIndex((c) => c.chain === chain),
+            name === "funder" ? "provider" : name,
+          ),
+        relayer,
+        (line) => log(`  ${line}`),
+      ),
+    );
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
     log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);
 
@@ -224,7 +258,7 @@ async function printSummary(
     const balance = await connection.ethers.provider.getBalance(signers[i].address);
     log(`  #${i} ${signers[i].address}  ${role.padEnd(10)} ${Number(formatEther(balance)).toFixed(2)} ETH`);
   }
-  log(`  #8..#19 unassigned, 10000 ETH each on every chain`);
+  log(`  #9..#19 unassigned, 10000 ETH each on every chain`);
   await connection.close();
   log("");
 }

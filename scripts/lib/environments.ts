@@ -3,6 +3,8 @@ import path from "node:path";
 
 import { getAddress } from "ethers";
 
+import { CCIP_CHAIN_SELECTORS } from "./ccip.js";
+
 /**
  * Where the protocol lives: per environment, the primary chain (every contract) and the
  * satellites (tokens), by Hardhat network name, with the chain id each network must report.
@@ -66,7 +68,19 @@ export function parameterFileOf(chain: string): string {
 }
 
 const ZERO = "0x0000000000000000000000000000000000000000";
-const PRIMARY_ADDRESSES = ["treasury", "collateralToken", "approver", "arbitrator", "guardian"] as const;
+const PRIMARY_ADDRESSES = ["treasury", "collateralToken", "approver", "arbitrator", "guardian", "ccipRouter"] as const;
+const SATELLITE_ADDRESSES = ["treasury", "guardian", "collateralToken", "ccipRouter"] as const;
+/** The bridge's settings, on every chain (bigints as "123n"). */
+const BRIDGE_VALUES = [
+  "chainSelector",
+  "bridgeSstbPrice",
+  "bridgeGovernancePrice",
+  "bridgeGasLimit",
+  "bridgeSstbCapacity",
+  "bridgeSstbRate",
+  "bridgeGovernanceCapacity",
+  "bridgeGovernanceRate",
+] as const;
 const PRIMARY_VALUES = [
   "collateralPerCU",
   "governanceSupply",
@@ -96,12 +110,16 @@ export async function checkParameterFile(
   }
   const g = json.$global;
   if (g === undefined) throw new DeploymentConfigError(`${file}: no "$global" parameters`);
-  const addresses = role === "primary" ? PRIMARY_ADDRESSES : (["treasury", "collateralToken"] as const);
+  const addresses = role === "primary" ? PRIMARY_ADDRESSES : SATELLITE_ADDRESSES;
   for (const field of addresses) checkAddress(file, field, g[field]);
-  const values = role === "primary" ? PRIMARY_VALUES : (["governanceSupply", "cuTokenUri"] as const);
+  const values = [...(role === "primary" ? PRIMARY_VALUES : (["cuTokenUri"] as const)), ...BRIDGE_VALUES];
   for (const field of values) {
     if (g[field] === undefined || g[field] === "")
       throw new DeploymentConfigError(`${file}: $global.${field} is missing`);
+  }
+  const expected = CCIP_CHAIN_SELECTORS[String(CHAINS[chain as ChainName]?.chainId)];
+  if (expected !== undefined && g.chainSelector !== `${expected}n`) {
+    throw new DeploymentConfigError(`${file}: $global.chainSelector must be CCIP's selector of ${chain}, ${expected}n`);
   }
   if (role === "primary") {
     const verifiers = g.verifiers;
@@ -112,8 +130,10 @@ export async function checkParameterFile(
     if (Number(g.verifierThreshold) < 1 || Number(g.verifierThreshold) > verifiers.length) {
       throw new DeploymentConfigError(`${file}: $global.verifierThreshold must be 1..${verifiers.length}`);
     }
-  } else if (g.governanceSupply !== "0n" && g.governanceSupply !== 0) {
-    throw new DeploymentConfigError(`${file}: a satellite's governanceSupply must be 0n (only the bridge mints there)`);
+  } else if (g.governanceSupply !== undefined) {
+    throw new DeploymentConfigError(
+      `${file}: a satellite has no governanceSupply (its governance token is minted by the bridge only)`,
+    );
   }
   return g;
 }
@@ -135,7 +155,9 @@ function checkAddress(file: string, field: string, value: unknown): void {
 function contractNameOf(futureId: string): string | undefined {
   const name = futureId.split("#")[1];
   if (name === undefined || name.endsWith("Proxy")) return undefined; // the proxy is listed under its contract's name
-  return name === "MockStablecoin" ? "CollateralToken" : name;
+  if (name === "MockStablecoin") return "CollateralToken";
+  // one name on every chain for the governance token (the bridged representation on satellites)
+  return name === "BridgedGovernanceToken" ? "GovernanceToken" : name;
 }
 
 /**

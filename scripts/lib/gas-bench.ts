@@ -12,6 +12,9 @@ import { signPermit } from "./permit.js";
 import { hashReviewedProfile } from "./provider-review.js";
 import { IssueType, fulfilEncrypted, redeem } from "./redemption.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { CCIP_CHAIN_SELECTORS, FeeOption } from "./ccip.js";
+import { deployBridgePair } from "./network.js";
+import { Roles } from "./roles.js";
 
 /** One measured operation. */
 export interface GasRow {
@@ -126,6 +129,7 @@ export async function runGasBenchmark(connection: IgnitionConnection): Promise<G
   rows.push(...(await benchRedemptions(ethers, d, holder, provider, arbitrator, chainId)));
   rows.push(...(await benchMarkets(ethers, d, provider, holder)));
   rows.push(...(await benchGovernance(ethers, d, treasury, voter)));
+  rows.push(...(await benchBridge(connection)));
 
   await advanceTime(ethers, Number(30n * DAY));
   await measure(
@@ -391,6 +395,97 @@ async function benchGovernance(
   record("queue", "into the timelock", await queue(d.governor, voter, proposal));
   await advanceTime(ethers, Number(settings[2]));
   record("execute", "after the timelock delay, by anyone", await execute(d.governor, voter, proposal));
+  return rows;
+}
+
+/**
+ * The bridge on the devnet transport: two bridges on this chain (arbitrum's and ethereum's
+ * selectors) with devnet routers, a holder sending sSTB and STBGOV with each fee option, and the
+ * relayer's execution of the deliveries (router bookkeeping included). Steady state unless the
+ * note says otherwise: the lane, the treasury and the holders have been used before.
+ */
+async function benchBridge(connection: IgnitionConnection): Promise<GasRow[]> {
+  const { ethers } = connection;
+  const signers = await ethers.getSigners();
+  const [deployer, treasury, approver, arbitrator, guardian, relayer, holder] = signers;
+  const ARB = CCIP_CHAIN_SELECTORS["42161"];
+  const ETH = CCIP_CHAIN_SELECTORS["1"];
+  const limit = { enabled: true, capacity: parseEther("1000000"), rate: parseEther("100") };
+  const fee = parseEther("0.0001");
+  const { primary, satellite } = await deployBridgePair(connection, {
+    accounts: { treasury, approver, arbitrator, guardian },
+    verifierKeys: sampleVerifierKeys("bench-bridge"),
+    relayer: relayer.address,
+    transportFee: fee,
+    limits: { sstb: limit, governance: limit },
+    selectors: [ARB, ETH],
+  });
+  const rows: GasRow[] = [];
+  const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+
+  await (await primary.sstb.grantRole(Roles.MINTER, deployer.address)).wait();
+  await (await primary.sstb.mint(holder.address, parseEther("1000"))).wait();
+  await (await primary.governanceToken.connect(treasury).transfer(holder.address, parseEther("1000"))).wait();
+  const bridgeAddress = await primary.bridge.getAddress();
+  await (await primary.collateral.mint(holder.address, parseUnits("1000", 6))).wait();
+  for (const token of [primary.collateral, primary.sstb, primary.governanceToken]) {
+    await (await token.connect(holder).approve(bridgeAddress, ethers.MaxUint256)).wait();
+  }
+  const sstb = await primary.sstb.getAddress();
+  const gov = await primary.governanceToken.getAddress();
+  const send = async (recipient: string, token: string, option: number) =>
+    (await (
+      await primary.bridge.connect(holder).send(ETH, recipient, token, parseEther("10"), option, { value: fee })
+    ).wait())!;
+  const routerOut = primary.router!;
+  const routerIn = satellite.router!.connect(relayer);
+  let delivered = 0;
+  const deliverNext = async () => {
+    const events = await routerOut.queryFilter(routerOut.filters.CCIPSendRequested());
+    const e = events[delivered++];
+    const a = e.args;
+    return (await (
+      await routerIn.execute(ARB, a.sequenceNumber, a.sender, a.receiver, a.data, a.gasLimit, 0n, {
+        gasLimit: a.gasLimit + 150_000n,
+      })
+    ).wait())!;
+  };
+
+  record(
+    "bridge send",
+    "first message of the lane and of the protocol (record, counters, buckets, treasury from zero)",
+    await send(holder.address, sstb, FeeOption.default),
+  );
+  // warm-up: the treasury's first fee in each other token
+  for (const option of [FeeOption.service, FeeOption.stb_gov]) await send(holder.address, sstb, option);
+  record(
+    "bridge send",
+    "10 sSTB burned, fee in the stablecoin (default)",
+    await send(holder.address, sstb, FeeOption.default),
+  );
+  record(
+    "bridge send",
+    "10 sSTB burned, fee in sSTB at 10% off (service)",
+    await send(holder.address, sstb, FeeOption.service),
+  );
+  record(
+    "bridge send",
+    "10 sSTB burned, fee in STBGOV at 25% off (stb_gov)",
+    await send(holder.address, sstb, FeeOption.stb_gov),
+  );
+  record("bridge send", "10 STBGOV escrowed on arbitrum, fee in the stablecoin", await send(holder.address, gov, 0));
+
+  record(
+    "bridge delivery",
+    "relayer's execute: first message of the lane, sSTB minted to a new holder",
+    await deliverNext(),
+  );
+  while (delivered < 7) await deliverNext();
+  await send(signers[9].address, sstb, 0);
+  record("bridge delivery", "relayer's execute: 10 sSTB minted to a new holder", await deliverNext());
+  await send(holder.address, sstb, 0);
+  record("bridge delivery", "relayer's execute: 10 sSTB minted to an existing holder", await deliverNext());
   return rows;
 }
 

@@ -6,7 +6,9 @@ import { expect } from "chai";
 import { network } from "hardhat";
 
 import { deployPrimary, deploySatellite } from "../../../scripts/lib/deploy.js";
+import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS } from "../../../scripts/lib/ccip.js";
 import {
+  CHAINS,
   DeploymentConfigError,
   chainsOf,
   checkParameterFile,
@@ -48,7 +50,17 @@ describe("Deployment (Ignition modules in deploy/)", function () {
         deploymentId: ids[0],
       });
       const first = await deployPrimary(connection, options);
-      const satellite = await deploySatellite(connection, { ...options, deploymentId: ids[1] });
+      // a satellite on the same node, playing ethereum's selector (its own devnet router)
+      const satelliteOptions = {
+        treasury: treasury.address,
+        guardian: guardian.address,
+        cuTokenUri: options.cuTokenUri,
+        primaryChainSelector: CCIP_CHAIN_SELECTORS["42161"],
+        primaryTimelock: await first.timelock.getAddress(),
+        bridge: { chainSelector: CCIP_CHAIN_SELECTORS["1"] },
+        deploymentId: ids[1],
+      };
+      const satellite = await deploySatellite(connection, satelliteOptions);
       const nonce = await connection.ethers.provider.getTransactionCount(deployer.address);
 
       // the same mock collateral (from the journal) and the same primary module: nothing to send
@@ -56,10 +68,10 @@ describe("Deployment (Ignition modules in deploy/)", function () {
         ...options,
         collateralToken: await first.collateral.getAddress(),
       });
-      await deploySatellite(connection, { ...options, deploymentId: ids[1] });
+      await deploySatellite(connection, satelliteOptions);
       expect(await connection.ethers.provider.getTransactionCount(deployer.address)).to.equal(nonce);
       for (const key of Object.keys(first) as Array<keyof typeof first>) {
-        expect(await again[key].getAddress(), key).to.equal(await first[key].getAddress());
+        expect(await again[key]!.getAddress(), key).to.equal(await first[key]!.getAddress());
       }
 
       // the hand-off ran as the last step: the deployer holds nothing, the timelock everything
@@ -93,13 +105,25 @@ describe("Deployment (Ignition modules in deploy/)", function () {
       }
       expect(Object.keys(record.arbitrum).some((name) => name.endsWith("Proxy"))).to.equal(false);
       expect(Object.keys(record.ethereum).sort()).to.deep.equal([
+        "Bridge",
+        "BridgeImplementation",
         "CUToken",
+        "CollateralToken",
+        "DevnetCCIPRouter",
         "GovernanceToken",
         "SSTB",
         "SSTBImplementation",
+        "SatelliteExecutor",
       ]);
       expect(record.ethereum.SSTB).to.equal(await satellite.sstb.getAddress());
+      expect(record.ethereum.GovernanceToken).to.equal(await satellite.governanceToken.getAddress());
       expect(await satellite.governanceToken.totalSupply()).to.equal(0n);
+      // the satellite's hand-off: the executor holds its roles, the deployer none
+      const executor = await satellite.executor.getAddress();
+      for (const contract of [satellite.sstb, satellite.bridge, satellite.cuToken, satellite.governanceToken]) {
+        expect(await contract.hasRole("0x" + "00".repeat(32), deployer.address)).to.equal(false);
+        expect(await contract.hasRole("0x" + "00".repeat(32), executor)).to.equal(true);
+      }
 
       const dir = await mkdtemp(path.join(tmpdir(), "deployments-"));
       const file = await writeDeploymentFile("test", record, dir);
@@ -109,14 +133,17 @@ describe("Deployment (Ignition modules in deploy/)", function () {
   });
 
   describe("parameter files (deploy/parameters)", function () {
-    it("name the real USDC on every chain, and zero satellites' governance supply", async function () {
+    it("name the real USDC, CCIP router and chain selector on every chain, and no governance supply on satellites", async function () {
       for (const [chain, usdc] of Object.entries(USDC)) {
         const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"));
         expect(json.$global.collateralToken, chain).to.equal(usdc);
+        expect(json.$global.ccipRouter, chain).to.equal(CCIP_ROUTERS[chain]);
+        const chainId = CHAINS[chain as keyof typeof CHAINS].chainId;
+        expect(json.$global.chainSelector, chain).to.equal(`${CCIP_CHAIN_SELECTORS[String(chainId)]}n`);
       }
       for (const chain of ["ethereum", "polygon", "sepolia", "polygonAmoy"]) {
         const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"));
-        expect(json.$global.governanceSupply, chain).to.equal("0n");
+        expect(json.$global.governanceSupply, chain).to.equal(undefined);
       }
     });
 
@@ -142,6 +169,18 @@ describe("Deployment (Ignition modules in deploy/)", function () {
       await writeFile(file, JSON.stringify(json));
       const checked = await checkParameterFile("arbitrum", "primary", file);
       expect(checked.votingPeriod).to.equal("432000n");
+      json.$global.chainSelector = `${CCIP_CHAIN_SELECTORS["1"]}n`;
+      await writeFile(file, JSON.stringify(json));
+      await expect(checkParameterFile("arbitrum", "primary", file)).to.be.rejectedWith(
+        /chainSelector must be CCIP's selector of arbitrum/,
+      );
+      json.$global.chainSelector = `${CCIP_CHAIN_SELECTORS["42161"]}n`;
+      json.$global.ccipRouter = "0x0000000000000000000000000000000000000000";
+      await writeFile(file, JSON.stringify(json));
+      await expect(checkParameterFile("arbitrum", "primary", file)).to.be.rejectedWith(
+        /ccipRouter is still the zero placeholder/,
+      );
+      json.$global.ccipRouter = CCIP_ROUTERS.arbitrum;
       json.$global.verifierThreshold = 4;
       await writeFile(file, JSON.stringify(json));
       await expect(checkParameterFile("arbitrum", "primary", file)).to.be.rejectedWith(

@@ -52,9 +52,29 @@ describe("npm start -- --once (the devnet, end to end)", function () {
       "user bought the call for 0.5 mUSDC",
       "user exercised the call: paid 9.0 mUSDC for 5 sSTB, status exercised",
       "Ready in ",
+      "Relayer (devnet only; CCIP delivers on real chains)",
+      "sSTB supply per chain: arbitrum 92.0, ethereum 0.0, polygon 1.0",
+      "STBGOV escrowed on arbitrum 1.0 = bridged supply on the satellites 1.0",
     ]) {
       expect(output, line).to.contain(line);
     }
+    // the bridge scenario: five hops, each a CCIP message id delivered by the relayer, with its time
+    const hops = [
+      ...output.matchAll(
+        /^\s+\d\. ([\d.]+) (sSTB|STBGOV) (\w+) -> (\w+): message (0x[0-9a-f]{64}), fee .* \((\w+)\), completed in [\d.]+ s$/gm,
+      ),
+    ];
+    expect(
+      hops.map((m) => `${m[2]} ${m[3]} -> ${m[4]} (${m[6]})`),
+      output,
+    ).to.deep.equal([
+      "sSTB arbitrum -> polygon (default)",
+      "sSTB polygon -> ethereum (service)",
+      "sSTB ethereum -> arbitrum (default)",
+      "STBGOV arbitrum -> polygon (stb_gov)",
+      "STBGOV polygon -> arbitrum (stb_gov)",
+    ]);
+    for (const m of hops) expect(output).to.contain(`relayer: delivered ${m[5].slice(0, 10)}`);
 
     const devnet = JSON.parse(await readFile(path.join("deployments", "devnet.json"), "utf8")) as Record<
       string,
@@ -75,16 +95,23 @@ describe("npm start -- --once (the devnet, end to end)", function () {
       "OptionsMarket",
       "ProtocolTimelock",
       "ProtocolGovernor",
+      "Bridge",
+      "DevnetCCIPRouter",
     ]) {
       expect(devnet.arbitrum[name], name).to.match(/^0x[0-9a-fA-F]{40}$/);
       expect(output).to.contain(devnet.arbitrum[name]);
     }
     for (const chain of ["ethereum", "polygon"]) {
       expect(Object.keys(devnet[chain]).sort()).to.deep.equal([
+        "Bridge",
+        "BridgeImplementation",
         "CUToken",
+        "CollateralToken",
+        "DevnetCCIPRouter",
         "GovernanceToken",
         "SSTB",
         "SSTBImplementation",
+        "SatelliteExecutor",
       ]);
     }
   });

@@ -65,11 +65,14 @@ describe("Governance (after the hand-off to the timelock)", function () {
         SpotMarket: f.spotMarket,
         FuturesMarket: f.futuresMarket,
         OptionsMarket: f.optionsMarket,
+        Bridge: f.bridge,
         ProtocolTimelock: f.timelock,
       });
       const timelock = await f.timelock.getAddress();
       const contracts = new Set(
-        await Promise.all([f.timelock, f.governor, f.mintingAgent, f.redemptionManager].map((c) => c.getAddress())),
+        await Promise.all(
+          [f.timelock, f.governor, f.mintingAgent, f.redemptionManager, f.bridge].map((c) => c.getAddress()),
+        ),
       );
       const operational: Record<string, string> = {
         [Roles.APPROVER]: f.approver.address,

@@ -1,0 +1,24 @@
+import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
+
+import { Roles } from "../../scripts/lib/roles.js";
+import { bridgeProxy } from "./bridge.js";
+import PrimaryCoreModule from "./PrimaryCore.js";
+
+/**
+ * `PrimaryCore` plus the arbitrum bridge: it mints and burns sSTB and escrows the governance
+ * token; the guardian may pause it. Routes and the hand-off follow in `Primary`, once the
+ * satellites' bridges exist.
+ */
+export default buildModule("PrimaryBridge", (m) => {
+  const core = m.useModule(PrimaryCoreModule);
+  const bridge = bridgeProxy(m, core, true);
+  const grants = [
+    ["SSTB_MINTER_Bridge", core.sstb, Roles.MINTER, bridge],
+    ["SSTB_BURNER_Bridge", core.sstb, Roles.BURNER, bridge],
+    ["Bridge_GUARDIAN", bridge, Roles.GUARDIAN, m.getParameter<string>("guardian")],
+  ] as const;
+  for (const [id, contract, role, account] of grants) {
+    m.call(contract, "grantRole", [role, account], { id: `grant_${id}` });
+  }
+  return { ...core, bridge };
+});

@@ -1,0 +1,41 @@
+import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
+
+import { Roles } from "../../scripts/lib/roles.js";
+import { bridgeProxy } from "./bridge.js";
+import { uupsProxy } from "./uups.js";
+
+/**
+ * Every contract of a satellite chain (Ethereum, Polygon), wired, with the deployer still holding
+ * the admin roles: the CU token, sSTB, the bridged governance token (no supply: only the bridge
+ * mints it), the bridge, and the executor that runs the arbitrum timelock's calls. `Satellite` adds
+ * the routes and the hand-off to the executor.
+ *
+ * Parameters (`$global`): `treasury`, `guardian`, `cuTokenUri`, `collateralToken` (USDC, for the
+ * bridge's `default` fee option), `ccipRouter`, `chainSelector`, `bridgeSstbPrice`,
+ * `bridgeGovernancePrice`, `primaryChainSelector`, `primaryTimelock`.
+ */
+export default buildModule("SatelliteCore", (m) => {
+  const admin = m.getAccount(0);
+  const cuToken = m.contract("CUToken", [admin, m.getParameter<string>("cuTokenUri")]);
+  const sstb = uupsProxy(m, "SSTB", [admin]);
+  const governanceToken = m.contract("BridgedGovernanceToken", [admin]);
+  const bridge = bridgeProxy(m, { sstb, governanceToken }, false);
+  const executor = m.contract("SatelliteExecutor", [
+    bridge,
+    m.getParameter<bigint>("primaryChainSelector"),
+    m.getParameter<string>("primaryTimelock"),
+  ]);
+  m.call(bridge, "setGovernanceExecutor", [executor]);
+
+  const grants = [
+    ["SSTB_MINTER_Bridge", sstb, Roles.MINTER, bridge],
+    ["SSTB_BURNER_Bridge", sstb, Roles.BURNER, bridge],
+    ["BridgedGovernanceToken_MINTER_Bridge", governanceToken, Roles.MINTER, bridge],
+    ["BridgedGovernanceToken_BURNER_Bridge", governanceToken, Roles.BURNER, bridge],
+    ["Bridge_GUARDIAN", bridge, Roles.GUARDIAN, m.getParameter<string>("guardian")],
+  ] as const;
+  for (const [id, contract, role, account] of grants) {
+    m.call(contract, "grantRole", [role, account], { id: `grant_${id}` });
+  }
+  return { cuToken, sstb, governanceToken, bridge, executor };
+});

@@ -1,0 +1,128 @@
+import { parseEther, parseUnits } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+
+import { CCIP_CHAIN_SELECTORS } from "../../scripts/lib/ccip.js";
+import { deployBridgePair as deployTwoBridges } from "../../scripts/lib/network.js";
+import type { RateLimit, RouteLimits } from "../../scripts/lib/ccip.js";
+import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../scripts/lib/deploy.js";
+import { Relayer } from "../../scripts/lib/relayer.js";
+import { Roles } from "../../scripts/lib/roles.js";
+import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";
+
+/** The two selectors of the unit tests' chains (arbitrum and ethereum, played on one chain). */
+export const ARB = CCIP_CHAIN_SELECTORS["42161"];
+export const ETH = CCIP_CHAIN_SELECTORS["1"];
+/** Flat CCIP fee of the devnet routers in the unit tests. */
+export const TRANSPORT_FEE = parseEther("0.001");
+/** Route limits of the unit tests: 1,000 tokens per bucket, refilling 1 token per second. */
+export const LIMIT: RateLimit = { enabled: true, capacity: parseEther("1000"), rate: parseEther("1") };
+export const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
+
+export interface BridgePair {
+  primary: PrimaryDeployment & { bridge: Bridge; router: DevnetCCIPRouter };
+  satellite: SatelliteDeployment & { router: DevnetCCIPRouter };
+  deployer: HardhatEthersSigner;
+  treasury: HardhatEthersSigner;
+  guardian: HardhatEthersSigner;
+  relayerSigner: HardhatEthersSigner;
+  alice: HardhatEthersSigner;
+  bob: HardhatEthersSigner;
+  stranger: HardhatEthersSigner;
+}
+
+/** The pair with a relayer between its routers. */
+export type BridgeFixture = BridgePair & { relayer: Relayer };
+
+/**
+ * Two bridges on one in-process chain, on different CCIP selectors (arbitrum's and ethereum's),
+ * each with its own devnet router, routed to each other with {LIMITS}, and a relayer between the
+ * routers. The deployer keeps governance on both sides (no hand-off), so tests call setters
+ * directly. Alice holds 10,000 sSTB and 10,000 STBGOV on arbitrum and 1,000 mUSDC on both sides,
+ * with every approval the bridges need.
+ */
+export async function deployBridgePair(connection: IgnitionConnection): Promise<BridgePair> {
+  const { ethers } = connection;
+  const [deployer, treasury, approver, arbitrator, guardian, relayerSigner, alice, bob, stranger] =
+    await ethers.getSigners();
+  const { primary: arbitrum, satellite: ethereum } = await deployTwoBridges(connection, {
+    accounts: { treasury, approver, arbitrator, guardian },
+    verifierKeys: sampleVerifierKeys("bridge-verifier"),
+    relayer: relayerSigner.address,
+    transportFee: TRANSPORT_FEE,
+    limits: LIMITS,
+    selectors: [ARB, ETH],
+  });
+
+  await arbitrum.sstb.grantRole(Roles.MINTER, deployer.address);
+  await arbitrum.sstb.mint(alice.address, parseEther("10000"));
+  await arbitrum.governanceToken.connect(treasury).transfer(alice.address, parseEther("10000"));
+  for (const d of [arbitrum, ethereum]) {
+    const bridge = await d.bridge.getAddress();
+    const stablecoin = "collateral" in d ? d.collateral : d.stablecoin;
+    await stablecoin.mint(alice.address, parseUnits("1000", 6));
+    await stablecoin.connect(alice).approve(bridge, ethers.MaxUint256);
+    await d.sstb.connect(alice).approve(bridge, ethers.MaxUint256);
+    await d.governanceToken.connect(alice).approve(bridge, ethers.MaxUint256);
+  }
+
+  return {
+    primary: arbitrum as BridgePair["primary"],
+    satellite: ethereum as BridgePair["satellite"],
+    deployer,
+    treasury,
+    guardian,
+    relayerSigner,
+    alice,
+    bob,
+    stranger,
+  };
+}
+
+/**
+ * The fixture with a new relayer between its two routers. A relayer keeps a cursor in memory, so
+ * each test needs its own: `loadFixture` reverts the chain but returns the same fixture object.
+ */
+export function withRelayer(f: BridgePair): BridgeFixture {
+  const relayer = new Relayer(
+    [
+      { name: "arbitrum", selector: ARB, router: f.primary.router.connect(f.relayerSigner) },
+      { name: "ethereum", selector: ETH, router: f.satellite.router.connect(f.relayerSigner) },
+    ],
+    { retryDelayMs: 0 },
+  );
+  return { ...f, relayer };
+}
+
+/**
+ * What a reverted bridge call must leave untouched: balances of the given accounts in every token
+ * on both sides, supplies, the bridges' totals, buckets and ETH.
+ */
+export async function bridgeState(f: BridgePair, accounts: readonly string[]) {
+  const sides = [
+    { name: "arbitrum", d: f.primary, stablecoin: f.primary.collateral, remote: ETH },
+    { name: "ethereum", d: f.satellite, stablecoin: f.satellite.stablecoin, remote: ARB },
+  ];
+  const out: Record<string, unknown> = {};
+  for (const { name, d, stablecoin, remote } of sides) {
+    const bridge = await d.bridge.getAddress();
+    const holders = [...accounts, bridge, f.treasury.address];
+    out[name] = {
+      balances: await Promise.all(
+        holders.map(async (a) => [
+          a,
+          await d.sstb.balanceOf(a),
+          await d.governanceToken.balanceOf(a),
+          await stablecoin.balanceOf(a),
+        ]),
+      ),
+      supplies: [await d.sstb.totalSupply(), await d.governanceToken.totalSupply()],
+      totals: [...(await d.bridge.bridgedTotals(0))].concat([...(await d.bridge.bridgedTotals(1))]),
+      buckets: await Promise.all(
+        [0, 1].flatMap((t) => [true, false].map(async (o) => String(await d.bridge.bucketOf(remote, t, o)))),
+      ),
+      routerBalance: await d.bridge.runner!.provider!.getBalance(await d.router!.getAddress()),
+    };
+  }
+  return out;
+}

@@ -1,0 +1,810 @@
+import { expect } from "chai";
+import { network } from "hardhat";
+import { AbiCoder, parseEther, parseUnits } from "ethers";
+import type { ContractTransactionReceipt } from "ethers";
+
+import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, routeTo } from "../../../scripts/lib/ccip.js";
+import { Roles } from "../../../scripts/lib/roles.js";
+import { Bridge__factory, DevnetCCIPRouter__factory } from "../../../typechain-types/index.js";
+import {
+  ARB,
+  ETH,
+  LIMIT,
+  LIMITS,
+  TRANSPORT_FEE,
+  bridgeState,
+  deployBridgePair,
+  withRelayer,
+} from "../../helpers/bridge.js";
+import type { BridgeFixture, BridgePair } from "../../helpers/bridge.js";
+import { GUARDIAN_PAUSE } from "../../helpers/pause.js";
+
+const connection = await network.create();
+const { ethers, networkHelpers } = connection;
+const { loadFixture, time } = networkHelpers;
+
+const AMOUNT = parseEther("100");
+const Token = { SSTB: 0n, Governance: 1n } as const;
+const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n } as const;
+const coder = AbiCoder.defaultAbiCoder();
+
+async function pair(): Promise<BridgePair> {
+  return deployBridgePair(connection);
+}
+
+/** The two bridges as deployed, with a relayer of this test's own. */
+async function fresh(): Promise<BridgeFixture> {
+  return withRelayer(await loadFixture(pair));
+}
+
+/** Alice's accounts, the treasury and Bob on both sides, for revert snapshots. */
+async function everything(f: BridgeFixture) {
+  return bridgeState(f, [f.alice.address, f.bob.address, f.stranger.address]);
+}
+
+/** Sends `amount` of sSTB from arbitrum to Bob on ethereum; returns the message id. */
+async function sendSstb(f: BridgeFixture, amount = AMOUNT, option: number = FeeOption.default): Promise<string> {
+  const bridge = f.primary.bridge.connect(f.alice);
+  const sstb = await f.primary.sstb.getAddress();
+  const tx = await bridge.send(ETH, f.bob.address, sstb, amount, option, { value: TRANSPORT_FEE });
+  return messageIdOf(f, (await tx.wait())!);
+}
+
+/** A message sent to ethereum and not yet delivered. */
+async function sent() {
+  const f = await fresh();
+  const id = await sendSstb(f);
+  return { f, id };
+}
+
+/** A message delivered on ethereum: Bob holds AMOUNT sSTB there. */
+async function delivered() {
+  const { f, id } = await sent();
+  await f.relayer.poll();
+  return { f, id };
+}
+
+async function now(): Promise<bigint> {
+  return BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
+}
+
+describe("Bridge", function () {
+  describe("initialize", function () {
+    it("starts with the default fees, prices and the deployment's collaborators, and refuses a second call", async function () {
+      const f = await fresh();
+      const b = f.primary.bridge;
+      expect(await b.feeBps()).to.equal(10n);
+      expect(await b.discounts()).to.deep.equal([1_000n, 2_500n]);
+      expect(await b.prices()).to.deep.equal([1_000_000n, 1_000_000n]);
+      expect(await b.treasury()).to.equal(f.treasury.address);
+      expect(await b.getRouter()).to.equal(await f.primary.router.getAddress());
+      expect(await b.localChainSelector()).to.equal(ARB);
+      expect(await b.tokenAddress(Token.SSTB)).to.equal(await f.primary.sstb.getAddress());
+      expect(await b.tokenAddress(Token.Governance)).to.equal(await f.primary.governanceToken.getAddress());
+      expect(await b.stablecoin()).to.equal(await f.primary.collateral.getAddress());
+      expect(await b.escrowsGovernance()).to.equal(true);
+      expect(await f.satellite.bridge.escrowsGovernance()).to.equal(false);
+      expect(await b.governanceExecutor()).to.equal(ethers.ZeroAddress);
+      expect(await f.satellite.bridge.governanceExecutor()).to.equal(await f.satellite.executor.getAddress());
+      expect(await b.routeOf(ETH)).to.deep.equal([await f.satellite.bridge.getAddress(), 200_000n]);
+      await expect(b.initialize(f.deployer.address, f.treasury.address, 1n, 1n)).to.be.revertedWithCustomError(
+        b,
+        "InvalidInitialization",
+      );
+    });
+
+    it("declares the CCIP receiver interface and AccessControl through ERC-165", async function () {
+      const f = await fresh();
+      expect(await f.primary.bridge.supportsInterface("0x85572ffb")).to.equal(true); // IAny2EVMMessageReceiver
+      expect(await f.primary.bridge.supportsInterface("0x7965db0b")).to.equal(true); // IAccessControl
+      expect(await f.primary.bridge.supportsInterface("0x01ffc9a7")).to.equal(true); // IERC165
+      expect(await f.primary.bridge.supportsInterface("0xffffffff")).to.equal(false);
+    });
+  });
+
+  describe("send", function () {
+    it("burns sSTB, pays the fee in the stablecoin and CCIP in native gas, returns the message id and records it as sent", async function () {
+      const f = await fresh();
+      const b = f.primary.bridge.connect(f.alice);
+      const sstb = await f.primary.sstb.getAddress();
+      const fee = parseUnits("0.1", 6); // 10 bps of 100 sSTB at 1 mUSDC
+      const supply = await f.primary.sstb.totalSupply();
+      const returned = await b.send.staticCall(ETH, f.bob.address, sstb, AMOUNT, FeeOption.default, {
+        value: TRANSPORT_FEE,
+      });
+      expect(returned).to.match(/^0x[0-9a-f]{64}$/);
+      const tx = b.send(ETH, f.bob.address, sstb, AMOUNT, FeeOption.default, { value: TRANSPORT_FEE });
+      const id = messageIdOf(f, (await (await tx).wait())!);
+      const [request] = await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested());
+      expect(request.args.messageId).to.equal(id); // the id CCIP gave the message
+      await expect(tx)
+        .to.emit(b, "MessageSent")
+        .withArgs(id, ETH, f.alice.address, f.bob.address, sstb, AMOUNT, FeeOption.default, fee, TRANSPORT_FEE);
+      await expect(tx).to.emit(f.primary.router, "CCIPSendRequested");
+      await expect(tx).to.changeTokenBalances(ethers, f.primary.collateral, [f.alice, f.treasury], [-fee, fee]);
+      await expect(tx).to.changeEtherBalances(ethers, [f.alice, f.primary.router], [-TRANSPORT_FEE, TRANSPORT_FEE]);
+      expect(await f.primary.sstb.totalSupply()).to.equal(supply - AMOUNT);
+      expect(await f.primary.sstb.balanceOf(f.alice.address)).to.equal(parseEther("10000") - AMOUNT);
+      const record = await b.messageOf(id);
+      expect(record.status).to.equal(Status.Sent);
+      expect(MESSAGE_STATUSES[Number(record.status)]).to.equal("sent");
+      expect(record.createdAt).to.equal(await now());
+      expect(record.remoteChainSelector).to.equal(ETH);
+      expect(await b.bridgedTotals(Token.SSTB)).to.deep.equal([AMOUNT, 0n]);
+    });
+
+    it("escrows the governance token on arbitrum instead of burning it", async function () {
+      const f = await fresh();
+      const token = f.primary.governanceToken;
+      const tx = f.primary.bridge
+        .connect(f.alice)
+        .send(ETH, f.bob.address, await token.getAddress(), AMOUNT, FeeOption.default, { value: TRANSPORT_FEE });
+      await expect(tx).to.changeTokenBalances(ethers, token, [f.alice, f.primary.bridge], [-AMOUNT, AMOUNT]);
+      expect(await f.primary.bridge.bridgedTotals(Token.Governance)).to.deep.equal([AMOUNT, 0n]);
+    });
+
+    it("gives two identical transfers distinct message ids", async function () {
+      const f = await fresh();
+      const first = await sendSstb(f);
+      const second = await sendSstb(f);
+      expect(first).to.not.equal(second);
+      expect(await f.primary.bridge.messageStatus(first)).to.equal(Status.Sent);
+      expect(await f.primary.bridge.messageStatus(second)).to.equal(Status.Sent);
+    });
+
+    it("pays CCIP what it is sent: the router refuses less than its fee and keeps an overpayment", async function () {
+      const f = await fresh();
+      const tx = f.primary.bridge
+        .connect(f.alice)
+        .send(ETH, f.bob.address, await f.primary.sstb.getAddress(), AMOUNT, FeeOption.default, {
+          value: TRANSPORT_FEE * 2n,
+        });
+      await expect(tx).to.changeEtherBalances(
+        ethers,
+        [f.alice, f.primary.router],
+        [-TRANSPORT_FEE * 2n, TRANSPORT_FEE * 2n],
+      );
+    });
+
+    it("refuses, changing nothing: too little native gas, no route, an unknown token, a zero recipient or amount, while paused", async function () {
+      const f = await fresh();
+      const b = f.primary.bridge.connect(f.alice);
+      const sstb = await f.primary.sstb.getAddress();
+      const before = await everything(f);
+      await expect(
+        b.send(ETH, f.bob.address, sstb, AMOUNT, 0, { value: TRANSPORT_FEE - 1n }),
+      ).to.be.revertedWithCustomError(f.primary.router, "InsufficientFeeTokenAmount");
+      await expect(b.send(ARB, f.bob.address, sstb, AMOUNT, 0, { value: TRANSPORT_FEE }))
+        .to.be.revertedWithCustomError(b, "BridgeUnsupportedChain")
+        .withArgs(ARB);
+      const stablecoin = await f.primary.collateral.getAddress();
+      await expect(b.send(ETH, f.bob.address, stablecoin, AMOUNT, 0, { value: TRANSPORT_FEE }))
+        .to.be.revertedWithCustomError(b, "BridgeUnsupportedToken")
+        .withArgs(stablecoin);
+      await expect(
+        b.send(ETH, ethers.ZeroAddress, sstb, AMOUNT, 0, { value: TRANSPORT_FEE }),
+      ).to.be.revertedWithCustomError(b, "ZeroAddress");
+      await expect(b.send(ETH, f.bob.address, sstb, 0n, 0, { value: TRANSPORT_FEE }))
+        .to.be.revertedWithCustomError(b, "BridgeInvalidAmount")
+        .withArgs(0n);
+      await expect(b.send(ETH, f.bob.address, sstb, 2n ** 96n, 0, { value: TRANSPORT_FEE }))
+        .to.be.revertedWithCustomError(b, "BridgeInvalidAmount")
+        .withArgs(2n ** 96n);
+      await f.primary.bridge.connect(f.guardian).pause();
+      const paused = await everything(f);
+      await expect(b.send(ETH, f.bob.address, sstb, AMOUNT, 0, { value: TRANSPORT_FEE })).to.be.revertedWithCustomError(
+        b,
+        "EnforcedPause",
+      );
+      expect(await everything(f)).to.deep.equal(paused);
+      await f.primary.bridge.unpause();
+      expect(await everything(f)).to.deep.equal(before);
+    });
+  });
+
+  describe("fee options", function () {
+    it("quotes every option and the transport fee: 10 bps, 10% off in sSTB, 25% off in the governance token", async function () {
+      const f = await fresh();
+      const quote = await f.primary.bridge.quoteFee(ETH, await f.primary.sstb.getAddress(), AMOUNT);
+      expect(quote.stablecoin).to.equal(await f.primary.collateral.getAddress());
+      expect(quote.defaultFee).to.equal(parseUnits("0.1", 6));
+      expect(quote.serviceFee).to.equal(parseEther("0.09"));
+      expect(quote.serviceDiscountBps).to.equal(1_000n);
+      expect(quote.governanceFee).to.equal(parseEther("0.075"));
+      expect(quote.governanceDiscountBps).to.equal(2_500n);
+      expect(quote.transportFee).to.equal(TRANSPORT_FEE);
+    });
+
+    it("converts through the governed prices (sSTB at 2 USDC, STBGOV at 0.5 USDC)", async function () {
+      const f = await fresh();
+      await f.primary.bridge.setPrices(2_000_000n, 500_000n);
+      const sstbQuote = await f.primary.bridge.quoteFee(ETH, await f.primary.sstb.getAddress(), AMOUNT);
+      // value 200 USDC: fee 0.2 USDC; in sSTB 0.1 less 10%; in STBGOV 0.4 less 25%
+      expect(sstbQuote.defaultFee).to.equal(parseUnits("0.2", 6));
+      expect(sstbQuote.serviceFee).to.equal(parseEther("0.09"));
+      expect(sstbQuote.governanceFee).to.equal(parseEther("0.3"));
+      const govQuote = await f.primary.bridge.quoteFee(ETH, await f.primary.governanceToken.getAddress(), AMOUNT);
+      // value 50 USDC: fee 0.05 USDC; in sSTB 0.025 less 10%; in STBGOV 0.1 less 25%
+      expect(govQuote.defaultFee).to.equal(parseUnits("0.05", 6));
+      expect(govQuote.serviceFee).to.equal(parseEther("0.0225"));
+      expect(govQuote.governanceFee).to.equal(parseEther("0.075"));
+    });
+
+    it("rounds every option up, so a transfer above zero never travels free while the fee is above zero", async function () {
+      const f = await fresh();
+      const quote = await f.primary.bridge.quoteFee(ETH, await f.primary.sstb.getAddress(), 1n);
+      expect([quote.defaultFee, quote.serviceFee, quote.governanceFee]).to.deep.equal([1n, 1n, 1n]);
+      // 1 sSTB + 1 wei: 0.001 USDC and a fraction of a base unit -> 1001 units
+      const odd = await f.primary.bridge.quoteFee(ETH, await f.primary.sstb.getAddress(), parseEther("1") + 1n);
+      expect(odd.defaultFee).to.equal(1_001n);
+      expect(odd.serviceFee).to.equal(parseEther("0.0009") + 1n);
+      expect(odd.governanceFee).to.equal(parseEther("0.00075") + 1n);
+      await f.primary.bridge.setFee(0n);
+      const free = await f.primary.bridge.quoteFee(ETH, await f.primary.sstb.getAddress(), AMOUNT);
+      expect([free.defaultFee, free.serviceFee, free.governanceFee]).to.deep.equal([0n, 0n, 0n]);
+    });
+
+    for (const [option, name] of [
+      [FeeOption.service, "service"],
+      [FeeOption.stb_gov, "stb_gov"],
+    ] as const) {
+      it(`${name}: charges the discounted fee in its token to the treasury`, async function () {
+        const f = await fresh();
+        const quote = await f.primary.bridge.quoteFee(ETH, await f.primary.sstb.getAddress(), AMOUNT);
+        const [token, fee] =
+          option === FeeOption.service
+            ? [f.primary.sstb, quote.serviceFee]
+            : [f.primary.governanceToken, quote.governanceFee];
+        const id = f.primary.bridge
+          .connect(f.alice)
+          .send(ETH, f.bob.address, await f.primary.sstb.getAddress(), AMOUNT, option, { value: TRANSPORT_FEE });
+        const burned = option === FeeOption.service ? AMOUNT : 0n;
+        await expect(id).to.changeTokenBalances(ethers, token, [f.alice, f.treasury], [-(fee + burned), fee]);
+        await expect(id).to.changeTokenBalances(ethers, f.primary.collateral, [f.alice, f.treasury], [0n, 0n]);
+        await expect(id)
+          .to.emit(f.primary.bridge, "MessageSent")
+          .withArgs(
+            (v: string) => v.length === 66,
+            ETH,
+            f.alice.address,
+            f.bob.address,
+            await f.primary.sstb.getAddress(),
+            AMOUNT,
+            option,
+            fee,
+            TRANSPORT_FEE,
+          );
+      });
+    }
+
+    it("pays no fee transfer at a zero fee", async function () {
+      const f = await fresh();
+      await f.primary.bridge.setFee(0n);
+      const tx = f.primary.bridge
+        .connect(f.alice)
+        .send(ETH, f.bob.address, await f.primary.sstb.getAddress(), AMOUNT, 0, { value: TRANSPORT_FEE });
+      await expect(tx).to.changeTokenBalances(ethers, f.primary.collateral, [f.alice, f.treasury], [0n, 0n]);
+    });
+  });
+
+  describe("delivery (ccipReceive through the relayer)", function () {
+    it("mints on the destination once, records completed with its times and emits everything the API needs", async function () {
+      const { f, id } = await sent();
+      const [result] = await f.relayer.poll();
+      expect(result.messageId).to.equal(id);
+      expect(result.state).to.equal("success");
+      const receipt = await ethers.provider.getTransactionReceipt(result.transactionHash);
+      const s = f.satellite.bridge;
+      const events = receipt!.logs.filter((l) => l.address === s.target).map((l) => s.interface.parseLog(l)!);
+      expect(events.map((e) => e.name)).to.deep.equal(["MessageReceived"]);
+      expect([...events[0].args]).to.deep.equal([
+        id,
+        ARB,
+        f.bob.address,
+        f.alice.address,
+        await f.satellite.sstb.getAddress(),
+        AMOUNT,
+        true,
+      ]);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+      const record = await s.messageOf(id);
+      expect(record.status).to.equal(Status.Completed);
+      expect(record.completedAt).to.equal(await now());
+      expect(record.remoteChainSelector).to.equal(ARB);
+      expect(await s.bridgedTotals(Token.SSTB)).to.deep.equal([0n, AMOUNT]);
+      // a second pass delivers nothing again
+      expect(await f.relayer.poll()).to.deep.equal([]);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+    });
+
+    it("carries every path: sSTB back to arbitrum, the governance token out (escrow -> mint) and back (burn -> release)", async function () {
+      const { f } = await delivered();
+      const bobS = f.satellite.bridge.connect(f.bob);
+      await f.satellite.sstb.connect(f.bob).approve(await bobS.getAddress(), ethers.MaxUint256);
+      await f.satellite.stablecoin.mint(f.bob.address, parseUnits("10", 6));
+      await f.satellite.stablecoin.connect(f.bob).approve(await bobS.getAddress(), ethers.MaxUint256);
+      await bobS.send(ARB, f.alice.address, await f.satellite.sstb.getAddress(), AMOUNT, 0, { value: TRANSPORT_FEE });
+      await f.relayer.poll();
+      expect(await f.satellite.sstb.totalSupply()).to.equal(0n);
+      expect(await f.primary.sstb.balanceOf(f.alice.address)).to.equal(parseEther("10000"));
+
+      const gov = f.primary.governanceToken;
+      await f.primary.bridge
+        .connect(f.alice)
+        .send(ETH, f.alice.address, await gov.getAddress(), AMOUNT, 0, { value: TRANSPORT_FEE });
+      await f.relayer.poll();
+      expect(await f.satellite.governanceToken.balanceOf(f.alice.address)).to.equal(AMOUNT);
+      expect(await gov.balanceOf(await f.primary.bridge.getAddress())).to.equal(AMOUNT);
+      expect(await f.satellite.governanceToken.totalSupply()).to.equal(AMOUNT);
+
+      await f.satellite.bridge
+        .connect(f.alice)
+        .send(ARB, f.bob.address, await f.satellite.governanceToken.getAddress(), AMOUNT, 0, { value: TRANSPORT_FEE });
+      await f.relayer.poll();
+      expect(await f.satellite.governanceToken.totalSupply()).to.equal(0n);
+      expect(await gov.balanceOf(await f.primary.bridge.getAddress())).to.equal(0n);
+      expect(await gov.balanceOf(f.bob.address)).to.equal(AMOUNT);
+      expect(await f.primary.bridge.bridgedTotals(Token.Governance)).to.deep.equal([AMOUNT, AMOUNT]);
+    });
+
+    it("refuses a caller other than the router (a wrong router or an account)", async function () {
+      const { f, id } = await sent();
+      const message = await forgedMessage(f, id, await f.primary.bridge.getAddress());
+      await expect(f.satellite.bridge.connect(f.stranger).ccipReceive(message))
+        .to.be.revertedWithCustomError(f.satellite.bridge, "BridgeInvalidRouter")
+        .withArgs(f.stranger.address);
+
+      // another devnet router that the relayer controls cannot deliver to the bridge either
+      const rogue = await new DevnetCCIPRouter__factory(f.relayerSigner).deploy(ETH, f.relayerSigner.address, 0n, [
+        ARB,
+      ]);
+      const before = await everything(f);
+      const tx = rogue.execute(
+        ARB,
+        1n,
+        await f.primary.bridge.getAddress(),
+        await f.satellite.bridge.getAddress(),
+        message.data,
+        200_000n,
+        0n,
+      );
+      await expect(tx)
+        .to.emit(rogue, "ExecutionStateChanged")
+        .withArgs(
+          ARB,
+          1n,
+          (v: string) => v.length === 66,
+          3n,
+          Bridge__factory.createInterface().encodeErrorResult("BridgeInvalidRouter", [await rogue.getAddress()]),
+        );
+      expect(await everything(f)).to.deep.equal(before);
+    });
+
+    it("refuses a message from anything but the configured peer (a forged sender) and from a chain without a route", async function () {
+      const { f } = await sent();
+      const router = f.satellite.router.connect(f.relayerSigner);
+      const data = transferData(Token.SSTB, f.stranger.address, f.stranger.address, AMOUNT);
+      const before = await everything(f);
+      const forged = router.execute(
+        ARB,
+        99n,
+        f.stranger.address,
+        await f.satellite.bridge.getAddress(),
+        data,
+        200_000n,
+        0n,
+      );
+      await expect(forged)
+        .to.emit(router, "ExecutionStateChanged")
+        .withArgs(
+          ARB,
+          99n,
+          (v: string) => v.length === 66,
+          3n,
+          Bridge__factory.createInterface().encodeErrorResult("BridgeUnknownPeer", [ARB, f.stranger.address]),
+        );
+      // the real peer's address, but a chain the route does not name
+      const otherChain = 777n;
+      const wrongChain = router.execute(
+        otherChain,
+        1n,
+        await f.primary.bridge.getAddress(),
+        await f.satellite.bridge.getAddress(),
+        data,
+        200_000n,
+        0n,
+      );
+      await expect(wrongChain)
+        .to.emit(router, "ExecutionStateChanged")
+        .withArgs(
+          otherChain,
+          1n,
+          (v: string) => v.length === 66,
+          3n,
+          Bridge__factory.createInterface().encodeErrorResult("BridgeUnknownPeer", [
+            otherChain,
+            await f.primary.bridge.getAddress(),
+          ]),
+        );
+      expect(await everything(f)).to.deep.equal(before);
+    });
+
+    it("processes a message id once: the router refuses a replay, and so does the bridge if a router delivered it again", async function () {
+      const { f, id } = await delivered();
+      const ev = (await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested()))[0];
+      const router = f.satellite.router.connect(f.relayerSigner);
+      await expect(
+        router.execute(
+          ARB,
+          ev.args.sequenceNumber,
+          ev.args.sender,
+          ev.args.receiver,
+          ev.args.data,
+          ev.args.gasLimit,
+          0n,
+        ),
+      )
+        .to.be.revertedWithCustomError(router, "AlreadyExecuted")
+        .withArgs(id);
+
+      await networkHelpers.impersonateAccount(await router.getAddress());
+      await networkHelpers.setBalance(await router.getAddress(), parseEther("1"));
+      const before = await everything(f);
+      const asRouter = await ethers.getSigner(await router.getAddress());
+      const message = await forgedMessage(f, id, await f.primary.bridge.getAddress());
+      await expect(f.satellite.bridge.connect(asRouter).ccipReceive(message))
+        .to.be.revertedWithCustomError(f.satellite.bridge, "BridgeMessageAlreadyProcessed")
+        .withArgs(id);
+      await networkHelpers.stopImpersonatingAccount(await router.getAddress());
+      expect(await everything(f)).to.deep.equal(before);
+    });
+
+    it("leaves a delivery that reverts failed and unprocessed, and completes it when re-executed after the fix", async function () {
+      const { f, id } = await sent();
+      await f.satellite.sstb.revokeRole(Roles.MINTER, await f.satellite.bridge.getAddress());
+      const before = await everything(f);
+      const [failed] = await f.relayer.poll();
+      expect(failed.state).to.equal("failure");
+      expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.None);
+      expect(await everything(f)).to.deep.equal(before);
+      expect(f.relayer.cursor().failed.map((m) => m.messageId)).to.deep.equal([id]);
+      // still failing: the relayer keeps it for later
+      expect((await f.relayer.poll()).map((r) => r.state)).to.deep.equal(["failure"]);
+
+      await f.satellite.sstb.grantRole(Roles.MINTER, await f.satellite.bridge.getAddress());
+      const [retried] = await f.relayer.poll();
+      expect(retried).to.include({ messageId: id, state: "success" });
+      expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.Completed);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+      expect(f.relayer.cursor().failed).to.deep.equal([]);
+    });
+
+    it("re-executes a failed delivery with more gas than the message asked for (manual execution)", async function () {
+      const f = await fresh();
+      // a route whose gas limit is too low for a mint to a new holder
+      await f.primary.bridge.setRoutes([routeTo(ETH, await f.satellite.bridge.getAddress(), LIMITS, 50_000n)]);
+      const id = await sendSstb(f);
+      const [failed] = await f.relayer.poll();
+      expect(failed.state).to.equal("failure");
+      const ev = (await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested()))[0];
+      const router = f.satellite.router.connect(f.relayerSigner);
+      const args = [
+        ARB,
+        ev.args.sequenceNumber,
+        ev.args.sender,
+        ev.args.receiver,
+        ev.args.data,
+        ev.args.gasLimit,
+      ] as const;
+      await expect(router.execute(...args, 40_000n))
+        .to.be.revertedWithCustomError(router, "InvalidGasLimitOverride")
+        .withArgs(40_000n);
+      await expect(router.execute(...args, 300_000n))
+        .to.emit(router, "ExecutionStateChanged")
+        .withArgs(ARB, ev.args.sequenceNumber, id, 2n, "0x");
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+    });
+
+    it("refuses a relayer other than the router's", async function () {
+      const { f } = await sent();
+      const ev = (await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested()))[0];
+      const router = f.satellite.router.connect(f.stranger);
+      await expect(
+        router.execute(
+          ARB,
+          ev.args.sequenceNumber,
+          ev.args.sender,
+          ev.args.receiver,
+          ev.args.data,
+          ev.args.gasLimit,
+          0n,
+        ),
+      )
+        .to.be.revertedWithCustomError(router, "OnlyRelayer")
+        .withArgs(f.stranger.address);
+    });
+  });
+
+  describe("rate limits", function () {
+    it("refuses a send above the outbound bucket, changing nothing, and lets it through once the bucket refills", async function () {
+      const f = await fresh();
+      await sendSstb(f, parseEther("900"));
+      const b = f.primary.bridge.connect(f.alice);
+      const sstb = await f.primary.sstb.getAddress();
+      const before = await everything(f);
+      const request = parseEther("150");
+      // 100 left, plus 1 per second since the first send
+      await expect(b.send(ETH, f.bob.address, sstb, request, 0, { value: TRANSPORT_FEE }))
+        .to.be.revertedWithCustomError(b, "TokenBucketExceeded")
+        .withArgs((available: bigint) => available >= AMOUNT && available < AMOUNT + parseEther("10"), request);
+      expect(await everything(f)).to.deep.equal(before);
+      // the governance token has its own bucket
+      await b.send(ETH, f.bob.address, await f.primary.governanceToken.getAddress(), AMOUNT * 5n, 0, {
+        value: TRANSPORT_FEE,
+      });
+      await time.increase(50);
+      await b.send(ETH, f.bob.address, sstb, request, 0, { value: TRANSPORT_FEE });
+    });
+
+    it("refills at the configured rate, never above capacity", async function () {
+      const f = await fresh();
+      await sendSstb(f, parseEther("1000"));
+      expect((await f.primary.bridge.rateLimitOf(ETH, Token.SSTB, true)).available).to.equal(0n);
+      await time.increase(30);
+      expect((await f.primary.bridge.rateLimitOf(ETH, Token.SSTB, true)).available).to.equal(parseEther("30"));
+      await time.increase(10_000);
+      expect((await f.primary.bridge.rateLimitOf(ETH, Token.SSTB, true)).available).to.equal(parseEther("1000"));
+    });
+
+    it("queues a delivery above the inbound bucket and delivers it once the bucket has refilled", async function () {
+      const f = await fresh();
+      const small = { enabled: true, capacity: parseEther("50"), rate: parseEther("1") };
+      await f.satellite.bridge.setRateLimit(ARB, Token.SSTB, false, small);
+      const id = await sendSstb(f);
+      const [result] = await f.relayer.poll();
+      expect(result.state).to.equal("success"); // CCIP delivered; the bridge holds it back
+      const s = f.satellite.bridge;
+      expect(await s.messageStatus(id)).to.equal(Status.Queued);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([f.bob.address, Token.SSTB, AMOUNT]);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(0n);
+      const queuedEvents = await s.queryFilter(s.filters.MessageQueued(id));
+      expect(queuedEvents[0].args.paused).to.equal(false);
+
+      // raise capacity: still only what has refilled is available
+      await s.setRateLimit(ARB, Token.SSTB, false, {
+        enabled: true,
+        capacity: parseEther("200"),
+        rate: parseEther("1"),
+      });
+      await expect(s.connect(f.stranger).executeQueued(id)).to.be.revertedWithCustomError(s, "TokenBucketExceeded");
+      await time.increase(60);
+      await expect(s.connect(f.stranger).executeQueued(id)).to.emit(s, "MessageCompleted").withArgs(id);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+      expect(await s.messageStatus(id)).to.equal(Status.Completed);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([ethers.ZeroAddress, 0n, 0n]);
+      await expect(s.executeQueued(id)).to.be.revertedWithCustomError(s, "BridgeMessageNotQueued").withArgs(id);
+    });
+
+    it("limits nothing when disabled, and refuses inconsistent configurations", async function () {
+      const f = await fresh();
+      await f.primary.bridge.setRateLimit(ETH, Token.SSTB, true, NO_LIMIT);
+      expect((await f.primary.bridge.rateLimitOf(ETH, Token.SSTB, true)).available).to.equal(ethers.MaxUint256);
+      await sendSstb(f, parseEther("5000"));
+      for (const bad of [
+        { enabled: true, capacity: 0n, rate: 0n },
+        { enabled: true, capacity: 10n, rate: 11n },
+        { enabled: true, capacity: 10n, rate: 0n },
+        { enabled: false, capacity: 10n, rate: 1n },
+      ]) {
+        await expect(f.primary.bridge.setRateLimit(ETH, Token.SSTB, true, bad))
+          .to.be.revertedWithCustomError(f.primary.bridge, "TokenBucketInvalidConfig")
+          .withArgs(bad.enabled, bad.capacity, bad.rate);
+      }
+    });
+  });
+
+  describe("pause", function () {
+    it("queues deliveries that arrive while paused and delivers them after the pause, never stranding burned tokens", async function () {
+      const { f, id } = await sent();
+      const s = f.satellite.bridge;
+      await s.connect(f.guardian).pause();
+      await f.relayer.poll();
+      expect(await s.messageStatus(id)).to.equal(Status.Queued);
+      expect((await s.queryFilter(s.filters.MessageQueued(id)))[0].args.paused).to.equal(true);
+      await expect(s.executeQueued(id)).to.be.revertedWithCustomError(s, "EnforcedPause");
+      // nothing moved from the bucket while paused
+      expect((await s.rateLimitOf(ARB, Token.SSTB, false)).available).to.equal(LIMIT.capacity);
+
+      await time.increase(GUARDIAN_PAUSE);
+      await expect(s.connect(f.stranger).executeQueued(id)).to.emit(s, "MessageCompleted").withArgs(id);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+    });
+
+    it("lets governance unpause early, and refuses a stranger's pause", async function () {
+      const { f, id } = await sent();
+      const s = f.satellite.bridge;
+      await expect(s.connect(f.stranger).pause())
+        .to.be.revertedWithCustomError(s, "AccessControlUnauthorizedAccount")
+        .withArgs(f.stranger.address, Roles.GUARDIAN);
+      await s.pause(); // governance
+      await f.relayer.poll();
+      await s.unpause();
+      await s.executeQueued(id);
+      expect(await s.messageStatus(id)).to.equal(Status.Completed);
+    });
+  });
+
+  describe("cross-chain governance", function () {
+    it("runs the primary timelock's calls on the satellite through the executor", async function () {
+      const f = await fresh();
+      const timelock = await f.primary.timelock.getAddress();
+      await f.primary.bridge.grantRole(Roles.GOVERNANCE, timelock);
+      await f.satellite.bridge.grantRole(Roles.GOVERNANCE, await f.satellite.executor.getAddress());
+      await networkHelpers.impersonateAccount(timelock);
+      await networkHelpers.setBalance(timelock, parseEther("1"));
+      const asTimelock = await ethers.getSigner(timelock);
+      const call = {
+        target: await f.satellite.bridge.getAddress(),
+        value: 0n,
+        data: f.satellite.bridge.interface.encodeFunctionData("setFee", [25n]),
+      };
+      const b = f.primary.bridge.connect(asTimelock);
+      const tx = b.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
+      const id = messageIdOf(f, (await (await tx).wait())!);
+      await expect(tx)
+        .to.emit(b, "GovernanceMessageSent")
+        .withArgs(
+          id,
+          ETH,
+          ethers.keccak256(coder.encode(["tuple(address,uint256,bytes)[]"], [[[call.target, 0n, call.data]]])),
+        );
+      await networkHelpers.stopImpersonatingAccount(timelock);
+      const [result] = await f.relayer.poll();
+      expect(result.state).to.equal("success");
+      expect(await f.satellite.bridge.feeBps()).to.equal(25n);
+      expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.Completed);
+      const executed = await f.satellite.bridge.queryFilter(f.satellite.bridge.filters.GovernanceMessageExecuted(id));
+      expect(executed[0].args.origin).to.equal(timelock);
+    });
+
+    it("fails a governance message from anyone but the timelock at the executor, and refuses strangers at the bridge", async function () {
+      const f = await fresh();
+      const call = {
+        target: await f.satellite.bridge.getAddress(),
+        value: 0n,
+        data: f.satellite.bridge.interface.encodeFunctionData("setFee", [25n]),
+      };
+      await expect(
+        f.primary.bridge.connect(f.stranger).sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE }),
+      )
+        .to.be.revertedWithCustomError(f.primary.bridge, "AccessControlUnauthorizedAccount")
+        .withArgs(f.stranger.address, Roles.GOVERNANCE);
+      // the deployer holds governance on the arbitrum bridge but is not the timelock
+      await f.primary.bridge.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
+      const [result] = await f.relayer.poll();
+      expect(result.state).to.equal("failure");
+      expect(await f.satellite.bridge.feeBps()).to.equal(10n);
+      await expect(f.satellite.executor.executeFromPrimary(ARB, await f.primary.timelock.getAddress(), [call]))
+        .to.be.revertedWithCustomError(f.satellite.executor, "ExecutorOnlyBridge")
+        .withArgs(f.deployer.address);
+    });
+
+    it("refuses governance messages on the primary chain, which has no executor", async function () {
+      const f = await fresh();
+      await f.satellite.bridge.sendGovernanceMessage(ARB, [], 100_000n, { value: TRANSPORT_FEE });
+      const [result] = await f.relayer.poll();
+      expect(result.state).to.equal("failure");
+      await expect(
+        f.satellite.bridge.sendGovernanceMessage(ARB, [], 10_000n, { value: TRANSPORT_FEE }),
+      ).to.be.revertedWithCustomError(f.satellite.bridge, "ParameterOutOfBounds");
+    });
+  });
+
+  describe("governance", function () {
+    it("refuses every privileged function to a stranger", async function () {
+      const f = await fresh();
+      const b = f.primary.bridge.connect(f.stranger);
+      const route = routeTo(ETH, f.stranger.address, LIMITS);
+      const before = await everything(f);
+      const calls = [
+        () => b.setRoutes([route]),
+        () => b.setRateLimit(ETH, Token.SSTB, true, NO_LIMIT),
+        () => b.setFee(0n),
+        () => b.setDiscounts(0n, 0n),
+        () => b.setPrices(1n, 1n),
+        () => b.setTreasury(f.stranger.address),
+        () => b.setGovernanceExecutor(f.stranger.address),
+        () => b.sendGovernanceMessage(ETH, [], 100_000n, { value: TRANSPORT_FEE }),
+        () => b.unpause(),
+        () => b.rearmGuardian(),
+        () => b.setGuardianPauseDuration(86_400n),
+      ];
+      for (const call of calls) {
+        await expect(call())
+          .to.be.revertedWithCustomError(b, "AccessControlUnauthorizedAccount")
+          .withArgs(f.stranger.address, Roles.GOVERNANCE);
+      }
+      const implementation = await new Bridge__factory(f.stranger).deploy(
+        await f.primary.router.getAddress(),
+        ARB,
+        await f.primary.sstb.getAddress(),
+        await f.primary.governanceToken.getAddress(),
+        await f.primary.collateral.getAddress(),
+        true,
+      );
+      await expect(b.upgradeToAndCall(await implementation.getAddress(), "0x"))
+        .to.be.revertedWithCustomError(b, "AccessControlUnauthorizedAccount")
+        .withArgs(f.stranger.address, Roles.UPGRADER);
+      expect(await everything(f)).to.deep.equal(before);
+    });
+
+    it("keeps fees, discounts, prices and gas limits within their bounds", async function () {
+      const f = await fresh();
+      const b = f.primary.bridge;
+      const param = (name: string) => ethers.encodeBytes32String(name);
+      await expect(b.setFee(101n))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("feeBps"), 101n);
+      await expect(b.setDiscounts(5_001n, 0n))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("serviceDiscountBps"), 5_001n);
+      await expect(b.setDiscounts(0n, 5_001n))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("governanceDiscountBps"), 5_001n);
+      await expect(b.setPrices(0n, 1n))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("sstbPrice"), 0n);
+      await expect(b.setPrices(1n, 10n ** 18n + 1n))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("governancePrice"), 10n ** 18n + 1n);
+      await expect(b.setRoutes([routeTo(ETH, f.stranger.address, LIMITS, 49_999n)]))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("gasLimit"), 49_999n);
+      await expect(b.setRoutes([routeTo(ARB, f.stranger.address, LIMITS)]))
+        .to.be.revertedWithCustomError(b, "ParameterOutOfBounds")
+        .withArgs(param("chainSelector"), ARB);
+      await expect(b.setTreasury(ethers.ZeroAddress)).to.be.revertedWithCustomError(b, "ZeroAddress");
+
+      await expect(b.setFee(100n)).to.emit(b, "ParameterUpdated").withArgs(param("feeBps"), 10n, 100n);
+      await expect(b.setDiscounts(5_000n, 5_000n)).to.emit(b, "ParameterUpdated");
+      await expect(b.setTreasury(f.bob.address))
+        .to.emit(b, "TreasuryUpdated")
+        .withArgs(f.treasury.address, f.bob.address);
+      // closing a route: sends refused, deliveries from it refused
+      await expect(b.setRoutes([{ ...routeTo(ETH, ethers.ZeroAddress, LIMITS), gasLimit: 0n }]))
+        .to.emit(b, "RouteUpdated")
+        .withArgs(ETH, ethers.ZeroAddress, 0n);
+      await expect(
+        b.connect(f.alice).send(ETH, f.bob.address, await f.primary.sstb.getAddress(), 1n, 0, { value: TRANSPORT_FEE }),
+      ).to.be.revertedWithCustomError(b, "BridgeUnsupportedChain");
+    });
+  });
+});
+
+/** The message id of the `MessageSent` or `GovernanceMessageSent` event in a receipt. */
+function messageIdOf(f: BridgeFixture, receipt: ContractTransactionReceipt): string {
+  for (const log of receipt.logs) {
+    for (const bridge of [f.primary.bridge, f.satellite.bridge]) {
+      if (log.address !== bridge.target) continue;
+      const parsed = bridge.interface.parseLog(log);
+      if (parsed?.name === "MessageSent" || parsed?.name === "GovernanceMessageSent") return parsed.args.messageId;
+    }
+  }
+  throw new Error("no message sent in this transaction");
+}
+
+/** The payload of a transfer message, as the bridge encodes it. */
+function transferData(token: bigint, sender: string, recipient: string, amount: bigint): string {
+  return coder.encode(["uint256", "uint8", "address", "address", "uint256"], [1n, token, sender, recipient, amount]);
+}
+
+/** A CCIP message carrying a transfer of AMOUNT to Bob with the given id, from `sender` on arbitrum. */
+async function forgedMessage(f: BridgeFixture, messageId: string, sender: string) {
+  return {
+    messageId,
+    sourceChainSelector: ARB,
+    sender: coder.encode(["address"], [sender]),
+    data: transferData(Token.SSTB, f.alice.address, f.bob.address, AMOUNT),
+    destTokenAmounts: [],
+  };
+}
