@@ -25,6 +25,8 @@ const PARAMETERS: {
   max: bigint;
   set: (m: Manager, value: bigint) => ReturnType<Manager["setReputationUnit"]>;
   get: (m: Manager) => Promise<bigint>;
+  /** Makes both bounds reachable where another parameter constrains this one. */
+  widen?: (m: Manager) => ReturnType<Manager["setReputationUnit"]>;
 }[] = [
   {
     name: "disputeResolutionPeriod",
@@ -41,6 +43,8 @@ const PARAMETERS: {
     max: parseEther("1000000"),
     set: (m, v) => m.setMinRedemptionAmount(v),
     get: (m) => m.minRedemptionAmount(),
+    // the minimum never exceeds the reputation unit
+    widen: (m) => m.setReputationUnit(parseEther("1000000")),
   },
   {
     name: "reputationUnit",
@@ -49,6 +53,8 @@ const PARAMETERS: {
     max: parseEther("1000000"),
     set: (m, v) => m.setReputationUnit(v),
     get: (m) => m.reputationUnit(),
+    // the reputation unit is never below the minimum redemption
+    widen: (m) => m.setMinRedemptionAmount(parseEther("0.001")),
   },
 ];
 
@@ -59,6 +65,7 @@ describe("RedemptionManager governed parameters of issue 9", function () {
         const f = await loadFixture(scenario);
         const m = f.redemptionManager;
         expect(await p.get(m)).to.equal(p.initial);
+        if (p.widen) await p.widen(m);
         await expect(p.set(m, p.min))
           .to.emit(m, "ParameterUpdated")
           .withArgs(ethers.encodeBytes32String(p.name), p.initial, p.min);
