@@ -70,6 +70,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(api.statusCode).type("application/json; charset=utf-8").send(api.body());
   };
   app.setErrorHandler((error, _request, reply) => fail(error, reply));
+  // JSON only: a text/plain body is refused as a wrong content type, not parsed as a string
+  app.removeContentTypeParser("text/plain");
   app.addSchema(errorSchema);
 
   // --- API keys: read here, refused in preParsing (after the rate limit has counted the request) ---
@@ -118,6 +120,51 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  // Ajv's coercion takes "0x10" for 16 and "1e400" for a non-number without an error: numbers in
+  // the query and the path must be written in decimal (integers without a fraction or exponent)
+  // and be finite, before the schema checks their range
+  app.addHook("preValidation", async (request) => {
+    if (isGraphql(request)) {
+      // the spec's body: {query: string, variables: object}; anything else never reaches GraphQL
+      const body = (request.method === "POST" ? request.body : request.query) as Record<string, unknown> | null;
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw invalidParameter("body", "must be a JSON object with a query string");
+      }
+      if (typeof body.query !== "string" || body.query.trim() === "")
+        throw invalidParameter("query", "must be a GraphQL document");
+      const variables = body.variables;
+      if (
+        request.method === "POST" &&
+        variables !== undefined &&
+        variables !== null &&
+        (typeof variables !== "object" || Array.isArray(variables))
+      ) {
+        throw invalidParameter("variables", "must be an object");
+      }
+      return;
+    }
+    const schema = request.routeOptions.schema as
+      | {
+          querystring?: { properties?: Record<string, { type?: string }> };
+          params?: { properties?: Record<string, { type?: string }> };
+        }
+      | undefined;
+    for (const [values, properties] of [
+      [request.query, schema?.querystring?.properties],
+      [request.params, schema?.params?.properties],
+    ] as const) {
+      if (properties === undefined || values === undefined || values === null) continue;
+      for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+        const type = properties[name]?.type;
+        if (typeof value !== "string" || (type !== "number" && type !== "integer")) continue;
+        const decimal = type === "integer" ? /^-?\d+$/ : /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+        if (!decimal.test(value))
+          throw invalidParameter(name, `must be ${type === "integer" ? "an integer" : "a number"} in decimal`);
+        if (!Number.isFinite(Number(value))) throw invalidParameter(name, "must be a finite number");
+      }
+    }
+  });
+
   // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
   app.addHook("onSend", async (_request, reply, payload) => {
     const reset = reply.getHeader("x-ratelimit-reset");
@@ -155,6 +202,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
 
+  // a route that takes no query parameters refuses any (an unknown filter is an error, not ignored)
+  app.addHook("onRoute", (route) => {
+    if (route.url === "/graphql") {
+      const graphqlFailure = {
+        type: "object",
+        // request-level failures (auth, limits, malformed documents) also carry the envelope;
+        // failures while executing a valid document carry GraphQL's `errors` with the code
+        required: ["errors"],
+        properties: { ...errorSchema.properties, data: { type: "null" }, errors: graphqlErrors },
+      };
+      route.schema = {
+        ...route.schema,
+        tags: ["graphql"],
+        summary: "GraphQL: provider(id) and marketplaceActivity(limit)",
+        response: {
+          200: {
+            type: "object",
+            required: ["data"],
+            properties: { data: { type: ["object", "null"], additionalProperties: true }, errors: graphqlErrors },
+          },
+          ...Object.fromEntries([400, 401, 403, 404, 429, 500].map((status) => [status, graphqlFailure])),
+        },
+      };
+      return;
+    }
+    const schema = route.schema as { querystring?: unknown; hide?: boolean } | undefined;
+    if (schema !== undefined && !schema.hide && schema.querystring === undefined) {
+      schema.querystring = { type: "object", additionalProperties: false, properties: {} };
+    }
+  });
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
@@ -171,17 +248,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     graphiql: false,
     queryDepth: 8,
     errorHandler: (error, _request, reply) => {
-      const original = (error as { errors?: Array<{ message: string; locations?: unknown }> }).errors;
+      const graphqlErrors = error as { code?: string; errors?: Array<{ message: string; locations?: unknown }> };
+      const original = graphqlErrors.code === "MER_ERR_GQL_VALIDATION" ? graphqlErrors.errors : undefined;
       const api = Array.isArray(original)
         ? invalidParameter("query", original[0]?.message ?? "invalid GraphQL document")
         : toApiError(error, log);
-      void reply
-        .code(api.statusCode)
-        .send({
-          ...api.body(),
-          data: null,
-          errors: (original ?? [{ message: api.message }]).map((e) => graphqlError(e, api.code)),
-        });
+      void reply.code(api.statusCode).send({
+        ...api.body(),
+        data: null,
+        errors: (original ?? [{ message: api.message }]).map((e) => graphqlError(e, api.code)),
+      });
     },
     errorFormatter: (execution) => {
       const errors = (execution.errors ?? []).map((e) => {
@@ -195,6 +271,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   return app;
 }
+
+/** GraphQL's `errors`, with the API's error code in `extensions.code`. */
+const graphqlErrors = {
+  type: "array",
+  items: {
+    type: "object",
+    required: ["message", "extensions"],
+    properties: {
+      message: { type: "string" },
+      locations: { type: "array", items: { type: "object", additionalProperties: true } },
+      path: { type: "array", items: { type: ["string", "integer"] } },
+      extensions: {
+        type: "object",
+        required: ["code"],
+        properties: { code: { type: "string" }, details: { type: "object", additionalProperties: true } },
+      },
+    },
+  },
+} as const;
 
 const ERROR_STATUS_OF: Record<string, number> = {
   invalid_parameter: 400,

