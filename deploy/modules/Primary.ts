@@ -19,6 +19,9 @@ export default buildModule("Primary", (m) => {
     ["ProviderRegistry", core.registry, upgradeable],
     ["MintingAgent", core.mintingAgent, upgradeable],
     ["RedemptionManager", core.redemptionManager, upgradeable],
+    ["SpotMarket", core.spotMarket, upgradeable],
+    ["FuturesMarket", core.futuresMarket, upgradeable],
+    ["OptionsMarket", core.optionsMarket, upgradeable],
     ["AttestationVerifier", core.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
     ["CUToken", core.cuToken, [Roles.DEFAULT_ADMIN]],
   ] as const;

@@ -36,6 +36,16 @@ export default buildModule("PrimaryCore", (m) => {
     [admin, m.getParameter<string>("treasury")],
     [registry, sstb],
   );
+  // the three markets trade sSTB against the chain's collateral stablecoin (USDC); fees to the treasury
+  const [spotMarket, futuresMarket, optionsMarket] = (["SpotMarket", "FuturesMarket", "OptionsMarket"] as const).map(
+    (name) =>
+      uupsProxy(
+        m,
+        name,
+        [admin, m.getParameter<string>("treasury")],
+        [sstb, m.getParameter<string>("collateralToken")],
+      ),
+  );
   const timelock = m.contract("ProtocolTimelock", [
     m.getParameter<bigint>("timelockDelay"),
     [],
@@ -69,10 +79,26 @@ export default buildModule("PrimaryCore", (m) => {
     ["RedemptionManager_ARBITRATOR", redemptionManager, Roles.ARBITRATOR, arbitrator],
     ["MintingAgent_GUARDIAN", mintingAgent, Roles.GUARDIAN, guardian],
     ["RedemptionManager_GUARDIAN", redemptionManager, Roles.GUARDIAN, guardian],
+    ["SpotMarket_GUARDIAN", spotMarket, Roles.GUARDIAN, guardian],
+    ["FuturesMarket_GUARDIAN", futuresMarket, Roles.GUARDIAN, guardian],
+    ["OptionsMarket_GUARDIAN", optionsMarket, Roles.GUARDIAN, guardian],
   ] as const;
   for (const [id, contract, role, account] of grants) {
     m.call(contract, "grantRole", [role, account], { id: `grant_${id}` });
   }
 
-  return { cuToken, sstb, governanceToken, registry, verifier, mintingAgent, redemptionManager, timelock, governor };
+  return {
+    cuToken,
+    sstb,
+    governanceToken,
+    registry,
+    verifier,
+    mintingAgent,
+    redemptionManager,
+    spotMarket,
+    futuresMarket,
+    optionsMarket,
+    timelock,
+    governor,
+  };
 });

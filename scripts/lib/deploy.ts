@@ -7,26 +7,32 @@ import SatelliteModule from "../../deploy/modules/Satellite.js";
 import {
   AttestationVerifier__factory,
   CUToken__factory,
+  FuturesMarket__factory,
   GovernanceToken__factory,
   MintingAgent__factory,
   MockStablecoin__factory,
+  OptionsMarket__factory,
   ProtocolGovernor__factory,
   ProtocolTimelock__factory,
   ProviderRegistry__factory,
   RedemptionManager__factory,
   SSTB__factory,
+  SpotMarket__factory,
 } from "../../typechain-types/index.js";
 import type {
   AttestationVerifier,
   CUToken,
+  FuturesMarket,
   GovernanceToken,
   MintingAgent,
   MockStablecoin,
+  OptionsMarket,
   ProtocolGovernor,
   ProtocolTimelock,
   ProviderRegistry,
   RedemptionManager,
   SSTB,
+  SpotMarket,
 } from "../../typechain-types/index.js";
 import type { GovernanceSettings } from "./governance.js";
 
@@ -82,6 +88,9 @@ export interface PrimaryDeployment {
   verifier: AttestationVerifier;
   mintingAgent: MintingAgent;
   redemptionManager: RedemptionManager;
+  spotMarket: SpotMarket;
+  futuresMarket: FuturesMarket;
+  optionsMarket: OptionsMarket;
   timelock: ProtocolTimelock;
   governor: ProtocolGovernor;
 }
@@ -153,6 +162,9 @@ export async function deployPrimary(
     verifier: AttestationVerifier__factory.connect(await at(deployed.verifier), deployer),
     mintingAgent: MintingAgent__factory.connect(await at(deployed.mintingAgent), deployer),
     redemptionManager: RedemptionManager__factory.connect(await at(deployed.redemptionManager), deployer),
+    spotMarket: SpotMarket__factory.connect(await at(deployed.spotMarket), deployer),
+    futuresMarket: FuturesMarket__factory.connect(await at(deployed.futuresMarket), deployer),
+    optionsMarket: OptionsMarket__factory.connect(await at(deployed.optionsMarket), deployer),
     timelock: ProtocolTimelock__factory.connect(await at(deployed.timelock), deployer),
     governor: ProtocolGovernor__factory.connect(await at(deployed.governor), deployer),
   };
@@ -186,6 +198,9 @@ export async function addressesOf(deployment: object): Promise<Record<string, st
     verifier: "AttestationVerifier",
     mintingAgent: "MintingAgent",
     redemptionManager: "RedemptionManager",
+    spotMarket: "SpotMarket",
+    futuresMarket: "FuturesMarket",
+    optionsMarket: "OptionsMarket",
     timelock: "ProtocolTimelock",
     governor: "ProtocolGovernor",
   };

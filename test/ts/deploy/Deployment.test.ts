@@ -64,7 +64,15 @@ describe("Deployment (Ignition modules in deploy/)", function () {
 
       // the hand-off ran as the last step: the deployer holds nothing, the timelock everything
       const timelock = await first.timelock.getAddress();
-      for (const contract of [first.sstb, first.registry, first.mintingAgent, first.redemptionManager]) {
+      for (const contract of [
+        first.sstb,
+        first.registry,
+        first.mintingAgent,
+        first.redemptionManager,
+        first.spotMarket,
+        first.futuresMarket,
+        first.optionsMarket,
+      ]) {
         expect(await contract.hasRole("0x" + "00".repeat(32), deployer.address)).to.equal(false);
         expect(await contract.hasRole("0x" + "00".repeat(32), timelock)).to.equal(true);
       }
@@ -78,6 +86,11 @@ describe("Deployment (Ignition modules in deploy/)", function () {
       expect(record.arbitrum.RedemptionManagerImplementation).to.match(/^0x[0-9a-fA-F]{40}$/);
       expect(record.arbitrum.RedemptionManagerImplementation).to.not.equal(record.arbitrum.RedemptionManager);
       expect(record.arbitrum.CollateralToken).to.equal(await first.collateral.getAddress());
+      for (const name of ["SpotMarket", "FuturesMarket", "OptionsMarket"] as const) {
+        const key = `${name[0].toLowerCase()}${name.slice(1)}` as "spotMarket" | "futuresMarket" | "optionsMarket";
+        expect(record.arbitrum[name], name).to.equal(await first[key].getAddress());
+        expect(record.arbitrum[`${name}Implementation`], name).to.match(/^0x[0-9a-fA-F]{40}$/);
+      }
       expect(Object.keys(record.arbitrum).some((name) => name.endsWith("Proxy"))).to.equal(false);
       expect(Object.keys(record.ethereum).sort()).to.deep.equal([
         "CUToken",

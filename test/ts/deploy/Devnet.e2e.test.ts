@@ -87,9 +87,16 @@ describe("npm start (the devnet, end to end)", function () {
     for (const line of [
       "registered (tier premium)",
       "verified by a 2-of-3 attestation",
+      "listed 20 sSTB on the spot market at 1.5 mUSDC each for a day: listing #1",
+      "bought 10 sSTB of listing #1 for 15.0 mUSDC (fee 0.045 mUSDC to the treasury)",
       "user decrypted it: ssh",
       "user confirmed: status confirmed",
       "expired by a keeper, user compensated with 2.0 mUSDC (the early-exit penalty of 0.4 mUSDC",
+      "the user took it and escrowed 8.0 mUSDC",
+      "a keeper settled future #2: user received 5.0 sSTB, status settled",
+      "the provider wrote a covered call on 5 sSTB, strike 1.8 mUSDC",
+      "user bought the call for 0.5 mUSDC",
+      "user exercised the call: paid 9.0 mUSDC for 5 sSTB, status exercised",
       "Ready in ",
     ]) {
       expect(output, line).to.contain(line);
@@ -113,6 +120,9 @@ describe("npm start (the devnet, end to end)", function () {
       "AttestationVerifier",
       "MintingAgent",
       "RedemptionManager",
+      "SpotMarket",
+      "FuturesMarket",
+      "OptionsMarket",
       "ProtocolTimelock",
       "ProtocolGovernor",
     ]) {

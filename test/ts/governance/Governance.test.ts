@@ -61,6 +61,9 @@ describe("Governance (after the hand-off to the timelock)", function () {
         AttestationVerifier: f.verifier,
         MintingAgent: f.mintingAgent,
         RedemptionManager: f.redemptionManager,
+        SpotMarket: f.spotMarket,
+        FuturesMarket: f.futuresMarket,
+        OptionsMarket: f.optionsMarket,
         ProtocolTimelock: f.timelock,
       });
       const timelock = await f.timelock.getAddress();
@@ -73,7 +76,15 @@ describe("Governance (after the hand-off to the timelock)", function () {
         [Roles.GUARDIAN]: f.guardian.address,
         [Roles.TIMELOCK_EXECUTOR]: ethers.ZeroAddress, // anyone may execute a passed, delayed proposal
       };
-      expect(holdings.length).to.be.greaterThan(20);
+      expect(holdings.length).to.be.greaterThan(30);
+      // each market: admin, governance and upgrader with the timelock, the guardian's pause role
+      for (const market of [f.spotMarket, f.futuresMarket, f.optionsMarket]) {
+        for (const role of [Roles.DEFAULT_ADMIN, Roles.GOVERNANCE, Roles.UPGRADER]) {
+          expect(await market.hasRole(role, timelock)).to.equal(true);
+          expect(await market.hasRole(role, f.deployer.address)).to.equal(false);
+        }
+        expect(await market.hasRole(Roles.GUARDIAN, f.guardian.address)).to.equal(true);
+      }
       for (const { contract, role, account } of holdings) {
         expect(account, `${contract} ${role}`).to.not.equal(f.deployer.address);
         if (role in operational) {

@@ -17,7 +17,17 @@ describe("scripts", function () {
         expect(await ethers.provider.getCode(address), name).to.not.equal("0x");
         expect(lines.some((l) => l.includes(name) && l.includes(address))).to.equal(true);
       }
-      expect(await result.deployment.sstb.balanceOf(result.provider)).to.equal(parseEther("90"));
+      // 100 minted: 20 listed on spot (10 bought, 10 still listed), 5 sold forward, 5 under a call
+      expect(await result.deployment.sstb.balanceOf(result.provider)).to.equal(parseEther("70"));
+      const { spotMarket, futuresMarket, optionsMarket } = result.deployment;
+      expect(result.listings).to.deep.equal({ spot: 1n, future: 2n, call: 3n });
+      expect((await spotMarket.listingOf(1n)).remaining).to.equal(parseEther("10"));
+      expect((await futuresMarket.listingOf(2n)).status).to.equal(6n); // settled
+      expect((await optionsMarket.listingOf(3n)).status).to.equal(8n); // exercised
+      // bought 10, redeemed 5 + 2 with 10 bps fees, received 5 by the future and 5 by the call
+      expect(await result.deployment.sstb.balanceOf(result.user)).to.equal(parseEther("12.993"));
+      expect(lines.some((l) => l.includes("a keeper settled future #2: user received 5.0 sSTB"))).to.equal(true);
+      expect(lines.some((l) => l.includes("user exercised the call: paid 9.0 mUSDC for 5 sSTB"))).to.equal(true);
       expect(await result.deployment.redemptionManager.redemptionStatus(result.expiredRedemptionId)).to.equal(4n);
       // 2 sSTB expired during the provider's stake: made whole at 100% (1 mUSDC per sSTB)
       expect(result.compensation).to.equal(2_000_000n);
@@ -54,6 +64,18 @@ describe("scripts", function () {
         "queue",
         "execute",
         "governance token transfer",
+        "spot createListing",
+        "spot buy (partial fill)",
+        "spot buy (full fill)",
+        "spot cancel",
+        "spot createBuyOrder",
+        "spot sell (partial fill)",
+        "futures offerToSell",
+        "futures take",
+        "futures settle",
+        "options writeCall",
+        "options buyOption",
+        "options exercise",
       ]) {
         expect(operations.has(op), op).to.equal(true);
       }
@@ -63,7 +85,16 @@ describe("scripts", function () {
       expect(report).to.contain("| operation | gas used | scenario |");
       expect(
         report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| operation") && !l.startsWith("| ---")),
-      ).to.have.length(rows.length);
+      ).to.have.length(rows.length + rows.filter((r) => r.target !== undefined).length);
+    });
+
+    it("keeps a spot fill within 110,000 and a listing within 140,000; a cancel within 50,000 without the proxy", async function () {
+      const rows = await runGasBenchmark(await network.create());
+      for (const row of rows.filter((r) => r.target !== undefined)) {
+        const bound = row.operation === "spot cancel" ? row.floor! : row.gasUsed;
+        expect(bound <= row.target!, `${row.operation}: measured ${row.gasUsed}, floor ${row.floor}`).to.equal(true);
+        expect(row.floor! < row.gasUsed).to.equal(true);
+      }
     });
 
     it("keeps a steady-state 2-of-3 mint within the 250,000 gas target", async function () {

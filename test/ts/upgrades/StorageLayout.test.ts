@@ -13,6 +13,9 @@ const UUPS_CONTRACTS: Record<string, unknown[]> = {
   ProviderRegistry: [],
   MintingAgent: [PLACEHOLDER, PLACEHOLDER, PLACEHOLDER],
   RedemptionManager: [PLACEHOLDER, PLACEHOLDER],
+  SpotMarket: [PLACEHOLDER, PLACEHOLDER],
+  FuturesMarket: [PLACEHOLDER, PLACEHOLDER],
+  OptionsMarket: [PLACEHOLDER, PLACEHOLDER],
 };
 
 describe("Storage layout (UUPS contracts)", function () {

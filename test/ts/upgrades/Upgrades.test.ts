@@ -4,10 +4,13 @@ import { upgrades } from "@openzeppelin/hardhat-upgrades";
 import { parseEther } from "ethers";
 
 import {
+  FuturesMarketV2__factory,
   MintingAgentV2__factory,
+  OptionsMarketV2__factory,
   ProviderRegistryV2__factory,
   RedemptionManagerV2__factory,
   SSTBV2__factory,
+  SpotMarketV2__factory,
 } from "../../../typechain-types/index.js";
 import { mintFor, registerActive } from "../../helpers/protocol.js";
 import { deployRedemptionScenario, managerState } from "../../helpers/redemption.js";
@@ -77,9 +80,54 @@ describe("UUPS upgrades keep state", function () {
       ["ProviderRegistry", "ProviderRegistryV2", []],
       ["MintingAgent", "MintingAgentV2", [placeholder, placeholder, placeholder]],
       ["RedemptionManager", "RedemptionManagerV2", [placeholder, placeholder]],
+      ["SpotMarket", "SpotMarketV2", [placeholder, placeholder]],
+      ["FuturesMarket", "FuturesMarketV2", [placeholder, placeholder]],
+      ["OptionsMarket", "OptionsMarketV2", [placeholder, placeholder]],
     ] as const) {
       const opts = { kind: "uups", constructorArgs } as Parameters<typeof api.validateUpgrade>[2];
       await api.validateUpgrade(await ethers.getContractFactory(current), await ethers.getContractFactory(next), opts);
     }
+  });
+
+  it("upgrades the three markets to V2 with their positions, escrow and parameters intact", async function () {
+    const f = await networkHelpers.loadFixture(withState);
+    const now = BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
+    const [spot, futures, options] = [f.spotMarket, f.futuresMarket, f.optionsMarket];
+    const addresses = await Promise.all([spot, futures, options].map((m) => m.getAddress()));
+    await f.sstb.connect(f.provider).approve(addresses[0], ethers.MaxUint256);
+    await f.sstb.connect(f.provider).approve(addresses[1], ethers.MaxUint256);
+    await f.sstb.connect(f.provider).approve(addresses[2], ethers.MaxUint256);
+    await spot.connect(f.provider).createListing(parseEther("5"), 2_000_000n, now + 86_400n);
+    await futures.connect(f.provider).offerToSell(parseEther("3"), 1_000_000n, now + 86_400n);
+    await options.connect(f.provider).writeCall(parseEther("2"), 1_500_000n, 100_000n, now + 86_400n);
+    await spot.setMarketFee(55n);
+    await futures.connect(f.guardian).pause();
+    const snapshot = async () => ({
+      listings: [
+        [...(await spot.listingOf(1n))].map(String),
+        [...(await futures.listingOf(2n))].map(String),
+        [...(await options.listingOf(3n))].map(String),
+      ],
+      counts: await Promise.all([spot, futures, options].map((m) => m.listingCount())),
+      fees: await Promise.all([spot, futures, options].map((m) => m.feeBps())),
+      paused: await futures.pausedUntil(),
+      escrow: await Promise.all(addresses.map((a) => f.sstb.balanceOf(a))),
+    });
+    const before = await snapshot();
+    const tokens = [await f.sstb.getAddress(), await f.collateral.getAddress()] as const;
+    const v2s = [
+      [spot, await new SpotMarketV2__factory(f.deployer).deploy(...tokens)],
+      [futures, await new FuturesMarketV2__factory(f.deployer).deploy(...tokens)],
+      [options, await new OptionsMarketV2__factory(f.deployer).deploy(...tokens)],
+    ] as const;
+    for (const [proxy, implementation] of v2s) {
+      await expect(proxy.upgradeToAndCall(await implementation.getAddress(), "0x")).to.emit(proxy, "Upgraded");
+      expect(await SpotMarketV2__factory.connect(await proxy.getAddress(), ethers.provider).version()).to.equal(2n);
+    }
+    expect(await snapshot()).to.deep.equal(before);
+    // the new code keeps trading: the next spot id follows on
+    await spot.connect(f.provider).createListing(parseEther("1"), 2_000_000n, now + 86_400n);
+    expect(await spot.listingCount()).to.equal(2n);
+    await spot.connect(f.provider).cancel(1n);
   });
 });

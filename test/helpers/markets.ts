@@ -1,0 +1,100 @@
+import { parseEther, parseUnits } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+
+import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
+import { deployProtocol, mintFor, registerActive } from "./protocol.js";
+import type { ProtocolFixture } from "./protocol.js";
+
+export { cost, fillPayment, marketFee } from "../../scripts/lib/markets.js";
+
+export const MarketType = { None: 0n, Spot: 1n, Futures: 2n, Options: 3n } as const;
+export const Kind = {
+  None: 0n,
+  SellListing: 1n,
+  BuyOrder: 2n,
+  FutureSell: 3n,
+  FutureBuy: 4n,
+  CoveredCall: 5n,
+  CashSecuredPut: 6n,
+} as const;
+export const LStatus = {
+  None: 0n,
+  Active: 1n,
+  Filled: 2n,
+  Cancelled: 3n,
+  Expired: 4n,
+  Matched: 5n,
+  Settled: 6n,
+  Sold: 7n,
+  Exercised: 8n,
+  Reclaimed: 9n,
+} as const;
+export const TradeType = {
+  None: 0n,
+  SpotFill: 1n,
+  FutureSettlement: 2n,
+  OptionPremium: 3n,
+  OptionExercise: 4n,
+} as const;
+
+export const HOUR = 3_600n;
+export const USDC = (value: string) => parseUnits(value, 6);
+export const DEFAULT_FEE_BPS = 30n;
+
+export interface MarketFixture extends ProtocolFixture {
+  /** Makes positions: the provider, holding 80 sSTB and a million USDC. */
+  maker: HardhatEthersSigner;
+  /** Takes them: the user, holding 20 sSTB and 10,000 USDC. */
+  taker: HardhatEthersSigner;
+  addresses: { spot: string; futures: string; options: string };
+}
+
+/**
+ * The protocol with an active provider (the maker) that minted 100 sSTB and sold 20 to the user
+ * (the taker); both approved the three markets for all their sSTB and USDC. The stranger holds
+ * 10 sSTB and 10,000 USDC but approved nothing (for permits and refusals).
+ */
+export async function deployMarketScenario(connection: IgnitionConnection): Promise<MarketFixture> {
+  const { ethers } = connection;
+  const f = await deployProtocol(connection);
+  await registerActive(f, f.provider);
+  await mintFor(f, f.provider, parseEther("100"));
+  await f.sstb.connect(f.provider).transfer(f.user.address, parseEther("20"));
+  await f.sstb.connect(f.provider).transfer(f.stranger.address, parseEther("10"));
+  await f.collateral.mint(f.user.address, USDC("10000"));
+  await f.collateral.mint(f.stranger.address, USDC("10000"));
+  const addresses = {
+    spot: await f.spotMarket.getAddress(),
+    futures: await f.futuresMarket.getAddress(),
+    options: await f.optionsMarket.getAddress(),
+  };
+  for (const account of [f.provider, f.user]) {
+    for (const market of Object.values(addresses)) {
+      await f.sstb.connect(account).approve(market, ethers.MaxUint256);
+      await f.collateral.connect(account).approve(market, ethers.MaxUint256);
+    }
+  }
+  return { ...f, maker: f.provider, taker: f.user, addresses };
+}
+
+/** Balances of every party and market, and the markets' records of the given ids. */
+export async function marketState(f: MarketFixture, ids: readonly bigint[] = []) {
+  const accounts = [f.maker, f.taker, f.stranger, f.treasury].map((a) => a.address);
+  const holders = [...accounts, ...Object.values(f.addresses)];
+  const markets = [f.spotMarket, f.futuresMarket, f.optionsMarket];
+  const marketOf = (id: bigint) => markets[Number((id - 1n) % 3n)];
+  return {
+    sstb: await Promise.all(holders.map((a) => f.sstb.balanceOf(a))),
+    usdc: await Promise.all(holders.map((a) => f.collateral.balanceOf(a))),
+    counts: await Promise.all(markets.map((m) => m.listingCount())),
+    fees: await Promise.all(markets.map((m) => m.feeBps())),
+    treasuries: await Promise.all(markets.map((m) => m.treasury())),
+    paused: await Promise.all(markets.map((m) => m.pausedUntil())),
+    listings: await Promise.all(
+      ids.map(async (id) => {
+        const market = marketOf(id);
+        return (await market.listingCount()) * 3n >= id ? [...(await market.listingOf(id))].map(String) : [];
+      }),
+    ),
+  };
+}
