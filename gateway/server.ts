@@ -7,6 +7,7 @@ import { KeyService } from "./auth/keys.js";
 import type { GatewayConfig } from "./config.js";
 import { CHAIN_LABELS, ConfigError } from "./config.js";
 import { buildApp } from "./http/app.js";
+import { activity } from "./http/format.js";
 import { ChainIndexer } from "./indexer/indexer.js";
 import type { IndexerOptions } from "./indexer/indexer.js";
 import { openStore } from "./store/db.js";
@@ -89,7 +90,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     chainLabels: CHAIN_LABELS,
     keys,
     redis,
-    activity: { activity: async () => [] },
+    activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
     log,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
   });

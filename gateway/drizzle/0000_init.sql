@@ -68,6 +68,23 @@ CREATE TABLE "events" (
 	CONSTRAINT "events_chain_id_block_number_log_index_pk" PRIMARY KEY("chain_id","block_number","log_index")
 );
 --> statement-breakpoint
+CREATE TABLE "listings" (
+	"chain_id" integer NOT NULL,
+	"listing_id" bigint PRIMARY KEY NOT NULL,
+	"market_type" text NOT NULL,
+	"kind" text NOT NULL,
+	"status" text NOT NULL,
+	"seller" text NOT NULL,
+	"seller_lower" text NOT NULL,
+	"counterparty" text,
+	"amount" numeric(78, 0) NOT NULL,
+	"remaining" numeric(78, 0) NOT NULL,
+	"price_per_token" numeric(78, 0) NOT NULL,
+	"strike_price" numeric(78, 0) NOT NULL,
+	"listed_at" bigint NOT NULL,
+	"expiration" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "parameters" (
 	"chain_id" integer NOT NULL,
 	"contract" text NOT NULL,
@@ -121,6 +138,22 @@ CREATE TABLE "redemptions" (
 	"user_won" boolean
 );
 --> statement-breakpoint
+CREATE TABLE "trades" (
+	"chain_id" integer NOT NULL,
+	"block_number" bigint NOT NULL,
+	"log_index" integer NOT NULL,
+	"listing_id" bigint NOT NULL,
+	"trade_type" text NOT NULL,
+	"buyer" text NOT NULL,
+	"seller" text NOT NULL,
+	"amount" numeric(78, 0) NOT NULL,
+	"price" numeric(78, 0) NOT NULL,
+	"payment" numeric(78, 0) NOT NULL,
+	"fee" numeric(78, 0) NOT NULL,
+	"timestamp" bigint NOT NULL,
+	CONSTRAINT "trades_chain_id_block_number_log_index_pk" PRIMARY KEY("chain_id","block_number","log_index")
+);
+--> statement-breakpoint
 CREATE TABLE "verifications" (
 	"verification_id" text PRIMARY KEY NOT NULL,
 	"chain_id" integer NOT NULL,
@@ -140,8 +173,12 @@ CREATE INDEX "compute_units_provider" ON "compute_units" USING btree ("provider_
 CREATE INDEX "compute_units_value" ON "compute_units" USING btree ("cu_value");--> statement-breakpoint
 CREATE INDEX "events_order" ON "events" USING btree ("block_number","log_index");--> statement-breakpoint
 CREATE INDEX "events_name" ON "events" USING btree ("name");--> statement-breakpoint
+CREATE INDEX "listings_status" ON "listings" USING btree ("status","market_type");--> statement-breakpoint
+CREATE INDEX "listings_seller" ON "listings" USING btree ("seller_lower");--> statement-breakpoint
+CREATE INDEX "listings_price" ON "listings" USING btree ("price_per_token");--> statement-breakpoint
 CREATE INDEX "providers_status" ON "providers" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "providers_reputation" ON "providers" USING btree ("reputation");--> statement-breakpoint
 CREATE INDEX "providers_country" ON "providers" USING btree ("country");--> statement-breakpoint
 CREATE INDEX "providers_region" ON "providers" USING btree ("region");--> statement-breakpoint
-CREATE INDEX "redemptions_user" ON "redemptions" USING btree ("user_lower");
+CREATE INDEX "redemptions_user" ON "redemptions" USING btree ("user_lower");--> statement-breakpoint
+CREATE INDEX "trades_time" ON "trades" USING btree ("timestamp");

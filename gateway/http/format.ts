@@ -1,6 +1,15 @@
-import { formatEther } from "ethers";
+import { formatEther, formatUnits } from "ethers";
 
-import type { ComputeUnitRow, ProviderRow, RedemptionRow, VerificationRow } from "../store/queries.js";
+import { cost } from "../../scripts/lib/markets.js";
+
+import type {
+  ComputeUnitRow,
+  ListingRow,
+  ProviderRow,
+  RedemptionRow,
+  TradeRow,
+  VerificationRow,
+} from "../store/queries.js";
 
 /**
  * Rows -> the spec's resources. Amounts: the spec types them as numbers, so an 18-decimal base-unit
@@ -113,5 +122,50 @@ export function verification(row: VerificationRow) {
     status: row.status,
     created_at: row.createdAt,
     verified_at: row.verifiedAt,
+  };
+}
+
+/** Prices: payment-token base units (USDC, 6 decimals) per whole sSTB -> whole USDC, a JSON number. */
+export function usdc(baseUnits: string | bigint): number {
+  return Number(formatUnits(BigInt(baseUnits), 6));
+}
+
+export function listingItem(row: ListingRow) {
+  return {
+    listing_id: row.listingId,
+    market_type: row.marketType,
+    token_type: "sSTB",
+    seller: row.seller,
+    amount: sstb(row.amount),
+    price_per_token: usdc(row.pricePerToken),
+    total_price: usdc(cost(BigInt(row.amount), BigInt(row.pricePerToken))),
+    listed_at: row.listedAt,
+    expiration: row.expiration,
+  };
+}
+
+export function listingDetail(row: ListingRow) {
+  return {
+    listing_id: row.listingId,
+    token_type: "sSTB",
+    seller: row.seller,
+    amount: sstb(row.amount),
+    price_per_token: usdc(row.pricePerToken),
+    created_at: row.listedAt,
+    status: row.status,
+  };
+}
+
+/** A trade as GraphQL `marketplaceActivity` shows it. */
+export function activity(row: TradeRow) {
+  return {
+    id: `${row.chainId}-${row.blockNumber}-${row.logIndex}`,
+    timestamp: row.timestamp,
+    activityType: row.tradeType,
+    tokenType: "sSTB",
+    amount: sstb(row.amount),
+    price: usdc(row.price),
+    buyer: { id: row.buyer, address: row.buyer },
+    seller: { id: row.seller, address: row.seller },
   };
 }

@@ -118,6 +118,33 @@ export const sstbBalance = object({
   },
 });
 
+const usdcPrice = { type: "number", description: "whole USDC (the payment token, 6 decimals) per whole sSTB" } as const;
+
+export const listingItem = object({
+  listing_id: integer,
+  market_type: { type: "string", enum: ["spot", "futures", "options"] },
+  token_type: { type: "string", const: "sSTB" },
+  seller: address,
+  amount: sstbAmount,
+  price_per_token: usdcPrice,
+  total_price: { type: "number", description: "whole USDC for the whole amount (rounded up to the cent's 1/10000)" },
+  listed_at: unix,
+  expiration: unix,
+});
+
+export const listingDetail = object({
+  listing_id: integer,
+  token_type: { type: "string", const: "sSTB" },
+  seller: address,
+  amount: sstbAmount,
+  price_per_token: usdcPrice,
+  created_at: unix,
+  status: {
+    type: "string",
+    enum: ["active", "filled", "cancelled", "expired", "matched", "settled", "sold", "exercised", "reclaimed"],
+  },
+});
+
 export const bridgeChain = object({
   chain_id: string,
   name: string,

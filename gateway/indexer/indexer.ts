@@ -9,9 +9,11 @@ import {
   computeUnits,
   cursors,
   events,
+  listings,
   parameters,
   providers,
   redemptions,
+  trades,
   verifications,
 } from "../store/schema.js";
 import { plain } from "./module.js";
@@ -40,7 +42,16 @@ export interface IndexerOptions {
 }
 
 /** Tables rebuilt from `events` after a reorg. */
-const PROJECTIONS = [providers, computeUnits, verifications, redemptions, balances, parameters] as const;
+const PROJECTIONS = [
+  providers,
+  computeUnits,
+  verifications,
+  redemptions,
+  balances,
+  parameters,
+  listings,
+  trades,
+] as const;
 
 /** What a chain's indexer has reached. */
 export interface ChainStatus {

@@ -1,8 +1,18 @@
-import { and, asc, eq, getTableColumns, gte, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, or, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 
 import type { Db } from "./db.js";
-import { apiKeys, balances, computeUnits, parameters, providers, redemptions, verifications } from "./schema.js";
+import {
+  apiKeys,
+  balances,
+  computeUnits,
+  listings,
+  parameters,
+  providers,
+  redemptions,
+  trades,
+  verifications,
+} from "./schema.js";
 
 /**
  * The read model shared by the HTTP routes and GraphQL: rows of the primary chain's projections,
@@ -14,6 +24,11 @@ export type ComputeUnitRow = typeof computeUnits.$inferSelect & { country: strin
 export type RedemptionRow = typeof redemptions.$inferSelect;
 export type VerificationRow = typeof verifications.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ListingRow = typeof listings.$inferSelect;
+export type TradeRow = typeof trades.$inferSelect;
+
+/** Payment units (USDC, 6 decimals) per whole sSTB, compared exactly in SQL. */
+const usdc = (whole: number) => sql`(${String(whole)}::numeric * 1000000)`;
 
 export interface Page {
   page: number;
@@ -178,5 +193,51 @@ export class ReadModel {
         and(eq(parameters.chainId, this.primaryChainId), eq(parameters.contract, contract), eq(parameters.name, name)),
       );
     return row === undefined ? undefined : BigInt(row.value);
+  }
+
+  /** Open positions (`active`) of the markets, filtered and paged in listing id order. */
+  async listListings(
+    filter: { marketType?: string; providerId?: string; minPrice?: number; maxPrice?: number },
+    page: Page,
+  ): Promise<{ rows: ListingRow[]; total: number }> {
+    const conditions: SQL[] = [eq(listings.chainId, this.primaryChainId), eq(listings.status, "active")];
+    if (filter.marketType !== undefined) conditions.push(eq(listings.marketType, filter.marketType));
+    if (filter.providerId !== undefined) conditions.push(eq(listings.sellerLower, filter.providerId.toLowerCase()));
+    if (filter.minPrice !== undefined) conditions.push(gte(listings.pricePerToken, usdc(filter.minPrice)));
+    if (filter.maxPrice !== undefined) conditions.push(lte(listings.pricePerToken, usdc(filter.maxPrice)));
+    const where = and(...conditions);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(listings)
+        .where(where)
+        .orderBy(asc(listings.listingId))
+        .limit(page.limit)
+        .offset((page.page - 1) * page.limit),
+      this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(listings)
+        .where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async listing(listingId: number): Promise<ListingRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.chainId, this.primaryChainId), eq(listings.listingId, listingId)))
+      .limit(1);
+    return row;
+  }
+
+  /** The latest trades, newest first. */
+  latestTrades(limit: number): Promise<TradeRow[]> {
+    return this.db
+      .select()
+      .from(trades)
+      .where(eq(trades.chainId, this.primaryChainId))
+      .orderBy(desc(trades.blockNumber), desc(trades.logIndex))
+      .limit(limit);
   }
 }

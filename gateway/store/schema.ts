@@ -197,3 +197,50 @@ export const parameters = pgTable(
   },
   (t) => [primaryKey({ columns: [t.chainId, t.contract, t.name] })],
 );
+
+/** Market positions of the three markets (ids unique across them: `3 * sequence + marketType`). */
+export const listings = pgTable(
+  "listings",
+  {
+    chainId: integer("chain_id").notNull(),
+    listingId: bigint("listing_id", { mode: "number" }).primaryKey(),
+    marketType: text("market_type").notNull(),
+    kind: text("kind").notNull(),
+    status: text("status").notNull(),
+    seller: text("seller").notNull(),
+    sellerLower: text("seller_lower").notNull(),
+    counterparty: text("counterparty"),
+    amount: amount("amount").notNull(),
+    remaining: amount("remaining").notNull(),
+    /** Payment-token base units (USDC, 6 decimals) per whole sSTB; options: the premium. */
+    pricePerToken: amount("price_per_token").notNull(),
+    strikePrice: amount("strike_price").notNull(),
+    listedAt: seconds("listed_at").notNull(),
+    expiration: seconds("expiration").notNull(),
+  },
+  (t) => [
+    index("listings_status").on(t.status, t.marketType),
+    index("listings_seller").on(t.sellerLower),
+    index("listings_price").on(t.pricePerToken),
+  ],
+);
+
+/** Trades (`TradeExecuted`): GraphQL `marketplaceActivity`. */
+export const trades = pgTable(
+  "trades",
+  {
+    chainId: integer("chain_id").notNull(),
+    blockNumber: seconds("block_number").notNull(),
+    logIndex: integer("log_index").notNull(),
+    listingId: bigint("listing_id", { mode: "number" }).notNull(),
+    tradeType: text("trade_type").notNull(),
+    buyer: text("buyer").notNull(),
+    seller: text("seller").notNull(),
+    amount: amount("amount").notNull(),
+    price: amount("price").notNull(),
+    payment: amount("payment").notNull(),
+    fee: amount("fee").notNull(),
+    timestamp: seconds("timestamp").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.blockNumber, t.logIndex] }), index("trades_time").on(t.timestamp)],
+);

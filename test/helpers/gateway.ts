@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { network } from "hardhat";
-import { JsonRpcProvider, keccak256, parseEther, toUtf8Bytes } from "ethers";
+import { JsonRpcProvider, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 import type { JsonRpcSigner, Wallet } from "ethers";
 
 import type { GatewayConfig } from "../../gateway/config.js";
@@ -177,7 +177,8 @@ export async function mintUnit(
 /**
  * The data every route is tested against: the demo scenario (provider A, unit 1, redemptions 1
  * confirmed and 2 expired), provider B (active, units 2 and 3), C (pending), D (active, unit 4,
- * then suspended), and redemptions 3 pending, 4 disputed and 5 fulfilled with provider B.
+ * then suspended), redemptions 3 pending, 4 disputed and 5 fulfilled with provider B, and market
+ * listings 1-7 (the scenario's 1-3, B's spot 4, future 5, call 6, cancelled spot 7).
  */
 export async function populate(live: LiveDeployment): Promise<void> {
   const s = live.signers;
@@ -241,6 +242,21 @@ export async function populate(live: LiveDeployment): Promise<void> {
     keys.publicKey,
     42161n,
   );
+
+  // markets (the scenario left spot #1 active, future #2 settled, call #3 exercised): provider B
+  // lists spot #4, offers future #5, writes call #6, lists spot #7 and cancels it
+  const { spotMarket: spot, futuresMarket: futures, optionsMarket: options } = live.d;
+  for (const market of [spot, futures, options]) {
+    await (await sstb.connect(B).approve(await market.getAddress(), parseEther("1000"))).wait();
+  }
+  const now = BigInt((await live.rpc.getBlock("latest"))!.timestamp);
+  await (await spot.connect(B).createListing(parseEther("30"), parseUnits("2.25", 6), now + 2n * DAY)).wait();
+  await (await futures.connect(B).offerToSell(parseEther("8"), parseUnits("1.9", 6), now + 7n * DAY)).wait();
+  await (
+    await options.connect(B).writeCall(parseEther("4"), parseUnits("2.5", 6), parseUnits("0.2", 6), now + 30n * DAY)
+  ).wait();
+  await (await spot.connect(B).createListing(parseEther("5"), parseUnits("3", 6), now + 2n * DAY)).wait();
+  await (await spot.connect(B).cancel(7)).wait();
 }
 
 /** Gateway configuration for a test: a free port, PGlite in a temporary folder unless DATABASE_URL is set. */

@@ -243,6 +243,58 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     },
   );
 
+  // --- marketplace (reference set): open positions of the three markets ---
+  app.get(
+    "/marketplace/listings",
+    {
+      schema: {
+        tags: ["marketplace"],
+        summary: "Open (active) listings of the spot, futures and options markets",
+        querystring: s.query({
+          market_type: { type: "string", enum: ["spot", "futures", "options"] },
+          provider_id: { ...s.addressParam, description: "the seller (maker)" },
+          min_price: { ...s.amountFilter, description: "whole USDC per sSTB" },
+          max_price: { ...s.amountFilter, description: "whole USDC per sSTB" },
+          ...s.paging,
+        }),
+        response: { 200: s.listEnvelope("listings", s.listingItem), ...s.errors },
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        market_type?: string;
+        provider_id?: string;
+        min_price?: number;
+        max_price?: number;
+      } & Paging;
+      if (q.min_price !== undefined && q.max_price !== undefined && q.min_price > q.max_price) {
+        throw invalidParameter("min_price", "must not exceed max_price");
+      }
+      const { rows, total } = await model.listListings(
+        { marketType: q.market_type, providerId: q.provider_id, minPrice: q.min_price, maxPrice: q.max_price },
+        q,
+      );
+      return list("listings", rows.map(format.listingItem), total, q);
+    },
+  );
+  app.get(
+    "/marketplace/listings/:listing_id",
+    {
+      schema: {
+        tags: ["marketplace"],
+        summary: "A listing in any status (detail form)",
+        params: s.params({ listing_id: s.idParam }),
+        response: { 200: s.envelope(s.listingDetail), ...s.errors },
+      },
+    },
+    async (request) => {
+      const { listing_id: id } = request.params as { listing_id: number };
+      const row = await model.listing(id);
+      if (row === undefined) throw notFound("listing", id);
+      return ok(format.listingDetail(row));
+    },
+  );
+
   // --- bridge chains, from the deployment ---
   app.get(
     "/bridge/chains",

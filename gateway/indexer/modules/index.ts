@@ -7,6 +7,7 @@ import {
 import type { ContractModule } from "../module.js";
 import { attestationVerifierModule } from "./attestation-verifier.js";
 import { cuTokenModule } from "./cu-token.js";
+import { futuresMarketModule, optionsMarketModule, spotMarketModule } from "./markets.js";
 import { mintingAgentModule } from "./minting-agent.js";
 import { providerRegistryModule } from "./provider-registry.js";
 import { redemptionManagerModule } from "./redemption-manager.js";
@@ -25,6 +26,9 @@ export const MODULES: readonly ContractModule[] = [
   attestationVerifierModule,
   redemptionManagerModule,
   sstbModule,
+  spotMarketModule,
+  futuresMarketModule,
+  optionsMarketModule,
   { contract: "GovernanceToken", iface: GovernanceToken__factory.createInterface() },
   { contract: "CollateralToken", iface: MockStablecoin__factory.createInterface() },
   { contract: "ProtocolGovernor", iface: ProtocolGovernor__factory.createInterface() },

@@ -3,7 +3,7 @@ import addFormats from "ajv-formats";
 import { request as httpRequest } from "node:http";
 
 import { expect } from "chai";
-import { AbiCoder, formatEther, getAddress, parseEther } from "ethers";
+import { AbiCoder, formatEther, formatUnits, getAddress, parseEther } from "ethers";
 
 import type { Gateway } from "../../../gateway/server.js";
 import { ROLE, populate, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
@@ -247,6 +247,111 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       );
       expectError(await http.get(`/api/v1/providers/${getAddress("0x" + "34".repeat(20))}`), "resource_not_found", 404);
       expectError(await http.get("/api/v1/providers/acme"), "invalid_parameter", 400, "providerId");
+    });
+  });
+
+  describe("marketplace: GET /api/v1/marketplace/listings and /marketplace/listings/:listing_id", function () {
+    const market = (id: number) => [live.d.spotMarket, live.d.futuresMarket, live.d.optionsMarket][(id - 1) % 3];
+
+    it("lists the open listings of the three markets with the spec's fields, as on-chain", async function () {
+      const data = await http.data("/api/v1/marketplace/listings");
+      expect(data.listings.map((l: { listing_id: number }) => l.listing_id)).to.deep.equal([1, 4, 5, 6]);
+      expect(data.total).to.equal(4);
+      for (const l of data.listings) {
+        const onChain = await market(l.listing_id).listingOf(l.listing_id);
+        expect(l).to.deep.equal({
+          listing_id: Number(onChain.listingId),
+          market_type: ["none", "spot", "futures", "options"][Number(onChain.marketType)],
+          token_type: onChain.tokenType,
+          seller: onChain.seller,
+          amount: sstb(onChain.amount),
+          price_per_token: Number(formatUnits(onChain.pricePerToken, 6)),
+          total_price: Number(formatUnits(onChain.totalPrice, 6)),
+          listed_at: Number(onChain.listedAt),
+          expiration: Number(onChain.expiration),
+        });
+      }
+    });
+
+    it("filters by market_type, provider_id, min_price and max_price (whole USDC per sSTB)", async function () {
+      const ids = async (query: string) =>
+        (await http.data(`/api/v1/marketplace/listings?${query}`)).listings.map(
+          (l: { listing_id: number }) => l.listing_id,
+        );
+      expect(await ids("market_type=spot")).to.deep.equal([1, 4]);
+      expect(await ids("market_type=futures")).to.deep.equal([5]);
+      expect(await ids("market_type=options")).to.deep.equal([6]);
+      expect(await ids(`provider_id=${providers.B}`)).to.deep.equal([4, 5, 6]);
+      expect(await ids(`provider_id=${providers.A}`)).to.deep.equal([1]);
+      expect(await ids("min_price=1.9")).to.deep.equal([4, 5]);
+      expect(await ids("max_price=1.5")).to.deep.equal([1, 6]);
+      expect(await ids("min_price=0.2&max_price=0.2")).to.deep.equal([6]);
+      expect(await ids(`market_type=spot&provider_id=${providers.B}&min_price=2`)).to.deep.equal([4]);
+      expect((await http.data("/v1/marketplace/listings?limit=1&page=2")).listings[0].listing_id).to.equal(4);
+      expectError(
+        await http.get("/api/v1/marketplace/listings?market_type=swap"),
+        "invalid_parameter",
+        400,
+        "market_type",
+      );
+      expectError(
+        await http.get("/api/v1/marketplace/listings?min_price=3&max_price=1"),
+        "invalid_parameter",
+        400,
+        "min_price",
+      );
+    });
+
+    it("shows any listing's detail form with its status", async function () {
+      const statuses = ["active", "settled", "exercised", "active", "active", "active", "cancelled"];
+      const names = [
+        "none",
+        "active",
+        "filled",
+        "cancelled",
+        "expired",
+        "matched",
+        "settled",
+        "sold",
+        "exercised",
+        "reclaimed",
+      ];
+      for (const [i, status] of statuses.entries()) {
+        const id = i + 1;
+        const l = await http.data(`/api/v1/marketplace/listings/${id}`);
+        const onChain = await market(id).listingOf(id);
+        expect(names[Number(onChain.status)]).to.equal(status);
+        expect(l).to.deep.equal({
+          listing_id: id,
+          token_type: "sSTB",
+          seller: onChain.seller,
+          amount: sstb(onChain.amount),
+          price_per_token: Number(formatUnits(onChain.pricePerToken, 6)),
+          created_at: Number(onChain.listedAt),
+          status,
+        });
+      }
+      expectError(await http.get("/api/v1/marketplace/listings/99"), "resource_not_found", 404);
+      expectError(await http.get("/api/v1/marketplace/listings/x"), "invalid_parameter", 400, "listing_id");
+    });
+
+    it("feeds GraphQL marketplaceActivity from the trades, newest first", async function () {
+      const r = await http.graphql(
+        "{ marketplaceActivity(limit: 10) { id timestamp activityType tokenType amount price buyer { id address } seller { id address } } }",
+      );
+      const activity = (r.body as any).data.marketplaceActivity;
+      expect(activity.map((a: { activityType: string }) => a.activityType)).to.deep.equal([
+        "option_exercise",
+        "option_premium",
+        "future_settlement",
+        "spot_fill",
+      ]);
+      expect(activity[3]).to.deep.include({ tokenType: "sSTB", amount: 10, price: 1.5 });
+      expect(activity[3].buyer).to.deep.equal({ id: user, address: user });
+      expect(activity[3].seller).to.deep.equal({ id: providers.A, address: providers.A });
+      expect(activity[0].timestamp).to.be.at.least(activity[3].timestamp);
+      const two = await http.graphql("{ marketplaceActivity(limit: 2) { id } }");
+      expect((two.body as any).data.marketplaceActivity).to.have.length(2);
     });
   });
 
@@ -511,6 +616,8 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           "/providers",
           "/providers/{providerId}/compute-resources",
           "/sstb/balance",
+          "/marketplace/listings",
+          "/marketplace/listings/{listing_id}",
         ]) {
           expect(doc.paths, prefix + path).to.have.property(prefix + path);
         }
@@ -615,6 +722,7 @@ async function badInputSweep(http: HttpClient, provider: string): Promise<void> 
     "/providers",
     `/providers/${provider}/compute-resources`,
     `/compute-resources/provider/${provider}`,
+    "/marketplace/listings",
   ];
   for (const prefix of ["/api/v1", "/v1"]) {
     for (const list of lists) {
