@@ -1,11 +1,19 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 
 import { expect } from "chai";
 import { AbiCoder, formatEther, formatUnits, getAddress, parseEther } from "ethers";
 
+import { Redis } from "ioredis";
+
+import { CHAIN_LABELS } from "../../../gateway/config.js";
+import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
+import { ReadModel } from "../../../gateway/store/queries.js";
+import { freePort } from "../../../scripts/lib/local-node.js";
 import { ROLE, populate, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
 import { HttpClient } from "../../helpers/http.js";
@@ -529,6 +537,62 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       expect((await http.get("/api/v1/cu/list?limit=1")).status).to.equal(200); // another key is not affected
     });
   });
+
+  // With REDIS_URL, instances share the counters: two gateways in front of one store and one Redis
+  // allow a key its limit once in total (runs where redis-server is installed; .ci/run installs it)
+  const redisServer = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
+  if (redisServer !== undefined) {
+    describe("rate limits shared through Redis (REDIS_URL)", function () {
+      it("counts a key's requests across two gateway instances", async function () {
+        const port = await freePort();
+        const server = spawn(
+          redisServer,
+          ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
+          {
+            stdio: "ignore",
+          },
+        );
+        const clients: Redis[] = [];
+        const apps: Array<Awaited<ReturnType<typeof buildApp>>> = [];
+        try {
+          for (let i = 0; i < 2; i++) {
+            const redis = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: 1 });
+            await redis.ping().catch(async () => {
+              await new Promise((r) => setTimeout(r, 500));
+              await redis.ping();
+            });
+            clients.push(redis);
+            const app = await buildApp({
+              model: new ReadModel(gw.store.db, 42161),
+              chains: gw.chains,
+              chainLabels: CHAIN_LABELS,
+              keys: gw.keys,
+              redis,
+              activity: { activity: async () => [] },
+              health: () => ({}),
+            });
+            await app.listen({ host: "127.0.0.1", port: 0 });
+            apps.push(app);
+          }
+          const { token } = await gw.keys.create({ tier: "enterprise", account: user, rateLimit: 10 });
+          const statuses: number[] = [];
+          for (let i = 0; i < 14; i++) {
+            const address = apps[i % 2].server.address() as { port: number };
+            const r = await fetch(`http://127.0.0.1:${address.port}/api/v1/cu/list?limit=1`, {
+              headers: { authorization: `Bearer ${token}` },
+            });
+            statuses.push(r.status);
+          }
+          expect(statuses.filter((s) => s === 200)).to.have.length(10);
+          expect(statuses.slice(10)).to.deep.equal([429, 429, 429, 429]);
+        } finally {
+          for (const app of apps) await app.close();
+          for (const c of clients) c.disconnect();
+          server.kill();
+        }
+      });
+    });
+  }
 
   describe("GraphQL: POST /graphql", function () {
     it("answers provider(id) with the spec's field names", async function () {
