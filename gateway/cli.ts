@@ -1,6 +1,6 @@
 // `npm run gateway` (serve) and `npm run gateway -- keys create|revoke|list`. Thin: the logic is in
 // gateway/server.ts and gateway/auth/keys.ts.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
@@ -78,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
 async function serve(config: GatewayConfig): Promise<number> {
   const gateway = await startGateway(config, { log: (line) => console.log(line) });
   const urlFile = path.join(config.dataDir, "gateway.url");
+  mkdirSync(config.dataDir, { recursive: true });
   writeFileSync(urlFile, gateway.url);
   console.log(`Gateway on ${gateway.url} (${gateway.store.kind}: ${gateway.store.location})`);
   console.log(`  chains: ${gateway.chains.map((c) => `${c.chain} (${c.chainId}) ${c.rpcUrl}`).join(", ")}`);

@@ -67,6 +67,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
 
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  // ioredis reconnects by itself; an outage fails the requests that need it, not the process
+  redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
   const keys = new KeyService(store.db, config.jwtSecret);
   const indexers = chains.map(
     (c) =>

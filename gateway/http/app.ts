@@ -98,6 +98,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: true,
     hook: "onRequest",
+    // a Redis outage lets requests through rather than failing every one of them
+    skipOnError: true,
     timeWindow: WINDOW_MS,
     max: (request: FastifyRequest) => request.apiKey?.rateLimit ?? TIER_LIMITS.standard,
     keyGenerator: (request: FastifyRequest) =>

@@ -557,6 +557,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         try {
           for (let i = 0; i < 2; i++) {
             const redis = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: 1 });
+            redis.on("error", () => {}); // refused until redis-server listens
             await redis.ping().catch(async () => {
               await new Promise((r) => setTimeout(r, 500));
               await redis.ping();
