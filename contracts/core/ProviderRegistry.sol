@@ -159,13 +159,7 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
 
     /// @inheritdoc IProviderRegistry
     function approveProvider(address provider, bytes32 reviewedProfileHash_) external onlyRole(Roles.APPROVER_ROLE) {
-        ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, provider);
-        if (account.status != ProviderStatus.Pending) revert ProviderInvalidStatus(provider, account.status);
-        bytes32 current = _hashReviewed($.profiles[provider], account.tier);
-        if (current != reviewedProfileHash_) revert ProviderProfileMismatch(reviewedProfileHash_, current);
-        account.status = ProviderStatus.Active;
-        emit ProviderStatusChanged(provider, ProviderStatus.Pending, ProviderStatus.Active, msg.sender);
+        _activate(provider, ProviderStatus.Pending, reviewedProfileHash_);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -187,8 +181,11 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
-    function reinstateProvider(address provider) external onlyRole(Roles.GOVERNANCE_ROLE) {
-        _transition(provider, ProviderStatus.Suspended, ProviderStatus.Active);
+    function reinstateProvider(
+        address provider,
+        bytes32 reviewedProfileHash_
+    ) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        _activate(provider, ProviderStatus.Suspended, reviewedProfileHash_);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -254,14 +251,15 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     function reserveCapacity(
         address provider,
         uint256 amount
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, Tier tier) {
+    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, Tier tier, uint256 ratioBps) {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
         ProviderAccount storage account = _requireRegistered($, provider);
         tier = account.tier;
         uint256 available = account.availableCU;
         if (amount > available) revert InsufficientCapacity(amount, available);
-        lock = CollateralMath.lockFor(available, amount, $.collateralRatioBps, $.collateralPerCU);
+        ratioBps = $.collateralRatioBps;
+        lock = CollateralMath.lockFor(available, amount, ratioBps, $.collateralPerCU);
         uint256 free = account.freeCollateral;
         if (lock > free) revert InsufficientCollateral(lock, free);
 
@@ -306,6 +304,7 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         uint256 lock,
         address recipient,
         address penaltyRecipient,
+        uint256 lockRatioBps,
         uint256 weight
     ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) nonReentrant returns (uint256 compensation, uint256 penalty) {
         if (recipient == address(0)) revert ZeroAddress();
@@ -313,9 +312,12 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         ProviderAccount storage account = $.accounts[provider];
         _takeLock(account, lock);
         compensation = lock;
-        if (penaltyRecipient != address(0) && block.timestamp < account.stakedUntil) {
-            // the user is made whole at 100% of the value; the over-collateralization is the penalty
-            compensation = Math.mulDiv(lock, CollateralMath.BPS, $.collateralRatioBps, Math.Rounding.Ceil);
+        if (penaltyRecipient != address(0) && block.timestamp < account.stakedUntil && lockRatioBps > 0) {
+            // the user is made whole at 100% of the value at the ratio the lock was taken at (a
+            // later repricing changes nothing already locked); the over-collateralization is the
+            // penalty
+            compensation = Math.mulDiv(lock, CollateralMath.BPS, lockRatioBps, Math.Rounding.Ceil);
+            if (compensation > lock) compensation = lock;
             penalty = lock - compensation;
         }
         if (lock == 0) weight = 0;
@@ -474,11 +476,15 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         if (account.status == ProviderStatus.None) revert ProviderNotRegistered(provider);
     }
 
-    function _transition(address provider, ProviderStatus from, ProviderStatus to) private {
-        ProviderAccount storage account = _requireRegistered(_storage(), provider);
+    /// @dev Approval and reinstatement: `from` -> active, bound to the reviewed profile.
+    function _activate(address provider, ProviderStatus from, bytes32 reviewedProfileHash_) private {
+        ProviderRegistryStorage storage $ = _storage();
+        ProviderAccount storage account = _requireRegistered($, provider);
         if (account.status != from) revert ProviderInvalidStatus(provider, account.status);
-        account.status = to;
-        emit ProviderStatusChanged(provider, from, to, msg.sender);
+        bytes32 current = _hashReviewed($.profiles[provider], account.tier);
+        if (current != reviewedProfileHash_) revert ProviderProfileMismatch(reviewedProfileHash_, current);
+        account.status = ProviderStatus.Active;
+        emit ProviderStatusChanged(provider, from, ProviderStatus.Active, msg.sender);
     }
 
     function _excess(

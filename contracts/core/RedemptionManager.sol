@@ -109,8 +109,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setTierDeadline($, IProviderRegistry.Tier.Enterprise, 1 hours);
         _setDisputeWindow($, 72 hours);
         _setDisputeResolutionPeriod($, 14 days);
-        _setMinRedemptionAmount($, 1e18);
         _setReputationUnit($, 10e18);
+        _setMinRedemptionAmount($, 1e18);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (provider == msg.sender) revert RedemptionByProvider(provider);
         // Reverts unless the provider is registered with `amount` available and the collateral to
         // lock; `amount` and `lock` then fit in 128 bits, as the registry keeps both in 128 bits.
-        (uint256 lock, IProviderRegistry.Tier tier) = _registry.reserveCapacity(provider, amount);
+        (uint256 lock, IProviderRegistry.Tier tier, uint256 ratioBps) = _registry.reserveCapacity(provider, amount);
         uint256 weight = amount / $.reputationUnit;
         if (weight > type(uint16).max) weight = type(uint16).max;
 
@@ -147,6 +147,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             provider: provider,
             fulfilledAt: 0,
             weight: uint16(weight),
+            lockRatioBps: uint16(ratioBps),
             amount: uint128(amount),
             lock: uint128(lock)
         });
@@ -268,12 +269,13 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         r.status = RedemptionStatus.Resolved;
         address provider = r.provider;
         uint256 lock = r.lock;
-        // Suspension only follows a ruling against the provider, and only of an active provider
-        // (an earlier ruling or governance may already have suspended it).
+        // Suspension only follows a ruling against the provider, and skips one already suspended
+        // (an earlier ruling or governance); a provider sent back to review by a profile change is
+        // suspended like an active one, so editing its profile cannot dodge the ruling.
         bool suspend =
             userWins &&
                 suspendProvider &&
-                _registry.accountOf(provider).status == IProviderRegistry.ProviderStatus.Active;
+                _registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Suspended;
         Dispute storage d = _storage().disputes[redemptionId];
         d.resolvedAt = uint40(block.timestamp);
         d.userWon = userWins;
@@ -282,7 +284,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
         if (userWins) {
             // a ruling pays the whole lock: the arbitrator weighed the case, no early-exit penalty
-            _registry.payOutLock(provider, lock, r.user, address(0), r.weight);
+            _registry.payOutLock(provider, lock, r.user, address(0), 0, r.weight);
             if (suspend) _registry.suspendProvider(provider);
         } else {
             _releaseToProvider(r);
@@ -309,9 +311,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         d.resolvedAt = uint40(block.timestamp);
         d.userWon = userWins;
         uint256 compensation;
-        if (userWins) (compensation, ) = _payOutAsExpiry(r);
+        uint256 penalty;
+        if (userWins) (compensation, penalty) = _payOutAsExpiry(r);
         else _releaseToProvider(r);
-        emit DisputeLapsed(redemptionId, msg.sender, userWins, compensation);
+        emit DisputeLapsed(redemptionId, msg.sender, userWins, compensation, penalty);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -346,13 +349,15 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setDisputeResolutionPeriod(_storage(), seconds_);
     }
 
-    /// @notice Sets the smallest amount a redemption may have, within [0.001, 1,000,000] sSTB.
+    /// @notice Sets the smallest amount a redemption may have, within [0.001, 1,000,000] sSTB and at
+    /// most the reputation unit.
     function setMinRedemptionAmount(uint256 amount) external onlyRole(Roles.GOVERNANCE_ROLE) {
         _setMinRedemptionAmount(_storage(), amount);
     }
 
     /// @notice Sets the sSTB value that moves reputation by one reward or penalty, within
-    /// [0.001, 1,000,000] sSTB; applies to redemptions initiated afterwards.
+    /// [0.001, 1,000,000] sSTB and at least the minimum redemption; applies to redemptions
+    /// initiated afterwards.
     function setReputationUnit(uint256 amount) external onlyRole(Roles.GOVERNANCE_ROLE) {
         _setReputationUnit(_storage(), amount);
     }
@@ -503,7 +508,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev The lock of a redemption the provider let lapse goes to the user, less the early-exit
     /// penalty to the treasury while the provider's staking period runs.
     function _payOutAsExpiry(Redemption storage r) private returns (uint256 compensation, uint256 penalty) {
-        return _registry.payOutLock(r.provider, r.lock, r.user, _storage().treasury, r.weight);
+        return _registry.payOutLock(r.provider, r.lock, r.user, _storage().treasury, r.lockRatioBps, r.weight);
     }
 
     function _disputeDeadline(Redemption storage r) private view returns (uint256) {
@@ -565,8 +570,11 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         $.disputeResolutionPeriod = uint32(seconds_);
     }
 
+    /// @dev The minimum never exceeds the reputation unit, so no redemption governance allows is
+    /// worth more reputation per sSTB than the unit says (a unit below the minimum would let one
+    /// minimum-size redemption move reputation by several units).
     function _setMinRedemptionAmount(RedemptionManagerStorage storage $, uint256 amount) private {
-        if (amount < MIN_MIN_REDEMPTION || amount > MAX_MIN_REDEMPTION) {
+        if (amount < MIN_MIN_REDEMPTION || amount > MAX_MIN_REDEMPTION || amount > $.reputationUnit) {
             revert ParameterOutOfBounds(PARAM_MIN_REDEMPTION, amount);
         }
         emit ParameterUpdated(PARAM_MIN_REDEMPTION, $.minRedemptionAmount, amount);
@@ -574,7 +582,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     function _setReputationUnit(RedemptionManagerStorage storage $, uint256 amount) private {
-        if (amount < MIN_REPUTATION_UNIT || amount > MAX_REPUTATION_UNIT) {
+        if (amount < MIN_REPUTATION_UNIT || amount > MAX_REPUTATION_UNIT || amount < $.minRedemptionAmount) {
             revert ParameterOutOfBounds(PARAM_REPUTATION_UNIT, amount);
         }
         emit ParameterUpdated(PARAM_REPUTATION_UNIT, $.reputationUnit, amount);

@@ -161,8 +161,10 @@ interface IProviderRegistry {
     /// redemption manager carrying out an arbitrator's ruling).
     function suspendProvider(address provider) external;
 
-    /// @notice Reinstates a suspended provider (governance role).
-    function reinstateProvider(address provider) external;
+    /// @notice Reinstates a suspended provider (governance role), bound to the profile the
+    /// proposal reviewed, as an approval is.
+    /// @param reviewedProfileHash {hashReviewedProfile} of the profile and tier governance reviewed.
+    function reinstateProvider(address provider, bytes32 reviewedProfileHash) external;
 
     // --- hooks ---
 
@@ -178,7 +180,12 @@ interface IProviderRegistry {
     /// sSTB a suspended (or re-reviewed) provider backs stays redeemable against it.
     /// @return lock The collateral locked for this redemption.
     /// @return tier The provider's tier, which fixes the redemption's deadline.
-    function reserveCapacity(address provider, uint256 amount) external returns (uint256 lock, Tier tier);
+    /// @return ratioBps The collateral ratio the lock was taken at: the share of the lock above
+    /// 100% of the value is what an early-exit penalty may take, whatever the ratio later becomes.
+    function reserveCapacity(
+        address provider,
+        uint256 amount
+    ) external returns (uint256 lock, Tier tier, uint256 ratioBps);
 
     /// @notice Redemption manager: returns `lock` to free collateral after a successful redemption.
     /// With `weight` and `lock` above 0 it raises reputation by reward x weight and records the
@@ -188,10 +195,10 @@ interface IProviderRegistry {
 
     /// @notice Redemption manager: pays `lock` out after a failed redemption. While the provider's
     /// staking period runs and `penaltyRecipient` is set (expiries), the user receives the value
-    /// of the lock at 100% and the over-collateralization goes to `penaltyRecipient`; otherwise
-    /// (rulings, or after the staking period) the user receives the whole lock. With `weight` and
-    /// `lock` above 0 it lowers reputation by penalty x weight and records an unsuccessful
-    /// redemption in the statistics.
+    /// of the lock at 100% (lock x 10,000 / `lockRatioBps`, the ratio the lock was taken at) and
+    /// the over-collateralization goes to `penaltyRecipient`; otherwise (rulings, or after the
+    /// staking period) the user receives the whole lock. With `weight` and `lock` above 0 it lowers
+    /// reputation by penalty x weight and records an unsuccessful redemption in the statistics.
     /// @return compensation Paid to `recipient`.
     /// @return penalty Paid to `penaltyRecipient`.
     function payOutLock(
@@ -199,6 +206,7 @@ interface IProviderRegistry {
         uint256 lock,
         address recipient,
         address penaltyRecipient,
+        uint256 lockRatioBps,
         uint256 weight
     ) external returns (uint256 compensation, uint256 penalty);
 
@@ -226,7 +234,8 @@ interface IProviderRegistry {
     /// @notice Free collateral the provider could withdraw once its staking period has ended.
     function excessCollateral(address provider) external view returns (uint256);
 
-    /// @notice A provider's redemption statistics, as the API's provider detail shows them.
+    /// @notice A provider's redemption statistics, as the API's provider detail shows them. Only
+    /// redemptions of at least one reputation unit count (weight above 0).
     /// @return total Finished redemptions (confirmed, expired or resolved).
     /// @return successful Redemptions that released their lock (confirmed, or won by the provider).
     /// @return averageResponseMinutes Mean time from request to fulfilment over successful

@@ -47,6 +47,8 @@ interface IRedemptionManager {
     /// @param weight Reputation units at stake (amount / reputation unit, fixed at initiation):
     /// how far the outcome moves the provider's reputation; 0 moves neither reputation nor
     /// statistics.
+    /// @param lockRatioBps The collateral ratio the lock was taken at; an early-exit penalty takes
+    /// at most the share of the lock above 100% at that ratio.
     /// @param amount sSTB redeemed (burned at initiation), base units.
     /// @param lock Provider collateral locked for this redemption until it ends.
     struct Redemption {
@@ -57,6 +59,7 @@ interface IRedemptionManager {
         address provider;
         uint40 fulfilledAt;
         uint16 weight;
+        uint16 lockRatioBps;
         uint128 amount;
         uint128 lock;
     }
@@ -146,8 +149,15 @@ interface IRedemptionManager {
     );
     /// @notice Nobody ruled on a dispute by its resolution deadline and `by` closed it with the
     /// default outcome: a fulfilled redemption completes for the provider (`userWon` false), an
-    /// unfulfilled one pays out as an expiry (`compensation` to the user).
-    event DisputeLapsed(uint256 indexed redemptionId, address indexed by, bool userWon, uint256 compensation);
+    /// unfulfilled one pays out as an expiry (`compensation` to the user, `penalty` to the
+    /// treasury during the provider's stake).
+    event DisputeLapsed(
+        uint256 indexed redemptionId,
+        address indexed by,
+        bool userWon,
+        uint256 compensation,
+        uint256 penalty
+    );
     /// @notice A governed parameter changed.
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
     /// @notice Governance changed the fee recipient.

@@ -132,8 +132,9 @@ contract ProtocolHandler is ProtocolSetup {
     function reinstate(uint256 seed) external observed {
         address provider = providers[seed % 3];
         if (registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Suspended) return;
+        bytes32 reviewed = registry.reviewedProfileHash(provider);
         vm.prank(admin);
-        registry.reinstateProvider(provider);
+        registry.reinstateProvider(provider, reviewed);
     }
 
     /// @dev Providers sell sSTB to users and to each other.

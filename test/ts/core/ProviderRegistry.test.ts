@@ -118,7 +118,7 @@ describe("ProviderRegistry", function () {
       await expect(f.registry.connect(f.arbitrator).suspendProvider(f.provider.address))
         .to.emit(f.registry, "ProviderStatusChanged")
         .withArgs(f.provider.address, Status.Active, Status.Suspended, f.arbitrator.address);
-      await expect(f.registry.connect(f.deployer).reinstateProvider(f.provider.address))
+      await expect(f.registry.connect(f.deployer).reinstateProvider(f.provider.address, reviewedSample()))
         .to.emit(f.registry, "ProviderStatusChanged")
         .withArgs(f.provider.address, Status.Suspended, Status.Active, f.deployer.address);
     });
@@ -136,7 +136,7 @@ describe("ProviderRegistry", function () {
       await expect(f.registry.connect(f.approver).approveProvider(f.provider.address, reviewedSample()))
         .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
         .withArgs(f.provider.address, Status.Active);
-      await expect(f.registry.reinstateProvider(f.provider.address))
+      await expect(f.registry.reinstateProvider(f.provider.address, reviewedSample()))
         .to.be.revertedWithCustomError(f.registry, "ProviderInvalidStatus")
         .withArgs(f.provider.address, Status.Active);
       await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
@@ -159,7 +159,7 @@ describe("ProviderRegistry", function () {
         .withArgs(f.stranger.address, Roles.ARBITRATOR);
       // the approver cannot reinstate; only governance can
       await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
-      await expect(f.registry.connect(f.approver).reinstateProvider(f.provider.address))
+      await expect(f.registry.connect(f.approver).reinstateProvider(f.provider.address, reviewedSample()))
         .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")
         .withArgs(f.approver.address, Roles.GOVERNANCE);
       expect((await f.registry.accountOf(f.provider.address)).status).to.equal(Status.Suspended);
@@ -327,7 +327,7 @@ describe("ProviderRegistry", function () {
       const lock = collateralFor(parseEther("1"));
       await f.registry.releaseLock(f.provider.address, lock, 30n * 60n, 1n);
       await f.registry.releaseLock(f.provider.address, lock, 90n * 60n + 59n, 1n);
-      await f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 1n);
+      await f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 0n, 1n);
       const account = await f.registry.accountOf(f.provider.address);
       expect(account.totalRedemptions).to.equal(3n);
       expect(account.successfulRedemptions).to.equal(2n);
@@ -340,7 +340,7 @@ describe("ProviderRegistry", function () {
       const f = await loadFixture(hooksFixture);
       await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
       const lock = collateralFor(parseEther("10"));
-      const tx = f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 1n);
+      const tx = f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 0n, 1n);
       await expect(tx)
         .to.emit(f.registry, "CollateralPaidOut")
         .withArgs(f.provider.address, f.user.address, lock, 0n, 1n);
@@ -363,7 +363,7 @@ describe("ProviderRegistry", function () {
       await f.registry.releaseLock(f.provider.address, lock, 0n, 1n);
       expect((await f.registry.accountOf(f.provider.address)).reputation).to.equal(10000n);
       for (let i = 0; i < 3; i++) {
-        await f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 1n);
+        await f.registry.payOutLock(f.provider.address, lock, f.user.address, ethers.ZeroAddress, 0n, 1n);
       }
       expect((await f.registry.accountOf(f.provider.address)).reputation).to.equal(0n);
     });
@@ -375,11 +375,11 @@ describe("ProviderRegistry", function () {
       await expect(f.registry.releaseLock(f.provider.address, lock + 1n, 0n, 1n))
         .to.be.revertedWithCustomError(f.registry, "LockExceedsLocked")
         .withArgs(lock + 1n, lock);
-      await expect(f.registry.payOutLock(f.provider.address, lock + 1n, f.user.address, ethers.ZeroAddress, 1n))
+      await expect(f.registry.payOutLock(f.provider.address, lock + 1n, f.user.address, ethers.ZeroAddress, 0n, 1n))
         .to.be.revertedWithCustomError(f.registry, "LockExceedsLocked")
         .withArgs(lock + 1n, lock);
       await expect(
-        f.registry.payOutLock(f.provider.address, lock, ethers.ZeroAddress, ethers.ZeroAddress, 1n),
+        f.registry.payOutLock(f.provider.address, lock, ethers.ZeroAddress, ethers.ZeroAddress, 0n, 1n),
       ).to.be.revertedWithCustomError(f.registry, "ZeroAddress");
     });
   });
@@ -394,7 +394,7 @@ describe("ProviderRegistry", function () {
         [() => s.recordRetire(p, 1n), Roles.MINTING_AGENT],
         [() => s.reserveCapacity(p, 1n), Roles.REDEMPTION_MANAGER],
         [() => s.releaseLock(p, 0n, 0n, 0n), Roles.REDEMPTION_MANAGER],
-        [() => s.payOutLock(p, 0n, f.stranger.address, ethers.ZeroAddress, 0n), Roles.REDEMPTION_MANAGER],
+        [() => s.payOutLock(p, 0n, f.stranger.address, ethers.ZeroAddress, 0n, 0n), Roles.REDEMPTION_MANAGER],
       ] as const) {
         await expect(call())
           .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")

@@ -16,6 +16,7 @@ import type { Proposal } from "../../../scripts/lib/governance.js";
 import { Roles } from "../../../scripts/lib/roles.js";
 import { RedemptionManagerV2__factory } from "../../../typechain-types/index.js";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
+import { reviewedSample } from "../../helpers/protocol.js";
 import type { GovernedFixture } from "../../helpers/governance.js";
 
 const connection = await network.create();
@@ -217,7 +218,7 @@ describe("Governance (after the hand-off to the timelock)", function () {
           [f.registry, () => registry.setCollateralPerCU(1n)],
           [f.registry, () => registry.setStakingPeriodBounds(3_600n, 86_400n)],
           [f.registry, () => registry.setReputationDeltas(1n, 1n)],
-          [f.registry, () => registry.reinstateProvider(f.provider.address)],
+          [f.registry, () => registry.reinstateProvider(f.provider.address, reviewedSample())],
           [f.registry, () => registry.grantRole(Roles.APPROVER, a)],
           [f.registry, () => registry.upgradeToAndCall(impl, "0x")],
           [f.mintingAgent, () => agent.setVerifier(impl)],

@@ -157,7 +157,7 @@ describe("Protocol promises (issue 9)", function () {
       const f = await loadFixture(scenario);
       await f.registry.grantRole(Roles.REDEMPTION_MANAGER, f.deployer.address);
       await f.registry.releaseLock(f.provider.address, 0n, 0n, 100n);
-      await f.registry.payOutLock(f.provider.address, 0n, f.user.address, f.treasury.address, 100n);
+      await f.registry.payOutLock(f.provider.address, 0n, f.user.address, f.treasury.address, 12_000n, 100n);
       expect(await reputationOf(f)).to.equal(5000n);
       expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([0n, 0n, 0n]);
     });
@@ -183,6 +183,17 @@ describe("Protocol promises (issue 9)", function () {
       );
       // the early exit returned 39 USDC for what waiting returns as 46.8 (plus the fee it paid)
       expect(compensation).to.be.lessThan(lock);
+    });
+
+    it("a repricing after the lock changes neither the holder's 100% nor the penalty", async function () {
+      const f = await loadFixture(scenario);
+      const lock = collateralFor(parseEther("10")); // 12 USDC at 120%
+      await f.redemptionManager.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
+      await f.registry.setCollateralRatio(30_000n); // 300% after the lock was taken
+      await time.increase(24n * HOUR + 1n);
+      await expect(f.redemptionManager.expireRedemption(1n))
+        .to.emit(f.redemptionManager, "RedemptionExpired")
+        .withArgs(1n, f.user.address, 10_000_000n, lock - 10_000_000n);
     });
 
     it("after the staking period an expiry pays the holder the whole lock", async function () {
@@ -215,9 +226,29 @@ describe("Protocol promises (issue 9)", function () {
       const tx = m.connect(f.stranger).closeLapsedDispute(1n);
       await expect(tx)
         .to.emit(m, "DisputeLapsed")
-        .withArgs(1n, f.stranger.address, true, collateralFor(parseEther("10")));
+        .withArgs(1n, f.stranger.address, true, collateralFor(parseEther("10")), 0n);
       await expect(tx).to.changeTokenBalance(ethers, f.collateral, f.user, collateralFor(parseEther("10")));
       expect(await m.redemptionStatus(1n)).to.equal(RStatus.Resolved);
+    });
+
+    it("a lapsed dispute within the provider's stake pays as an expiry, penalty included", async function () {
+      const f = await loadFixture(scenario);
+      const m = f.redemptionManager;
+      await m.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
+      await time.increase(24n * HOUR + 1n);
+      await m.connect(f.user).openDispute(1n, IssueType.NotDelivered, EVIDENCE);
+      await time.increaseTo((await m.disputeResolutionDeadline(1n)) + 1n);
+      const lock = collateralFor(parseEther("10"));
+      const tx = m.closeLapsedDispute(1n);
+      await expect(tx)
+        .to.emit(m, "DisputeLapsed")
+        .withArgs(1n, f.deployer.address, true, 10_000_000n, lock - 10_000_000n);
+      await expect(tx).to.changeTokenBalances(
+        ethers,
+        f.collateral,
+        [f.user, f.treasury],
+        [10_000_000n, lock - 10_000_000n],
+      );
     });
 
     it("an early dispute cannot block the provider, and a fulfilled redemption is never turned into a payout", async function () {
@@ -232,7 +263,9 @@ describe("Protocol promises (issue 9)", function () {
       await m.connect(f.user).openDispute(1n, IssueType.AccessFailure, EVIDENCE);
       await time.increaseTo((await m.disputeResolutionDeadline(1n)) + 1n);
       const userBefore = await f.collateral.balanceOf(f.user.address);
-      await expect(m.closeLapsedDispute(1n)).to.emit(m, "DisputeLapsed").withArgs(1n, f.deployer.address, false, 0n);
+      await expect(m.closeLapsedDispute(1n))
+        .to.emit(m, "DisputeLapsed")
+        .withArgs(1n, f.deployer.address, false, 0n, 0n);
       expect(await f.collateral.balanceOf(f.user.address)).to.equal(userBefore);
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);
     });
@@ -301,6 +334,49 @@ describe("Protocol promises (issue 9)", function () {
         .connect(f.approver)
         .approveProvider(f.provider.address, await f.registry.hashReviewedProfile(moved, Tier.Standard));
       expect((await f.registry.accountOf(f.provider.address)).status).to.equal(Status.Active);
+    });
+  });
+
+  describe("6b. a ruling and a reinstatement are not dodged or staled by a profile change", function () {
+    it("a ruling suspends a provider that sent itself back to review by editing its profile", async function () {
+      const f = await loadFixture(scenario);
+      const m = f.redemptionManager;
+      await m.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
+      await time.increase(24n * HOUR + 1n);
+      await m.connect(f.user).openDispute(1n, IssueType.NotDelivered, EVIDENCE);
+      await f.registry.connect(f.provider).updateProfile({ ...sampleProfile(), region: "elsewhere" });
+      expect((await f.registry.accountOf(f.provider.address)).status).to.equal(Status.Pending);
+      await expect(m.connect(f.arbitrator).resolveDispute(1n, true, true))
+        .to.emit(f.registry, "ProviderStatusChanged")
+        .withArgs(f.provider.address, Status.Pending, Status.Suspended, f.managerAddress);
+      expect((await m.disputeOf(1n)).providerSuspended).to.equal(true);
+    });
+
+    it("reinstatement is bound to the profile governance reviewed", async function () {
+      const f = await loadFixture(scenario);
+      await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
+      const reviewed = reviewedSample();
+      await f.registry.connect(f.provider).updateProfile({ ...sampleProfile(), totalRamGb: 4096 });
+      const current = await f.registry.reviewedProfileHash(f.provider.address);
+      await expect(f.registry.reinstateProvider(f.provider.address, reviewed))
+        .to.be.revertedWithCustomError(f.registry, "ProviderProfileMismatch")
+        .withArgs(reviewed, current);
+      await expect(f.registry.reinstateProvider(f.provider.address, current))
+        .to.emit(f.registry, "ProviderStatusChanged")
+        .withArgs(f.provider.address, Status.Suspended, Status.Active, f.deployer.address);
+    });
+
+    it("governance cannot set a reputation unit below the minimum redemption, nor the reverse", async function () {
+      const f = await loadFixture(scenario);
+      const m = f.redemptionManager;
+      await expect(m.setReputationUnit(parseEther("0.5")))
+        .to.be.revertedWithCustomError(m, "ParameterOutOfBounds")
+        .withArgs(ethers.encodeBytes32String("reputationUnit"), parseEther("0.5"));
+      await expect(m.setMinRedemptionAmount(parseEther("11")))
+        .to.be.revertedWithCustomError(m, "ParameterOutOfBounds")
+        .withArgs(ethers.encodeBytes32String("minRedemptionAmount"), parseEther("11"));
+      await m.setReputationUnit(parseEther("1"));
+      expect(await m.reputationUnit()).to.equal(parseEther("1"));
     });
   });
 
