@@ -79,7 +79,9 @@ export async function startLiveDeployment(
           limits: DEVNET_LIMITS,
         },
       );
-      d = deployed.primary;
+      // the deployment's contracts, without the chain name and CCIP selector the network adds
+      const { chain: _chain, selector: _selector, ...primary } = deployed.primary;
+      d = primary;
       await satellite.close();
     } else {
       d = await deployPrimary(connection, localDeployOptions(accounts, verifierKeys, { deploymentId: ids[0] }));
