@@ -44,13 +44,22 @@ function devnetNetwork(chainId: number, port: number) {
   return { type: "http" as const, chainType: "generic" as const, chainId, url: `http://127.0.0.1:${port}` };
 }
 
-const devnetTask = task("devnet", "Start three local chains, deploy the protocol, run the demo scenario")
+const devnetTask = task(
+  "devnet",
+  "Start three local chains, deploy the protocol, start the gateway, run the demo scenario",
+)
   .addFlag({ name: "once", description: "Exit after the demo instead of staying up until Ctrl-C" })
   .addOption({
     name: "basePort",
     description: "Port of the first node (arbitrum); ethereum and polygon take the next two",
     type: ArgumentType.INT,
     defaultValue: 8545,
+  })
+  .addOption({
+    name: "gatewayPort",
+    description: "Port of the gateway (HTTP API, GraphQL); GATEWAY_PORT also sets it",
+    type: ArgumentType.INT,
+    defaultValue: Number(process.env.GATEWAY_PORT ?? 8080),
   })
   .setAction(() => import("./scripts/tasks/devnet.js"))
   .build();

@@ -151,7 +151,8 @@ export async function deployEnvironment(
     deployed.map(({ chain }) => ({ chain, deploymentId: deploymentIdOf(environment, chain) })),
     ignitionDir,
   );
-  const file = await writeDeploymentFile(environment, record);
+  const networks = Object.fromEntries(deployed.map(({ chain }) => [chain, { chainId: CHAINS[chain].chainId }]));
+  const file = await writeDeploymentFile(environment, record, "deployments", networks);
   log(`Addresses written to ${file}`);
   return record;
 }

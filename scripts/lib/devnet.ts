@@ -46,6 +46,8 @@ export const DEVNET_LIMITS: RouteLimits = {
 export interface DevnetOptions {
   /** Port of the arbitrum node; ethereum and polygon take the next two. */
   basePort: number;
+  /** Port of the gateway (default 8080). */
+  gatewayPort?: number;
   /** Stop after the scenario instead of staying up until SIGINT/SIGTERM. */
   once: boolean;
   log: (line: string) => void;
@@ -64,6 +66,8 @@ export interface DevnetResult {
   addresses: Record<string, Record<string, string>>;
   /** Process ids of the nodes (all stopped when `runDevnet` returns). */
   nodePids: number[];
+  /** The gateway's URL and the devnet API key it issued. */
+  gateway: { url: string; apiKey: string };
 }
 
 /** A failure in a named step, so the reader learns what failed and why, not a stack trace alone. */
@@ -78,7 +82,8 @@ export class DevnetStepError extends Error {
  * `npm start`: three `hardhat node`s (chain ids 42161, 1, 137), the primary module on arbitrum
  * and the satellite module on ethereum and polygon (Ignition, journals under
  * `ignition/deployments/devnet-<chain>/`, reset at every start since the chains are new),
- * `deployments/devnet.json`, a summary, then the demo scenario on arbitrum. Stays up until
+ * `deployments/devnet.json` (with chain ids and RPC URLs), the gateway on the three chains with a
+ * devnet API key, a summary, then the demo scenario on arbitrum. Stays up until
  * Ctrl-C unless `once`; every node is stopped on the way out, also on failure.
  */
 export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetOptions): Promise<DevnetResult> {
@@ -108,9 +113,13 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
 
   try {
     const ports = DEVNET_CHAINS.map((_, i) => options.basePort + i);
+    const gatewayPort = options.gatewayPort ?? 8080;
     await step(`check ports ${ports.join(", ")} are free`, async () => {
       for (const port of ports) await assertPortFree(port);
     });
+    await step(`check the gateway port ${gatewayPort} is free`, () =>
+      assertPortFree(gatewayPort, "--gateway-port or GATEWAY_PORT"),
+    );
     await step("start three hardhat nodes", async () => {
       const started = await Promise.allSettled(
         DEVNET_CHAINS.map((c, i) => startLocalNode({ chainId: c.chainId, port: ports[i], cwd: hre.config.paths.root })),
@@ -136,6 +145,7 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     const signersOf = await Promise.all(connections.map((c) => c.ethers.getSigners()));
     const roleOn = (i: number, name: (typeof DEVNET_ROLES)[number]) => signersOf[i][DEVNET_ROLES.indexOf(name)];
     const role = (name: (typeof DEVNET_ROLES)[number]) => roleOn(0, name);
+    const userAddress = role("user").address;
     const chains = DEVNET_CHAINS.map((c, i) => ({
       chain: c.chain,
       connection: connections[i],
@@ -165,7 +175,20 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
         ignitionDir,
       ),
     );
-    const deploymentFile = await writeDeploymentFile("devnet", addresses, options.deploymentsDir);
+    const deploymentFile = await writeDeploymentFile(
+      "devnet",
+      addresses,
+      options.deploymentsDir,
+      Object.fromEntries(DEVNET_CHAINS.map((c, i) => [c.chain, { chainId: c.chainId, rpcUrl: nodes[i].url }])),
+    );
+
+    const gateway = await step("start the gateway (indexer, HTTP API, GraphQL)", () =>
+      startDevnetGateway(hre.config.paths.root, deploymentFile, gatewayPort, log),
+    );
+    closers.push(() => gateway.close());
+    const { token: apiKey } = await step("issue a devnet API key", () =>
+      gateway.keys.create({ tier: "premium", account: userAddress, scopes: ["read", "write"], label: "devnet" }),
+    );
     const readySeconds = (performance.now() - started) / 1000;
 
     const cursorFile = path.join(options.deploymentsDir ?? "deployments", "devnet-relayer.json");
@@ -184,6 +207,7 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     log(
       `Relayer (devnet only; CCIP delivers on real chains): account #${DEVNET_ROLES.indexOf("relayer")}, cursor ${cursorFile}`,
     );
+    printGateway(gateway.url, apiKey, gateway.store.location, log);
     log(`Ready in ${readySeconds.toFixed(1)} s.`);
     log("");
     log("Demo scenario on arbitrum:");
@@ -213,6 +237,8 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     );
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
     log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);
+    await step("let the gateway index the scenario", () => gateway.synced());
+    log(`The gateway has indexed it: try the curl example above.`);
 
     if (!options.once) {
       up = true;
@@ -221,11 +247,18 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       await Promise.race([stopRequested, ...(options.stopSignal ? [options.stopSignal] : [])]);
       log("Stopping...");
     }
-    return { readySeconds, scenarioSeconds, deploymentFile, addresses, nodePids: nodes.map((n) => n.pid) };
+    return {
+      readySeconds,
+      scenarioSeconds,
+      deploymentFile,
+      addresses,
+      nodePids: nodes.map((n) => n.pid),
+      gateway: { url: gateway.url, apiKey },
+    };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    for (const close of closers) await close().catch(() => {});
+    for (const close of closers.reverse()) await close().catch(() => {});
     await Promise.all(nodes.map((n) => n.stop()));
   }
 }
@@ -263,11 +296,40 @@ async function printSummary(
   log("");
 }
 
-async function assertPortFree(port: number): Promise<void> {
+/**
+ * The devnet's gateway: a fresh PGlite folder (the chains are new at every start) unless
+ * DATABASE_URL points at PostgreSQL, confirmation depth 0, on 127.0.0.1.
+ */
+async function startDevnetGateway(root: string, deploymentFile: string, port: number, log: (line: string) => void) {
+  const { loadConfig } = await import("../../gateway/config.js");
+  const { startGateway } = await import("../../gateway/server.js");
+  const config = loadConfig(
+    { environment: "devnet", deployment: deploymentFile, port: String(port) },
+    process.env,
+    root,
+  );
+  if (config.databaseUrl === undefined) {
+    await rm(path.join(config.dataDir, "pgdata"), { recursive: true, force: true });
+  }
+  return startGateway(config, { log: (line) => log(`  gateway: ${line}`) });
+}
+
+function printGateway(url: string, apiKey: string, location: string, log: (line: string) => void): void {
+  log("Gateway (HTTP API under /api/v1 and /v1, GraphQL at /graphql):");
+  log(`  URL        ${url}   (docs ${url}/docs, OpenAPI ${url}/api/v1/openapi.json)`);
+  log(`  database   ${location}`);
+  log(`  API key    ${apiKey}`);
+  log("             (premium tier, scopes read and write, bound to the user account #6)");
+  log("  Try:");
+  log(`  curl -s -H "Authorization: Bearer ${apiKey}" ${url}/api/v1/providers/list`);
+  log("");
+}
+
+async function assertPortFree(port: number, flag = "--base-port"): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const server = createServer();
     server.once("error", () =>
-      reject(new Error(`port ${port} is in use (another devnet or node?); stop it or pass --base-port`)),
+      reject(new Error(`port ${port} is in use (another devnet or node?); stop it or pass ${flag}`)),
     );
     server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
   });

@@ -183,14 +183,63 @@ export async function gatherDeployment(
   return out;
 }
 
-/** Writes `deployments/<environment>.json`, read by tooling and the gateway. */
+/** Where a chain of a deployment file is reached: its chain id, and a JSON-RPC URL on local chains. */
+export interface ChainNetwork {
+  chainId: bigint | number;
+  /** Written for local chains only: a real chain's RPC URL often holds an API key, so it stays a
+   * configuration variable (`<CHAIN>_RPC_URL`, as in hardhat.config.ts). */
+  rpcUrl?: string;
+}
+
+/**
+ * Writes `deployments/<environment>.json`, read by tooling and the gateway: per chain its
+ * contracts by name, and, when `networks` names the chain, `chainId` (a number) and `rpcUrl`
+ * beside them (contract names start with a capital letter, so the two never collide).
+ */
 export async function writeDeploymentFile(
   environment: string,
   record: Record<string, Record<string, string>>,
   dir = "deployments",
+  networks: Record<string, ChainNetwork> = {},
 ): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${environment}.json`);
-  await writeFile(file, JSON.stringify(record, null, 2) + "\n");
+  const out: Record<string, Record<string, string | number>> = {};
+  for (const [chain, contracts] of Object.entries(record)) {
+    const network = networks[chain];
+    out[chain] = {
+      ...(network === undefined ? {} : { chainId: Number(network.chainId) }),
+      ...(network?.rpcUrl === undefined ? {} : { rpcUrl: network.rpcUrl }),
+      ...contracts,
+    };
+  }
+  await writeFile(file, JSON.stringify(out, null, 2) + "\n");
   return file;
+}
+
+/** A chain of a deployment file, split into its network and its contracts. */
+export interface DeployedChain {
+  chain: string;
+  chainId?: number;
+  rpcUrl?: string;
+  /** Contract name -> address (implementations included, as `<Contract>Implementation`). */
+  contracts: Record<string, string>;
+}
+
+/** Reads `deployments/<environment>.json` (the format {@link writeDeploymentFile} writes). */
+export async function readDeploymentFile(file: string): Promise<DeployedChain[]> {
+  const json = JSON.parse(await readFile(file, "utf8")) as Record<string, Record<string, unknown>>;
+  return Object.entries(json).map(([chain, entries]) => {
+    const { chainId, rpcUrl, ...rest } = entries;
+    const contracts: Record<string, string> = {};
+    for (const [name, address] of Object.entries(rest)) {
+      if (typeof address === "string") contracts[name] = getAddress(address);
+    }
+    return {
+      chain,
+      ...(typeof chainId === "number" ? { chainId } : {}),
+      ...(typeof rpcUrl === "string" ? { rpcUrl } : {}),
+      contracts,
+    };
+  });
 }

@@ -6,6 +6,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 interface DevnetArguments {
   once: boolean;
   basePort: number;
+  gatewayPort: number;
 }
 
 export default async function devnet(args: DevnetArguments, hre: HardhatRuntimeEnvironment) {
@@ -13,7 +14,12 @@ export default async function devnet(args: DevnetArguments, hre: HardhatRuntimeE
   await hre.tasks.getTask("build").run({ quiet: true });
   const { runDevnet } = await import("../lib/devnet.js");
   try {
-    await runDevnet(hre, { once: args.once, basePort: args.basePort, log: (line) => console.log(line) });
+    await runDevnet(hre, {
+      once: args.once,
+      basePort: args.basePort,
+      gatewayPort: args.gatewayPort,
+      log: (line) => console.log(line),
+    });
   } catch (error) {
     console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

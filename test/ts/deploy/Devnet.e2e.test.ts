@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -9,27 +10,72 @@ import { freePort, isProcessAlive } from "../../../scripts/lib/local-node.js";
 
 const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")), "dist/src/cli.js");
 
-/** Runs `hardhat devnet --once` (what `npm start -- --once` runs) and collects its output. */
-function runDevnetOnce(basePort: number): Promise<{ code: number | null; output: string }> {
+/** Runs `hardhat devnet` (what `npm start` runs) and collects its output; `untilUp` runs once it is up, then Ctrl-C. */
+function runDevnet(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  untilUp?: (output: string) => Promise<void>,
+): Promise<{ code: number | null; output: string; checked: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "devnet", "--once", "--base-port", String(basePort)], {
+    const child = spawn(process.execPath, [cli, "devnet", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
     });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    let checked = false;
+    let checking = false;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (untilUp !== undefined && !checking && output.includes("Press Ctrl-C to stop it")) {
+        checking = true;
+        untilUp(output).then(
+          () => ((checked = true), child.kill("SIGINT")),
+          (error: unknown) => {
+            output += `\ncheck failed: ${String(error)}`;
+            child.kill("SIGINT");
+          },
+        );
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, output }));
+    child.on("exit", (code) => resolve({ code, output, checked }));
   });
 }
 
-describe("npm start -- --once (the devnet, end to end)", function () {
+const runDevnetOnce = (basePort: number) => runDevnet(["--once", "--base-port", String(basePort)]);
+
+describe("npm start (the devnet, end to end)", function () {
   this.timeout(180_000);
 
-  it("starts three chains, deploys, runs the scenario, writes devnet.json, and leaves no node behind", async function () {
+  it("starts three chains, deploys, starts the gateway, runs the scenario, writes devnet.json, and leaves no node behind", async function () {
     const basePort = await freePort();
-    const { code, output } = await runDevnetOnce(basePort);
+    const gatewayPort = await freePort();
+    const dataDir = await mkdtemp(path.join(tmpdir(), "devnet-gateway-"));
+    let curlResult = "";
+    const { code, output, checked } = await runDevnet(
+      ["--base-port", String(basePort), "--gateway-port", String(gatewayPort)],
+      { GATEWAY_DATA_DIR: dataDir },
+      async (upOutput) => {
+        // the summary's curl example, run as printed
+        const curl = upOutput.split("\n").find((line) => line.trim().startsWith("curl "));
+        expect(curl, upOutput).to.not.equal(undefined);
+        curlResult = execFileSync("sh", ["-c", curl!.trim()], { encoding: "utf8" });
+      },
+    );
+    await rm(dataDir, { recursive: true, force: true });
     expect(code, output).to.equal(0);
+    expect(checked, output).to.equal(true);
+    const answer = JSON.parse(curlResult) as {
+      success: boolean;
+      data: { providers: Array<{ name: string }>; total: number };
+    };
+    expect(answer.success).to.equal(true);
+    expect(answer.data.total).to.equal(1);
+    expect(answer.data.providers[0].name).to.equal("Acme Compute");
+    expect(output).to.contain(`http://127.0.0.1:${gatewayPort}`);
+    expect(output).to.contain("The gateway has indexed it");
 
     const pids = [...output.matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1]));
     expect(pids, output).to.have.length(3);
@@ -78,9 +124,13 @@ describe("npm start -- --once (the devnet, end to end)", function () {
 
     const devnet = JSON.parse(await readFile(path.join("deployments", "devnet.json"), "utf8")) as Record<
       string,
-      Record<string, string>
+      Record<string, string | number>
     >;
     expect(Object.keys(devnet)).to.deep.equal(["arbitrum", "ethereum", "polygon"]);
+    for (const [i, chain] of ["arbitrum", "ethereum", "polygon"].entries()) {
+      expect(devnet[chain].chainId).to.equal([42161, 1, 137][i]);
+      expect(devnet[chain].rpcUrl).to.equal(`http://127.0.0.1:${basePort + i}`);
+    }
     for (const name of [
       "CollateralToken",
       "CUToken",
@@ -112,6 +162,8 @@ describe("npm start -- --once (the devnet, end to end)", function () {
         "SSTB",
         "SSTBImplementation",
         "SatelliteExecutor",
+        "chainId",
+        "rpcUrl",
       ]);
     }
   });

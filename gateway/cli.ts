@@ -1,0 +1,142 @@
+// `npm run gateway` (serve) and `npm run gateway -- keys create|revoke|list`. Thin: the logic is in
+// gateway/server.ts and gateway/auth/keys.ts.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+import { KeyInputError, KeyService } from "./auth/keys.js";
+import type { CreateKeyOptions, Scope, Tier } from "./auth/keys.js";
+import { ConfigError, loadConfig } from "./config.js";
+import type { GatewayConfig } from "./config.js";
+import { startGateway } from "./server.js";
+import { StoreError, folderLockOwner, openStore } from "./store/db.js";
+
+const USAGE = `Usage:
+  npm run gateway [-- --port 8080 --host 127.0.0.1 --environment devnet --deployment FILE --data-dir DIR
+                     --confirmations N|chain=N,... --poll-ms MS]
+  npm run gateway -- keys create --tier standard|premium|enterprise --account 0x... [--scopes read,write]
+                                 [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE]
+  npm run gateway -- keys list
+  npm run gateway -- keys revoke KEY_ID
+
+Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
+GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
+GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      environment: { type: "string" },
+      deployment: { type: "string" },
+      "data-dir": { type: "string" },
+      confirmations: { type: "string" },
+      "poll-ms": { type: "string" },
+      tier: { type: "string" },
+      account: { type: "string" },
+      scopes: { type: "string" },
+      label: { type: "string" },
+      "expires-in": { type: "string" },
+      "rate-limit": { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig(values as Record<string, string | undefined>);
+  const [command, sub, arg] = positionals;
+  if (command === undefined || command === "serve") return serve(config);
+  if (command === "keys" && (sub === "create" || sub === "list" || sub === "revoke")) {
+    const request: KeyRequest =
+      sub === "create"
+        ? {
+            action: "create",
+            options: {
+              tier: (values.tier ?? "") as Tier,
+              account: values.account ?? "",
+              scopes: values.scopes === undefined ? undefined : (values.scopes.split(",") as Scope[]),
+              label: values.label,
+              expiresIn: values["expires-in"] === undefined ? undefined : Number(values["expires-in"]),
+              rateLimit: values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]),
+            },
+          }
+        : sub === "revoke"
+          ? { action: "revoke", keyId: arg ?? "" }
+          : { action: "list" };
+    console.log(JSON.stringify(await keysCommand(config, request), null, 2));
+    return 0;
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+async function serve(config: GatewayConfig): Promise<number> {
+  const gateway = await startGateway(config, { log: (line) => console.log(line) });
+  const urlFile = path.join(config.dataDir, "gateway.url");
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(urlFile, gateway.url);
+  console.log(`Gateway on ${gateway.url} (${gateway.store.kind}: ${gateway.store.location})`);
+  console.log(`  chains: ${gateway.chains.map((c) => `${c.chain} (${c.chainId}) ${c.rpcUrl}`).join(", ")}`);
+  console.log(`  docs: ${gateway.url}/docs   OpenAPI: ${gateway.url}/api/v1/openapi.json`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  console.log("Stopping the gateway...");
+  rmSync(urlFile, { force: true });
+  await gateway.close();
+  return 0;
+}
+
+type KeyRequest =
+  { action: "create"; options: CreateKeyOptions } | { action: "list" } | { action: "revoke"; keyId: string };
+
+/**
+ * Runs a key command against the store, or, when a gateway holds the PGlite folder, through that
+ * gateway's admin route (authorized by a one-minute token signed with the same secret).
+ */
+export async function keysCommand(config: GatewayConfig, request: KeyRequest): Promise<unknown> {
+  const owner = config.databaseUrl === undefined ? folderLockOwner(config.dataDir) : undefined;
+  if (owner !== undefined && owner !== process.pid) {
+    const url = readFileSync(path.join(config.dataDir, "gateway.url"), "utf8").trim();
+    const keys = new KeyService(undefined as never, config.jwtSecret);
+    const headers = { authorization: `Bearer ${keys.adminToken()}`, "content-type": "application/json" };
+    const response =
+      request.action === "create"
+        ? await fetch(`${url}/admin/keys`, { method: "POST", headers, body: JSON.stringify(request.options) })
+        : request.action === "revoke"
+          ? await fetch(`${url}/admin/keys/${encodeURIComponent(request.keyId)}`, { method: "DELETE", headers })
+          : await fetch(`${url}/admin/keys`, { headers });
+    const body = (await response.json()) as { success: boolean; data?: unknown; error?: { message: string } };
+    if (!body.success) throw new KeyInputError(body.error?.message ?? `gateway answered ${response.status}`);
+    return body.data;
+  }
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const keys = new KeyService(store.db, config.jwtSecret);
+    if (request.action === "create") return await keys.create(request.options);
+    if (request.action === "list") return { keys: await keys.list() };
+    if (!(await keys.revoke(request.keyId))) throw new KeyInputError(`no API key ${request.keyId}`);
+    return { key_id: request.keyId, revoked: true };
+  } finally {
+    await store.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("gateway/cli.ts")) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      const known = error instanceof ConfigError || error instanceof StoreError || error instanceof KeyInputError;
+      console.error(
+        `gateway: ${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      process.exit(1);
+    },
+  );
+}

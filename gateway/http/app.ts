@@ -1,0 +1,373 @@
+import rateLimit from "@fastify/rate-limit";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { GraphQLFormattedError, SourceLocation } from "graphql";
+import type { Redis } from "ioredis";
+import mercurius from "mercurius";
+
+import type { ApiKey, KeyService, Scope } from "../auth/keys.js";
+import { TIER_LIMITS } from "../auth/keys.js";
+import { resolvers, typeDefs } from "../graphql/schema.js";
+import type { ActivitySource } from "../graphql/schema.js";
+import { ApiError, errorSchema, invalidParameter } from "./errors.js";
+import { adminRoutes } from "./routes/admin.js";
+import { readRoutes } from "./routes/read.js";
+import type { ReadRouteOptions } from "./routes/read.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    apiKey?: ApiKey;
+    authError?: ApiError;
+  }
+  interface FastifyContextConfig {
+    /** Served without an API key (health, OpenAPI document, docs page). */
+    public?: boolean;
+    /** Scope the route needs (default: `read` for GET, `write` otherwise). */
+    scope?: Scope;
+  }
+}
+
+export interface AppOptions extends ReadRouteOptions {
+  keys: KeyService;
+  activity: ActivitySource;
+  /** Shared rate-limit counters between instances. */
+  redis?: Redis;
+  /** Largest request body, bytes. */
+  bodyLimit?: number;
+  /** What `/health` reports (indexer positions). */
+  health: () => Record<string, unknown>;
+  log?: (line: string) => void;
+}
+
+/** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
+export const PREFIXES = ["/api/v1", "/v1"] as const;
+const WINDOW_MS = 60_000;
+
+/**
+ * The HTTP API: JSON-schema validation on every route, the `{success, data}` envelope, the spec's
+ * six error codes for every failure (validation, auth, limits, malformed or oversized bodies, wrong
+ * content types, unknown routes, GraphQL), API keys, per-tier rate limits with the spec's headers,
+ * GraphQL at `/graphql`, the OpenAPI 3.1 document at `/api/v1/openapi.json` and a docs page at
+ * `/docs`.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const log = options.log ?? (() => {});
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false } },
+    frameworkErrors: (error, _request, reply) => {
+      const api = invalidParameter("url", error.message.includes("URL") ? "the URL is malformed" : "malformed request");
+      void (reply as unknown as FastifyReply).code(api.statusCode).send(api.body());
+    },
+  });
+  const fail = (error: unknown, reply: FastifyReply) => {
+    const api = toApiError(error, log);
+    return reply.code(api.statusCode).type("application/json; charset=utf-8").send(api.body());
+  };
+  app.setErrorHandler((error, _request, reply) => fail(error, reply));
+  // JSON only: a text/plain body is refused as a wrong content type, not parsed as a string
+  app.removeContentTypeParser("text/plain");
+  app.addSchema(errorSchema);
+
+  // --- API keys: read here, refused in preParsing (after the rate limit has counted the request) ---
+  app.addHook("onRequest", async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    let token: string | undefined;
+    if (query !== undefined && "api_key" in query) {
+      token = typeof query.api_key === "string" ? query.api_key : "";
+      delete query.api_key;
+    }
+    const header = request.headers.authorization;
+    if (header !== undefined) {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      token = bearer === null ? "" : bearer[1];
+    }
+    if (isPublic(request)) return;
+    try {
+      request.apiKey = await options.keys.authenticate(token);
+    } catch (error) {
+      request.authError = toApiError(error, log);
+    }
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    hook: "onRequest",
+    // a Redis outage lets requests through rather than failing every one of them
+    skipOnError: true,
+    timeWindow: WINDOW_MS,
+    max: (request: FastifyRequest) => request.apiKey?.rateLimit ?? TIER_LIMITS.standard,
+    keyGenerator: (request: FastifyRequest) =>
+      request.apiKey === undefined ? `ip:${request.ip}` : `key:${request.apiKey.keyId}`,
+    ...(options.redis === undefined ? {} : { redis: options.redis, nameSpace: "gateway-rate-limit:" }),
+    errorResponseBuilder: (_request, context) =>
+      new ApiError("rate_limit_exceeded", `rate limit of ${context.max} requests per minute exceeded`, {
+        limit: context.max,
+        retry_after_seconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+
+  app.addHook("preParsing", async (request) => {
+    if (request.is404 || isPublic(request)) return;
+    if (request.authError !== undefined) throw request.authError;
+    const scope =
+      request.routeOptions.config?.scope ?? (request.method === "GET" || isGraphql(request) ? "read" : "write");
+    if (request.apiKey !== undefined && !request.apiKey.scopes.includes(scope)) {
+      throw new ApiError("authorization_error", `this API key lacks the "${scope}" scope`, { scope });
+    }
+  });
+
+  // Ajv's coercion takes "0x10" for 16 and "1e400" for a non-number without an error: numbers in
+  // the query and the path must be written in decimal (integers without a fraction or exponent)
+  // and be finite, before the schema checks their range
+  app.addHook("preValidation", async (request) => {
+    if (isGraphql(request)) {
+      // the spec's body: {query: string, variables: object}; anything else never reaches GraphQL
+      const body = (request.method === "POST" ? request.body : request.query) as Record<string, unknown> | null;
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw invalidParameter("body", "must be a JSON object with a query string");
+      }
+      if (typeof body.query !== "string" || body.query.trim() === "")
+        throw invalidParameter("query", "must be a GraphQL document");
+      const variables = body.variables;
+      if (
+        request.method === "POST" &&
+        variables !== undefined &&
+        variables !== null &&
+        (typeof variables !== "object" || Array.isArray(variables))
+      ) {
+        throw invalidParameter("variables", "must be an object");
+      }
+      return;
+    }
+    const schema = request.routeOptions.schema as
+      | {
+          querystring?: { properties?: Record<string, { type?: string }> };
+          params?: { properties?: Record<string, { type?: string }> };
+        }
+      | undefined;
+    for (const [values, properties] of [
+      [request.query, schema?.querystring?.properties],
+      [request.params, schema?.params?.properties],
+    ] as const) {
+      if (properties === undefined || values === undefined || values === null) continue;
+      for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+        const type = properties[name]?.type;
+        if (typeof value !== "string" || (type !== "number" && type !== "integer")) continue;
+        const decimal = type === "integer" ? /^-?\d+$/ : /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+        if (!decimal.test(value))
+          throw invalidParameter(name, `must be ${type === "integer" ? "an integer" : "a number"} in decimal`);
+        if (!Number.isFinite(Number(value))) throw invalidParameter(name, "must be a finite number");
+      }
+    }
+  });
+
+  // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
+  app.addHook("onSend", async (_request, reply, payload) => {
+    const reset = reply.getHeader("x-ratelimit-reset");
+    if (reset !== undefined) reply.header("x-ratelimit-reset", Math.floor(Date.now() / 1000) + Number(reset));
+    return payload;
+  });
+
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
+    const api = new ApiError("resource_not_found", `no route ${request.method} ${request.url.split("?")[0]}`, {
+      method: request.method,
+      path: request.url.split("?")[0],
+    });
+    return reply.code(404).send(api.body());
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Compute capacity gateway",
+        version: "1.0.0",
+        description:
+          "Read API of the compute-capacity protocol (both prefixes: /api/v1 and /v1). Amounts are whole sSTB " +
+          "as JSON numbers, times are Unix seconds. Errors: {success: false, error: {code, message, details}}.",
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          apiKey: { type: "apiKey", in: "query", name: "api_key" },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
+
+  // a route that takes no query parameters refuses any (an unknown filter is an error, not ignored)
+  app.addHook("onRoute", (route) => {
+    if (route.url === "/graphql") {
+      const graphqlFailure = {
+        type: "object",
+        // request-level failures (auth, limits, malformed documents) also carry the envelope;
+        // failures while executing a valid document carry GraphQL's `errors` with the code
+        required: ["errors"],
+        properties: { ...errorSchema.properties, data: { type: "null" }, errors: graphqlErrors },
+      };
+      route.schema = {
+        ...route.schema,
+        tags: ["graphql"],
+        summary: "GraphQL: provider(id) and marketplaceActivity(limit)",
+        response: {
+          200: {
+            type: "object",
+            required: ["data"],
+            properties: { data: { type: ["object", "null"], additionalProperties: true }, errors: graphqlErrors },
+          },
+          ...Object.fromEntries([400, 401, 403, 404, 429, 500].map((status) => [status, graphqlFailure])),
+        },
+      };
+      return;
+    }
+    const schema = route.schema as { querystring?: unknown; hide?: boolean } | undefined;
+    if (schema !== undefined && !schema.hide && schema.querystring === undefined) {
+      schema.querystring = { type: "object", additionalProperties: false, properties: {} };
+    }
+  });
+  for (const prefix of PREFIXES) {
+    await app.register(readRoutes, { ...options, prefix });
+    app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  }
+  await app.register(adminRoutes, { keys: options.keys });
+  app.get("/health", { schema: { hide: true }, config: { public: true } }, async () => ({
+    success: true,
+    data: options.health(),
+  }));
+
+  await app.register(mercurius, {
+    schema: typeDefs,
+    resolvers: resolvers(options.model, options.activity) as never,
+    graphiql: false,
+    queryDepth: 8,
+    errorHandler: (error, _request, reply) => {
+      const graphqlErrors = error as { code?: string; errors?: Array<{ message: string; locations?: unknown }> };
+      const original = graphqlErrors.code === "MER_ERR_GQL_VALIDATION" ? graphqlErrors.errors : undefined;
+      const api = Array.isArray(original)
+        ? invalidParameter("query", original[0]?.message ?? "invalid GraphQL document")
+        : toApiError(error, log);
+      void reply.code(api.statusCode).send({
+        ...api.body(),
+        data: null,
+        errors: (original ?? [{ message: api.message }]).map((e) => graphqlError(e, api.code)),
+      });
+    },
+    errorFormatter: (execution) => {
+      const errors = (execution.errors ?? []).map((e) => {
+        const api = toApiError((e as { originalError?: unknown }).originalError ?? e, log);
+        return graphqlError({ message: api.message, locations: e.locations, path: e.path }, api.code, api.details);
+      });
+      const status = execution.data ? 200 : Math.max(...errors.map((e) => ERROR_STATUS_OF[e.extensions.code] ?? 500));
+      return { statusCode: status, response: { data: execution.data ?? null, errors } };
+    },
+  });
+
+  return app;
+}
+
+/** GraphQL's `errors`, with the API's error code in `extensions.code`. */
+const graphqlErrors = {
+  type: "array",
+  items: {
+    type: "object",
+    required: ["message", "extensions"],
+    properties: {
+      message: { type: "string" },
+      locations: { type: "array", items: { type: "object", additionalProperties: true } },
+      path: { type: "array", items: { type: ["string", "integer"] } },
+      extensions: {
+        type: "object",
+        required: ["code"],
+        properties: { code: { type: "string" }, details: { type: "object", additionalProperties: true } },
+      },
+    },
+  },
+} as const;
+
+const ERROR_STATUS_OF: Record<string, number> = {
+  invalid_parameter: 400,
+  authentication_error: 401,
+  authorization_error: 403,
+  resource_not_found: 404,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+};
+
+function graphqlError(
+  error: { message: string; locations?: unknown; path?: unknown },
+  code: string,
+  details: Record<string, unknown> = {},
+): GraphQLFormattedError & { extensions: { code: string } } {
+  return {
+    message: error.message,
+    ...(error.locations == null ? {} : { locations: error.locations as SourceLocation[] }),
+    ...(error.path == null ? {} : { path: error.path as Array<string | number> }),
+    extensions: { code, details },
+  };
+}
+
+function isGraphql(request: FastifyRequest): boolean {
+  return request.url === "/graphql" || request.url.startsWith("/graphql?");
+}
+
+function isPublic(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.public === true || request.url === "/docs" || request.url.startsWith("/docs/");
+}
+
+/**
+ * Any failure -> one of the six codes. Framework errors keep their meaning but never their shape;
+ * anything unexpected is an `internal_error` whose message says nothing about the internals.
+ */
+export function toApiError(error: unknown, log: (line: string) => void): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as Partial<FastifyError> & {
+    validation?: Array<Record<string, unknown>>;
+    validationContext?: string;
+  };
+  if (Array.isArray(e.validation) && e.validation.length > 0) {
+    const v = e.validation[0] as { instancePath?: string; message?: string; params?: Record<string, unknown> };
+    const fromPath = (v.instancePath ?? "")
+      .split("/")
+      .filter((p) => p !== "")
+      .join(".");
+    const parameter =
+      (v.params?.additionalProperty as string | undefined) ??
+      (v.params?.missingProperty as string | undefined) ??
+      (fromPath === "" ? (e.validationContext ?? "request") : fromPath);
+    const reason =
+      v.params?.additionalProperty !== undefined ? "is not a parameter of this route" : (v.message ?? "is invalid");
+    return invalidParameter(parameter, reason);
+  }
+  switch (e.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return invalidParameter("body", "is larger than the limit");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return invalidParameter("content-type", "must be application/json");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return invalidParameter("body", "is empty but the content type says JSON");
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return invalidParameter("body", "is not valid JSON");
+  }
+  const status = typeof e.statusCode === "number" ? e.statusCode : 500;
+  if (status === 429) return new ApiError("rate_limit_exceeded", "rate limit exceeded");
+  if (status === 404) return new ApiError("resource_not_found", "not found");
+  if (status === 413) return invalidParameter("body", "is larger than the limit");
+  if (status === 415) return invalidParameter("content-type", "is not supported");
+  if (status >= 400 && status < 500) {
+    return invalidParameter(
+      e instanceof SyntaxError ? "body" : "request",
+      e instanceof SyntaxError ? "is not valid JSON" : "is malformed",
+    );
+  }
+  log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new ApiError("internal_error", "internal error");
+}

@@ -1,0 +1,56 @@
+/** The spec's six error codes and their HTTP statuses (DESIGN.md section 9). */
+export const ERROR_STATUS = {
+  invalid_parameter: 400,
+  authentication_error: 401,
+  authorization_error: 403,
+  resource_not_found: 404,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** An error the API answers with `{success: false, error: {code, message, details}}`. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.statusCode = ERROR_STATUS[code];
+  }
+
+  body() {
+    return { success: false as const, error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+/** A bad parameter: `details.parameter` names it, `details.reason` says what is wrong. */
+export function invalidParameter(parameter: string, reason: string): ApiError {
+  return new ApiError("invalid_parameter", `invalid ${parameter}: ${reason}`, { parameter, reason });
+}
+
+export function notFound(resource: string, id: string | number): ApiError {
+  return new ApiError("resource_not_found", `${resource} ${id} not found`, { resource, id: String(id) });
+}
+
+/** JSON schema of the error envelope (every error response of every route). */
+export const errorSchema = {
+  $id: "Error",
+  type: "object",
+  required: ["success", "error"],
+  properties: {
+    success: { type: "boolean", const: false },
+    error: {
+      type: "object",
+      required: ["code", "message", "details"],
+      properties: {
+        code: { type: "string", enum: Object.keys(ERROR_STATUS) },
+        message: { type: "string" },
+        details: { type: "object", additionalProperties: true },
+      },
+    },
+  },
+} as const;

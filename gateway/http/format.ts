@@ -1,0 +1,171 @@
+import { formatEther, formatUnits } from "ethers";
+
+import { cost } from "../../scripts/lib/markets.js";
+
+import type {
+  ComputeUnitRow,
+  ListingRow,
+  ProviderRow,
+  RedemptionRow,
+  TradeRow,
+  VerificationRow,
+} from "../store/queries.js";
+
+/**
+ * Rows -> the spec's resources. Amounts: the spec types them as numbers, so an 18-decimal base-unit
+ * amount becomes whole sSTB as a JSON number: the exact decimal value, rounded once to the nearest
+ * IEEE-754 double. That is exact for every amount of up to 15 significant digits (any amount below
+ * one billion sSTB with up to 6 decimals) and within one part in 10^15 beyond; filters and sorting
+ * work on the exact base units in the database, never on the rounded numbers.
+ */
+export function sstb(baseUnits: string | bigint | null): number {
+  return baseUnits === null ? 0 : Number(formatEther(BigInt(baseUnits)));
+}
+
+/** Reputation is stored 0..10000 and shown 0..100.00 (DESIGN.md section 9). */
+export const reputation = (stored: number) => stored / 100;
+
+export function computeUnitItem(row: ComputeUnitRow) {
+  return {
+    cu_id: row.cuId,
+    cu_hash: row.cuHash,
+    cu_value: sstb(row.cuValue),
+    provider_id: row.providerId,
+    verification_timestamp: row.verifiedAt,
+    metadata: {
+      cpu_cores: row.cpuCores,
+      ram_gb: row.ramGb,
+      storage_gb: row.storageGb,
+      network_mbps: row.networkMbps,
+    },
+  };
+}
+
+export function computeUnitDetail(row: ComputeUnitRow) {
+  const item = computeUnitItem(row);
+  return {
+    ...item,
+    // the CU token is minted to the provider and burned in the same call: the provider owns the unit
+    owner: row.providerId,
+    metadata: {
+      ...item.metadata,
+      location: { country: row.country ?? "", region: row.region ?? "" },
+      benchmark_results: {
+        cpu_score: row.cpuScore,
+        memory_score: row.memoryScore,
+        storage_score: row.storageScore,
+        network_score: row.networkScore,
+      },
+    },
+  };
+}
+
+export function providerItem(row: ProviderRow) {
+  return {
+    provider_id: row.providerId,
+    name: row.name,
+    status: row.status,
+    reputation_score: reputation(row.reputation),
+    location: { country: row.country, region: row.region },
+    total_cu_value: sstb(row.totalCu),
+    available_cu_value: sstb(row.availableCu),
+  };
+}
+
+/** Mean time from request to fulfilment over successful redemptions, whole minutes (as the contract's providerStats). */
+export function averageResponseMinutes(row: ProviderRow): number {
+  return row.successfulRedemptions === 0 ? 0 : Math.floor(row.totalResponseTime / row.successfulRedemptions / 60);
+}
+
+export function providerDetail(row: ProviderRow) {
+  return {
+    ...providerItem(row),
+    registration_date: row.registeredAt,
+    contact_info: { email: row.email, website: row.website },
+    hardware_specifications: {
+      cpu_type: row.cpuType,
+      total_cpu_cores: row.totalCpuCores,
+      total_ram_gb: row.totalRamGb,
+      total_storage_gb: row.totalStorageGb,
+      network_capacity_mbps: row.networkCapacityMbps,
+    },
+    statistics: {
+      total_cu_value: sstb(row.totalCu),
+      available_cu_value: sstb(row.availableCu),
+      total_redemptions: row.totalRedemptions,
+      successful_redemptions: row.successfulRedemptions,
+      average_response_time: averageResponseMinutes(row),
+    },
+  };
+}
+
+export function redemption(row: RedemptionRow) {
+  return {
+    redemption_id: String(row.redemptionId),
+    status: row.status,
+    sstb_amount: sstb(row.amount),
+    provider_id: row.providerId,
+    user: row.user,
+    initiated_at: row.initiatedAt,
+    estimated_fulfillment_time: row.deadline ?? row.initiatedAt,
+    fulfilled_at: row.fulfilledAt,
+    completed_at: row.completedAt,
+  };
+}
+
+export function verification(row: VerificationRow) {
+  return {
+    verification_id: row.verificationId,
+    provider_id: row.providerId,
+    verification_method: row.method,
+    proof: row.proof,
+    status: row.status,
+    created_at: row.createdAt,
+    verified_at: row.verifiedAt,
+  };
+}
+
+/** Prices: payment-token base units (USDC, 6 decimals) per whole sSTB -> whole USDC, a JSON number. */
+export function usdc(baseUnits: string | bigint): number {
+  return Number(formatUnits(BigInt(baseUnits), 6));
+}
+
+export function listingItem(row: ListingRow) {
+  return {
+    listing_id: row.listingId,
+    market_type: row.marketType,
+    token_type: "sSTB",
+    seller: row.seller,
+    amount: sstb(row.amount),
+    price_per_token: usdc(row.pricePerToken),
+    total_price: usdc(cost(BigInt(row.amount), BigInt(row.pricePerToken))),
+    listed_at: row.listedAt,
+    expiration: row.expiration,
+  };
+}
+
+export function listingDetail(row: ListingRow) {
+  return {
+    listing_id: row.listingId,
+    token_type: "sSTB",
+    seller: row.seller,
+    amount: sstb(row.amount),
+    price_per_token: usdc(row.pricePerToken),
+    created_at: row.listedAt,
+    status: row.status,
+  };
+}
+
+/** A trade as GraphQL `marketplaceActivity` shows it. */
+export function activity(row: TradeRow) {
+  return {
+    id: `${row.chainId}-${row.blockNumber}-${row.logIndex}`,
+    timestamp: row.timestamp,
+    activityType: row.tradeType,
+    tokenType: "sSTB",
+    amount: sstb(row.amount),
+    price: usdc(row.price),
+    buyer: { id: row.buyer, address: row.buyer },
+    seller: { id: row.seller, address: row.seller },
+  };
+}

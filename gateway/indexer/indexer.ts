@@ -1,0 +1,369 @@
+import { JsonRpcProvider } from "ethers";
+import type { Block, Log } from "ethers";
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
+
+import type { Db, Tx } from "../store/db.js";
+import {
+  balances,
+  blocks,
+  computeUnits,
+  cursors,
+  events,
+  listings,
+  parameters,
+  providers,
+  redemptions,
+  trades,
+  verifications,
+} from "../store/schema.js";
+import { plain } from "./module.js";
+import type { ChainContext, ContractModule, StoredEvent } from "./module.js";
+import { moduleOf } from "./modules/index.js";
+
+/** One chain to index: where it is, which contracts, how deep a block must be to count. */
+export interface ChainSource {
+  chain: string;
+  chainId: number;
+  rpcUrl: string;
+  contracts: Record<string, string>;
+  /** Blocks below the head before a block is indexed (0 on the devnet). */
+  confirmations: number;
+  /** First block that can hold the deployment's events. */
+  startBlock: number;
+}
+
+export interface IndexerOptions {
+  pollIntervalMs: number;
+  /** Most blocks per `eth_getLogs` (and per transaction). */
+  batchBlocks: number;
+  log: (line: string) => void;
+  /** Test hook: called inside the batch's transaction after each applied event. */
+  afterApply?: (event: StoredEvent) => void | Promise<void>;
+}
+
+/** Tables rebuilt from `events` after a reorg. */
+const PROJECTIONS = [
+  providers,
+  computeUnits,
+  verifications,
+  redemptions,
+  balances,
+  parameters,
+  listings,
+  trades,
+] as const;
+
+/** What a chain's indexer has reached. */
+export interface ChainStatus {
+  chain: string;
+  chainId: number;
+  head: number | null;
+  indexedBlock: number | null;
+  confirmations: number;
+  lastError: string | null;
+}
+
+/** A module bound to an address, or a contract the gateway has no ABI for (kept as raw logs). */
+interface Source {
+  contract: string;
+  module: ContractModule | undefined;
+}
+
+/**
+ * Indexes one chain: polls the head, reads the logs of every deployed contract in blocks
+ * `(cursor, head - confirmations]`, and writes the decoded events, their projections and the new
+ * cursor in one transaction. A kill at any point loses nothing (the transaction did not commit,
+ * the cursor did not move) and duplicates nothing (events are keyed by chain, block and log
+ * index; only newly inserted ones are applied). Before each batch the stored hash of the cursor
+ * block is compared with the chain's; on a mismatch (a reorg deeper than the confirmation depth)
+ * the indexer walks back to the last stored block still on the chain, deletes the events above
+ * it and rebuilds the chain's projections from the remaining events.
+ */
+export class ChainIndexer {
+  readonly rpc: JsonRpcProvider;
+  private readonly byAddress = new Map<string, Source>();
+  private readonly context: ChainContext;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private head: number | null = null;
+  private indexed: number | null = null;
+  private lastError: string | null = null;
+  private readonly waiters = new Set<{ block: number; resolve: () => void }>();
+
+  constructor(
+    private readonly db: Db,
+    readonly source: ChainSource,
+    private readonly options: IndexerOptions,
+  ) {
+    this.rpc = new JsonRpcProvider(source.rpcUrl, source.chainId, { staticNetwork: true, cacheTimeout: -1 });
+    for (const [contract, address] of Object.entries(source.contracts)) {
+      if (contract.endsWith("Implementation")) continue;
+      this.byAddress.set(address.toLowerCase(), { contract, module: moduleOf(contract) });
+    }
+    this.context = {
+      chainId: source.chainId,
+      chain: source.chain,
+      primary: "ProviderRegistry" in source.contracts,
+      contracts: source.contracts,
+    };
+  }
+
+  status(): ChainStatus {
+    return {
+      chain: this.source.chain,
+      chainId: this.source.chainId,
+      head: this.head,
+      indexedBlock: this.indexed,
+      confirmations: this.source.confirmations,
+      lastError: this.lastError,
+    };
+  }
+
+  start(): void {
+    if (this.loop !== undefined) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    this.rpc.destroy();
+  }
+
+  /** Resolves once the chain is indexed up to `block` (for tests and the devnet). */
+  waitFor(block: number, timeoutMs = 30_000): Promise<void> {
+    if (this.indexed !== null && this.indexed >= block) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = { block, resolve: () => (clearTimeout(timer), resolve()) };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`${this.source.chain}: not indexed to block ${block} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+      this.wake?.();
+    });
+  }
+
+  /** Indexes until the cursor reaches the current head minus the depth. */
+  async catchUp(): Promise<number> {
+    while (!(await this.step())) {
+      /* next batch */
+    }
+    return this.indexed ?? -1;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      let caughtUp = true;
+      try {
+        caughtUp = await this.step();
+        failures = 0;
+        this.lastError = null;
+      } catch (error) {
+        failures++;
+        this.lastError = error instanceof Error ? error.message : String(error);
+        if (failures === 1 || failures % 20 === 0) {
+          this.options.log(`indexer ${this.source.chain}: ${this.lastError} (retrying)`);
+        }
+      }
+      if (this.stopped) break;
+      if (caughtUp || failures > 0) {
+        const delay =
+          failures > 0 ? Math.min(this.options.pollIntervalMs * 2 ** failures, 10_000) : this.options.pollIntervalMs;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          this.wake = () => (clearTimeout(timer), resolve());
+        });
+        this.wake = undefined;
+      }
+    }
+  }
+
+  /** One batch; true when the cursor is at the indexable head. */
+  async step(): Promise<boolean> {
+    const cursor = await this.cursor();
+    if (cursor.hash !== "") {
+      const block = await this.rpc.getBlock(cursor.number);
+      if (block?.hash !== cursor.hash) {
+        await this.rollBack(cursor.number);
+        return false;
+      }
+    }
+    this.indexed = cursor.number;
+    this.notify();
+
+    const head = await this.rpc.getBlockNumber();
+    this.head = head;
+    const target = head - this.source.confirmations;
+    if (target <= cursor.number) return true;
+    const to = Math.min(cursor.number + this.options.batchBlocks, target);
+    const from = cursor.number + 1;
+
+    const toBlock = await this.rpc.getBlock(to);
+    const logs =
+      this.byAddress.size === 0
+        ? []
+        : await this.rpc.getLogs({ address: [...this.byAddress.keys()], fromBlock: from, toBlock: to });
+    const toAgain = await this.rpc.getBlock(to);
+    if (toBlock === null || toAgain === null || toBlock.hash !== toAgain.hash) {
+      throw new Error(`block ${to} changed while reading it (reorg in progress)`);
+    }
+    const stored = await this.decode(logs);
+
+    await this.db.transaction(async (tx) => {
+      const fresh = new Set<string>();
+      for (let i = 0; i < stored.length; i += 500) {
+        const inserted = await tx
+          .insert(events)
+          .values(stored.slice(i, i + 500))
+          .onConflictDoNothing()
+          .returning({ blockNumber: events.blockNumber, logIndex: events.logIndex });
+        for (const r of inserted) fresh.add(`${r.blockNumber}:${r.logIndex}`);
+      }
+      for (const e of stored) {
+        if (!fresh.has(`${e.blockNumber}:${e.logIndex}`)) continue;
+        await this.apply(tx, e);
+      }
+      const seen = new Map<number, { hash: string; timestamp: number }>();
+      for (const e of stored) seen.set(e.blockNumber, { hash: e.blockHash, timestamp: e.timestamp });
+      seen.set(to, { hash: toBlock.hash!, timestamp: toBlock.timestamp });
+      for (const [number, b] of seen) {
+        await tx
+          .insert(blocks)
+          .values({ chainId: this.source.chainId, number, hash: b.hash, timestamp: b.timestamp })
+          .onConflictDoUpdate({
+            target: [blocks.chainId, blocks.number],
+            set: { hash: b.hash, timestamp: b.timestamp },
+          });
+      }
+      await this.saveCursor(tx, to, toBlock.hash!);
+    });
+    this.indexed = to;
+    this.notify();
+    return to >= target;
+  }
+
+  private async apply(tx: Tx, e: StoredEvent): Promise<void> {
+    const module = this.byAddress.get(e.address.toLowerCase())?.module;
+    await module?.apply?.(tx, e, this.context);
+    await this.options.afterApply?.(e);
+  }
+
+  /** Decodes logs in chain order, with block times and enrichments. */
+  private async decode(logs: readonly Log[]): Promise<StoredEvent[]> {
+    const times = new Map<number, Promise<Block | null>>();
+    for (const log of logs) {
+      if (!times.has(log.blockNumber)) times.set(log.blockNumber, this.rpc.getBlock(log.blockNumber));
+    }
+    const out: StoredEvent[] = [];
+    for (const log of logs) {
+      const block = await times.get(log.blockNumber)!;
+      if (block === null || block.hash !== log.blockHash) {
+        throw new Error(`block ${log.blockNumber} changed while reading its logs (reorg in progress)`);
+      }
+      const source = this.byAddress.get(log.address.toLowerCase())!;
+      const parsed = source.module?.iface.parseLog({ topics: [...log.topics], data: log.data }) ?? null;
+      const event: StoredEvent = {
+        chainId: this.source.chainId,
+        blockNumber: log.blockNumber,
+        logIndex: log.index,
+        blockHash: log.blockHash,
+        txHash: log.transactionHash,
+        timestamp: block.timestamp,
+        contract: source.contract,
+        address: log.address,
+        name: parsed?.name ?? "unknown",
+        args:
+          parsed === null
+            ? { topics: [...log.topics], data: log.data }
+            : (plain(parsed.args) as Record<string, unknown>),
+      };
+      if (parsed !== null && source.module?.enrich !== undefined) {
+        Object.assign(event.args, await source.module.enrich(event, this.rpc, this.context));
+      }
+      out.push(event);
+    }
+    return out;
+  }
+
+  private async cursor(): Promise<{ number: number; hash: string }> {
+    const [row] = await this.db.select().from(cursors).where(eq(cursors.chainId, this.source.chainId));
+    return row === undefined
+      ? { number: this.source.startBlock - 1, hash: "" }
+      : { number: row.blockNumber, hash: row.blockHash };
+  }
+
+  private async saveCursor(tx: Tx, number: number, hash: string): Promise<void> {
+    const values = {
+      chainId: this.source.chainId,
+      chain: this.source.chain,
+      blockNumber: number,
+      blockHash: hash,
+      updatedAt: Math.floor(Date.now() / 1000),
+    };
+    await tx.insert(cursors).values(values).onConflictDoUpdate({ target: cursors.chainId, set: values });
+  }
+
+  /**
+   * The block under the cursor is no longer on the chain: find the last stored block that still
+   * is, drop everything above it and rebuild the projections from the events that remain.
+   */
+  private async rollBack(cursorBlock: number): Promise<void> {
+    const chainId = this.source.chainId;
+    let ancestor = { number: this.source.startBlock - 1, hash: "" };
+    let below = cursorBlock;
+    while (ancestor.hash === "") {
+      const candidates = await this.db
+        .select()
+        .from(blocks)
+        .where(and(eq(blocks.chainId, chainId), lt(blocks.number, below)))
+        .orderBy(desc(blocks.number))
+        .limit(50);
+      if (candidates.length === 0) break;
+      for (const candidate of candidates) {
+        const onChain = await this.rpc.getBlock(candidate.number);
+        if (onChain?.hash === candidate.hash) {
+          ancestor = { number: candidate.number, hash: candidate.hash };
+          break;
+        }
+      }
+      below = candidates[candidates.length - 1].number;
+    }
+    this.options.log(
+      `indexer ${this.source.chain}: reorg below block ${cursorBlock}; rewinding to block ${ancestor.number} and rebuilding`,
+    );
+    await this.db.transaction(async (tx) => {
+      await tx.delete(events).where(and(eq(events.chainId, chainId), gt(events.blockNumber, ancestor.number)));
+      await tx.delete(blocks).where(and(eq(blocks.chainId, chainId), gt(blocks.number, ancestor.number)));
+      for (const table of PROJECTIONS) await tx.delete(table).where(eq(table.chainId, chainId));
+      for (let offset = 0; ; offset += 1000) {
+        const page = await tx
+          .select()
+          .from(events)
+          .where(eq(events.chainId, chainId))
+          .orderBy(asc(events.blockNumber), asc(events.logIndex))
+          .limit(1000)
+          .offset(offset);
+        for (const e of page) await this.apply(tx, e);
+        if (page.length < 1000) break;
+      }
+      if (ancestor.hash === "") await tx.delete(cursors).where(eq(cursors.chainId, chainId));
+      else await this.saveCursor(tx, ancestor.number, ancestor.hash);
+    });
+    this.indexed = ancestor.number;
+  }
+
+  private notify(): void {
+    for (const waiter of this.waiters) {
+      if (this.indexed !== null && this.indexed >= waiter.block) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import { and, eq } from "drizzle-orm";
+
+import { MintingAgent__factory } from "../../../typechain-types/index.js";
+import type { Tx } from "../../store/db.js";
+import { computeUnits } from "../../store/schema.js";
+import { big, num } from "../module.js";
+import type { ContractModule, StoredEvent } from "../module.js";
+
+/** `SSTBMinted` completes a compute unit's row with the collateral posted and the staking period. */
+export const mintingAgentModule: ContractModule = {
+  contract: "MintingAgent",
+  iface: MintingAgent__factory.createInterface(),
+  async apply(tx: Tx, e: StoredEvent) {
+    if (e.name !== "SSTBMinted") return;
+    await tx
+      .update(computeUnits)
+      .set({
+        collateralAmount: big(e.args, "collateralAmount").toString(),
+        stakingPeriod: num(e.args, "stakingPeriod"),
+      })
+      .where(and(eq(computeUnits.chainId, e.chainId), eq(computeUnits.cuId, num(e.args, "cuId"))));
+  },
+};

@@ -1,0 +1,131 @@
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+
+import { readDeploymentFile } from "../scripts/lib/environments.js";
+import type { DeployedChain } from "../scripts/lib/environments.js";
+import { KeyService } from "./auth/keys.js";
+import type { GatewayConfig } from "./config.js";
+import { CHAIN_LABELS, ConfigError } from "./config.js";
+import { buildApp } from "./http/app.js";
+import { activity } from "./http/format.js";
+import { ChainIndexer } from "./indexer/indexer.js";
+import type { IndexerOptions } from "./indexer/indexer.js";
+import { openStore } from "./store/db.js";
+import type { Store } from "./store/db.js";
+import { ReadModel } from "./store/queries.js";
+
+/** A running gateway: the indexers, the store and the HTTP server in one process. */
+export interface Gateway {
+  url: string;
+  app: FastifyInstance;
+  store: Store;
+  keys: KeyService;
+  indexers: ChainIndexer[];
+  chains: DeployedChain[];
+  /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
+  synced(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: (line: string) => void;
+  /** Index only, or serve only (both by default). */
+  index?: boolean;
+  listen?: boolean;
+  afterApply?: IndexerOptions["afterApply"];
+}
+
+/** The chains of the deployment file with where to reach them; refuses a chain it cannot reach. */
+export async function chainsOf(config: GatewayConfig): Promise<DeployedChain[]> {
+  let chains: DeployedChain[];
+  try {
+    chains = await readDeploymentFile(config.deploymentFile);
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read the deployment file ${config.deploymentFile} (${(error as Error).message}); deploy first ` +
+        "(npm start for the devnet) or pass --deployment",
+    );
+  }
+  return chains.map((c) => {
+    const rpcUrl = config.rpcUrls[c.chain] ?? c.rpcUrl;
+    if (rpcUrl === undefined) {
+      throw new ConfigError(
+        `no RPC URL for ${c.chain}: set ${c.chain.replace(/([A-Z])/g, "_$1").toUpperCase()}_RPC_URL`,
+      );
+    }
+    if (c.chainId === undefined) throw new ConfigError(`${config.deploymentFile}: ${c.chain} has no chainId`);
+    return { ...c, rpcUrl };
+  });
+}
+
+/** Opens the store, starts one indexer per chain and the HTTP server. */
+export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<Gateway> {
+  const log = options.log ?? (() => {});
+  const chains = await chainsOf(config);
+  const primary = chains.find((c) => "ProviderRegistry" in c.contracts);
+  if (primary === undefined) throw new ConfigError(`${config.deploymentFile}: no chain has a ProviderRegistry`);
+
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  // ioredis reconnects by itself; an outage fails the requests that need it, not the process
+  redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
+  const keys = new KeyService(store.db, config.jwtSecret);
+  const indexers = chains.map(
+    (c) =>
+      new ChainIndexer(
+        store.db,
+        {
+          chain: c.chain,
+          chainId: c.chainId!,
+          rpcUrl: c.rpcUrl!,
+          contracts: c.contracts,
+          confirmations: config.confirmations[c.chain] ?? config.defaultConfirmations,
+          startBlock: 0,
+        },
+        { pollIntervalMs: config.pollIntervalMs, batchBlocks: config.batchBlocks, log, afterApply: options.afterApply },
+      ),
+  );
+  const model = new ReadModel(store.db, primary.chainId!);
+  const app = await buildApp({
+    model,
+    chains,
+    chainLabels: CHAIN_LABELS,
+    keys,
+    redis,
+    activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
+    log,
+    health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
+  });
+
+  if (options.index !== false) for (const indexer of indexers) indexer.start();
+  let url = "";
+  if (options.listen !== false) {
+    url = await app.listen({ host: config.host, port: config.port });
+    url = url.replace("[::1]", "localhost");
+  }
+  let closed = false;
+  return {
+    url,
+    app,
+    store,
+    keys,
+    indexers,
+    chains,
+    async synced(timeoutMs = 60_000) {
+      await Promise.all(
+        indexers.map(async (indexer) => {
+          const head = await indexer.rpc.getBlockNumber();
+          await indexer.waitFor(head - indexer.source.confirmations, timeoutMs);
+        }),
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await Promise.all(indexers.map((i) => i.stop()));
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+
+import * as schema from "./schema.js";
+
+/** The drizzle database, whichever driver is under it. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of {@link Db} (same query API). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Store {
+  db: Db;
+  /** `pglite` (embedded, a data folder) or `postgres` (a server, `DATABASE_URL`). */
+  kind: "pglite" | "postgres";
+  /** Where the data lives: the folder, or the URL without its password. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** A PostgreSQL URL; when absent, PGlite in `dataDir`. */
+  databaseUrl?: string;
+  /** PGlite data folder. */
+  dataDir: string;
+}
+
+const MIGRATIONS = path.join(import.meta.dirname, "..", "drizzle");
+/** Key of the advisory lock that serializes start-up migrations between instances. */
+const MIGRATION_LOCK = 7_240_112;
+
+/** Raised when the store cannot be opened; the message says what to do. */
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreError";
+  }
+}
+
+/**
+ * Opens the store and applies the committed migrations (gateway/drizzle/). PostgreSQL when
+ * `databaseUrl` is set (several gateways may share it: migrations take an advisory lock);
+ * otherwise PGlite in `dataDir`, which one process at a time may open (a lock file with the
+ * owner's pid guards it: PGlite itself would let two processes corrupt the folder).
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.databaseUrl !== undefined && options.databaseUrl !== "") {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    pool.on("error", () => {}); // an idle client's error surfaces on its next query
+    const client = await pool.connect().catch((error: Error) => {
+      void pool.end();
+      throw new StoreError(`cannot connect to DATABASE_URL: ${error.message}`);
+    });
+    try {
+      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+      client.release();
+    }
+    const url = new URL(options.databaseUrl);
+    url.password = url.password === "" ? "" : "***";
+    return {
+      db: drizzlePg(pool, { schema }) as unknown as Db,
+      kind: "postgres",
+      location: url.toString(),
+      close: () => pool.end(),
+    };
+  }
+
+  mkdirSync(options.dataDir, { recursive: true });
+  const releaseLock = takeFolderLock(options.dataDir);
+  try {
+    const client = await PGlite.create(path.join(options.dataDir, "pgdata"));
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS });
+    return {
+      db: db as unknown as Db,
+      kind: "pglite",
+      location: path.resolve(options.dataDir),
+      close: async () => {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+/** The pid holding a data folder's lock, if a live process holds it. */
+export function folderLockOwner(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, "gateway.lock"), "utf8"));
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+function takeFolderLock(dataDir: string): () => void {
+  const file = path.join(dataDir, "gateway.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch {
+      const owner = folderLockOwner(dataDir);
+      if (owner !== undefined && owner !== process.pid) {
+        throw new StoreError(
+          `the data folder ${dataDir} is in use by process ${owner} (one gateway per PGlite folder; ` +
+            "use DATABASE_URL for several)",
+        );
+      }
+      rmSync(file, { force: true }); // stale: its owner is gone
+    }
+  }
+  throw new StoreError(`cannot lock the data folder ${dataDir}`);
+}
+
+/** `SELECT 1` through the store: for readiness checks. */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}

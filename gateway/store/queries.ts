@@ -1,0 +1,243 @@
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, or, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
+
+import type { Db } from "./db.js";
+import {
+  apiKeys,
+  balances,
+  computeUnits,
+  listings,
+  parameters,
+  providers,
+  redemptions,
+  trades,
+  verifications,
+} from "./schema.js";
+
+/**
+ * The read model shared by the HTTP routes and GraphQL: rows of the primary chain's projections,
+ * filtered and paged in SQL. Amounts stay base-unit strings here; the API layer formats them.
+ */
+
+export type ProviderRow = typeof providers.$inferSelect;
+export type ComputeUnitRow = typeof computeUnits.$inferSelect & { country: string | null; region: string | null };
+export type RedemptionRow = typeof redemptions.$inferSelect;
+export type VerificationRow = typeof verifications.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ListingRow = typeof listings.$inferSelect;
+export type TradeRow = typeof trades.$inferSelect;
+
+/** Payment units (USDC, 6 decimals) per whole sSTB, compared exactly in SQL. */
+const usdc = (whole: number) => sql`(${String(whole)}::numeric * 1000000)`;
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+/** Whole sSTB (a JSON number or a decimal string) compared as base units, exactly, in SQL. */
+const wei = (wholeUnits: number) => sql`(${String(wholeUnits)}::numeric * 1000000000000000000)`;
+
+export interface ComputeUnitFilter {
+  providerId?: string;
+  minValue?: number;
+  maxValue?: number;
+}
+
+export class ReadModel {
+  constructor(
+    private readonly db: Db,
+    /** The chain whose projections the API shows (the one with the registry). */
+    readonly primaryChainId: number,
+  ) {}
+
+  private cuWhere(filter: ComputeUnitFilter): SQL | undefined {
+    const conditions: SQL[] = [eq(computeUnits.chainId, this.primaryChainId)];
+    if (filter.providerId !== undefined)
+      conditions.push(eq(computeUnits.providerLower, filter.providerId.toLowerCase()));
+    if (filter.minValue !== undefined) conditions.push(gte(computeUnits.cuValue, wei(filter.minValue)));
+    if (filter.maxValue !== undefined) conditions.push(lte(computeUnits.cuValue, wei(filter.maxValue)));
+    return and(...conditions);
+  }
+
+  private cuSelect() {
+    return this.db
+      .select({ ...getTableColumns(computeUnits), country: providers.country, region: providers.region })
+      .from(computeUnits)
+      .leftJoin(providers, eq(providers.addressLower, computeUnits.providerLower));
+  }
+
+  async listComputeUnits(filter: ComputeUnitFilter, page: Page): Promise<{ rows: ComputeUnitRow[]; total: number }> {
+    const where = this.cuWhere(filter);
+    const [rows, [{ total }]] = await Promise.all([
+      this.cuSelect()
+        .where(where)
+        .orderBy(asc(computeUnits.cuId))
+        .limit(page.limit)
+        .offset((page.page - 1) * page.limit),
+      this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(computeUnits)
+        .where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async computeUnit(cuId: number): Promise<ComputeUnitRow | undefined> {
+    const [row] = await this.cuSelect()
+      .where(and(eq(computeUnits.chainId, this.primaryChainId), eq(computeUnits.cuId, cuId)))
+      .limit(1);
+    return row;
+  }
+
+  /** Compute units of several providers at once (GraphQL). */
+  async computeUnitsOf(providerIds: readonly string[]): Promise<ComputeUnitRow[]> {
+    if (providerIds.length === 0) return [];
+    return this.cuSelect()
+      .where(
+        and(
+          eq(computeUnits.chainId, this.primaryChainId),
+          inArray(
+            computeUnits.providerLower,
+            providerIds.map((p) => p.toLowerCase()),
+          ),
+        ),
+      )
+      .orderBy(asc(computeUnits.cuId));
+  }
+
+  async listProviders(
+    filter: { status?: string; minReputation?: number; location?: string },
+    page: Page,
+  ): Promise<{ rows: ProviderRow[]; total: number }> {
+    const conditions: SQL[] = [eq(providers.chainId, this.primaryChainId)];
+    if (filter.status !== undefined) conditions.push(eq(providers.status, filter.status));
+    // reputation is stored 0..10000 and shown 0..100.00
+    if (filter.minReputation !== undefined)
+      conditions.push(sql`${providers.reputation} >= ${filter.minReputation * 100}`);
+    if (filter.location !== undefined) {
+      const location = filter.location.toLowerCase();
+      conditions.push(
+        or(sql`lower(${providers.country}) = ${location}`, sql`lower(${providers.region}) = ${location}`)!,
+      );
+    }
+    const where = and(...conditions);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(providers)
+        .where(where)
+        .orderBy(asc(providers.registeredAt), asc(providers.providerId))
+        .limit(page.limit)
+        .offset((page.page - 1) * page.limit),
+      this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(providers)
+        .where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async provider(providerId: string): Promise<ProviderRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(providers)
+      .where(and(eq(providers.chainId, this.primaryChainId), eq(providers.addressLower, providerId.toLowerCase())))
+      .limit(1);
+    return row;
+  }
+
+  async redemption(redemptionId: number): Promise<RedemptionRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(redemptions)
+      .where(and(eq(redemptions.chainId, this.primaryChainId), eq(redemptions.redemptionId, redemptionId)))
+      .limit(1);
+    return row;
+  }
+
+  async verification(verificationId: string): Promise<VerificationRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.verificationId, verificationId.toLowerCase()))
+      .limit(1);
+    return row;
+  }
+
+  /** Verification methods of compute units (by cu id), from the attestations that minted them. */
+  async methodsOf(cuIds: readonly number[]): Promise<Map<number, string>> {
+    if (cuIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ cuId: verifications.cuId, method: verifications.method })
+      .from(verifications)
+      .where(and(eq(verifications.chainId, this.primaryChainId), inArray(verifications.cuId, [...cuIds])));
+    return new Map(rows.map((r) => [r.cuId!, r.method]));
+  }
+
+  /** sSTB balance of `account` on every chain that has one. */
+  async balancesOf(account: string): Promise<Array<{ chainId: number; balance: string }>> {
+    return this.db
+      .select({ chainId: balances.chainId, balance: balances.balance })
+      .from(balances)
+      .where(eq(balances.account, account.toLowerCase()))
+      .orderBy(asc(balances.chainId));
+  }
+
+  /** A governed parameter of a contract on the primary chain, as last set. */
+  async parameter(contract: string, name: string): Promise<bigint | undefined> {
+    const [row] = await this.db
+      .select({ value: parameters.value })
+      .from(parameters)
+      .where(
+        and(eq(parameters.chainId, this.primaryChainId), eq(parameters.contract, contract), eq(parameters.name, name)),
+      );
+    return row === undefined ? undefined : BigInt(row.value);
+  }
+
+  /** Open positions (`active`) of the markets, filtered and paged in listing id order. */
+  async listListings(
+    filter: { marketType?: string; providerId?: string; minPrice?: number; maxPrice?: number },
+    page: Page,
+  ): Promise<{ rows: ListingRow[]; total: number }> {
+    const conditions: SQL[] = [eq(listings.chainId, this.primaryChainId), eq(listings.status, "active")];
+    if (filter.marketType !== undefined) conditions.push(eq(listings.marketType, filter.marketType));
+    if (filter.providerId !== undefined) conditions.push(eq(listings.sellerLower, filter.providerId.toLowerCase()));
+    if (filter.minPrice !== undefined) conditions.push(gte(listings.pricePerToken, usdc(filter.minPrice)));
+    if (filter.maxPrice !== undefined) conditions.push(lte(listings.pricePerToken, usdc(filter.maxPrice)));
+    const where = and(...conditions);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(listings)
+        .where(where)
+        .orderBy(asc(listings.listingId))
+        .limit(page.limit)
+        .offset((page.page - 1) * page.limit),
+      this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(listings)
+        .where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async listing(listingId: number): Promise<ListingRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.chainId, this.primaryChainId), eq(listings.listingId, listingId)))
+      .limit(1);
+    return row;
+  }
+
+  /** The latest trades, newest first. */
+  latestTrades(limit: number): Promise<TradeRow[]> {
+    return this.db
+      .select()
+      .from(trades)
+      .where(eq(trades.chainId, this.primaryChainId))
+      .orderBy(desc(trades.blockNumber), desc(trades.logIndex))
+      .limit(limit);
+  }
+}

@@ -1,0 +1,913 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+
+import { expect } from "chai";
+import { AbiCoder, formatEther, formatUnits, getAddress, parseEther } from "ethers";
+
+import { Redis } from "ioredis";
+
+import { CHAIN_LABELS } from "../../../gateway/config.js";
+import { buildApp } from "../../../gateway/http/app.js";
+import type { Gateway } from "../../../gateway/server.js";
+import { ReadModel } from "../../../gateway/store/queries.js";
+import { freePort } from "../../../scripts/lib/local-node.js";
+import { ROLE, populate, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
+import type { LiveDeployment } from "../../helpers/gateway.js";
+import { HttpClient } from "../../helpers/http.js";
+import type { Recorded } from "../../helpers/http.js";
+
+const STATUS = ["none", "pending", "active", "suspended"];
+const sstb = (wei: bigint) => Number(formatEther(wei));
+
+/** The envelope of a failure, with the DESIGN.md status of its code. */
+function expectError(r: Recorded, code: string, status: number, parameter?: string) {
+  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(status);
+  const body = r.body as {
+    success: boolean;
+    error: { code: string; message: string; details: Record<string, unknown> };
+  };
+  expect(body.success, r.text).to.equal(false);
+  expect(body.error.code, r.text).to.equal(code);
+  expect(body.error.message).to.be.a("string").and.not.equal("");
+  expect(body.error.details).to.be.an("object");
+  expect(r.text).to.not.match(/at .*\.(ts|js):\d+/); // never a stack trace
+  if (parameter !== undefined) {
+    expect(body.error.details.parameter, r.text).to.equal(parameter);
+    expect(body.error.details.reason, r.text).to.be.a("string").and.not.equal("");
+  }
+}
+
+describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (indexed devnet-style deployment)`, function () {
+  this.timeout(180_000);
+
+  let live: LiveDeployment;
+  let gw: Gateway;
+  let http: HttpClient;
+  let user: string;
+  let providers: { A: string; B: string; C: string; D: string };
+
+  before(async function () {
+    live = await startLiveDeployment("api");
+    await populate(live);
+    gw = await startTestGateway(live, {}, { log: (line) => console.error(`    [gateway] ${line}`) });
+    user = live.signers[ROLE.user].address;
+    providers = {
+      A: live.signers[ROLE.providerA].address,
+      B: live.signers[ROLE.providerB].address,
+      C: live.signers[ROLE.providerC].address,
+      D: live.signers[ROLE.providerD].address,
+    };
+    const { token } = await gw.keys.create({ tier: "premium", account: user, scopes: ["read"] });
+    http = new HttpClient(gw.url, token);
+  });
+
+  after(async function () {
+    await gw?.close();
+    await live?.stop();
+  });
+
+  describe("compute units: GET /api/v1/cu/list and /cu/:cu_id", function () {
+    it("lists every unit with the spec's fields, as on-chain, in id order", async function () {
+      const data = await http.data("/api/v1/cu/list");
+      expect(data.total).to.equal(4);
+      expect([data.page, data.limit]).to.deep.equal([1, 20]);
+      expect(data.compute_units.map((u: { cu_id: number }) => u.cu_id)).to.deep.equal([1, 2, 3, 4]);
+      for (const unit of data.compute_units) {
+        const onChain = await live.d.cuToken.computeUnit(unit.cu_id);
+        expect(Object.keys(unit).sort()).to.deep.equal(
+          ["cu_hash", "cu_id", "cu_value", "metadata", "provider_id", "verification_timestamp"].sort(),
+        );
+        expect(unit.cu_hash).to.equal(onChain.cuHash);
+        expect(unit.cu_value).to.equal(sstb(onChain.cuValue));
+        expect(unit.provider_id).to.equal(onChain.provider);
+        expect(unit.verification_timestamp).to.equal(Number(onChain.verifiedAt));
+        expect(unit.metadata).to.deep.equal({
+          cpu_cores: Number(onChain.specs.cpuCores),
+          ram_gb: Number(onChain.specs.ramGb),
+          storage_gb: Number(onChain.specs.storageGb),
+          network_mbps: Number(onChain.specs.networkMbps),
+        });
+      }
+      expect(data.compute_units[2].cu_value).to.equal(250.5);
+    });
+
+    it("filters by provider_id, min_value and max_value (whole sSTB, bounds included)", async function () {
+      const ids = async (query: string) =>
+        (await http.data(`/api/v1/cu/list?${query}`)).compute_units.map((u: { cu_id: number }) => u.cu_id);
+      expect(await ids(`provider_id=${providers.B}`)).to.deep.equal([2, 3]);
+      expect(await ids(`provider_id=${providers.B.toLowerCase()}`)).to.deep.equal([2, 3]);
+      expect(await ids(`provider_id=${providers.C}`)).to.deep.equal([]);
+      expect(await ids("min_value=40")).to.deep.equal([1, 2, 3]);
+      expect(await ids("max_value=40")).to.deep.equal([2, 4]);
+      expect(await ids("min_value=40.5&max_value=250.5")).to.deep.equal([1, 3]);
+      expect(await ids(`min_value=30&provider_id=${providers.B}`)).to.deep.equal([2, 3]);
+      expect((await http.data("/api/v1/cu/list?min_value=100")).total).to.equal(2);
+      expectError(await http.get("/api/v1/cu/list?min_value=50&max_value=10"), "invalid_parameter", 400, "min_value");
+    });
+
+    it("pages with page and limit (default 1 and 20, at most 100) and reports the total", async function () {
+      const second = await http.data("/api/v1/cu/list?page=2&limit=3");
+      expect(second.compute_units.map((u: { cu_id: number }) => u.cu_id)).to.deep.equal([4]);
+      expect([second.total, second.page, second.limit]).to.deep.equal([4, 2, 3]);
+      const beyond = await http.data("/api/v1/cu/list?page=9&limit=100");
+      expect([beyond.compute_units.length, beyond.total, beyond.limit]).to.deep.equal([0, 4, 100]);
+      expectError(await http.get("/api/v1/cu/list?limit=101"), "invalid_parameter", 400, "limit");
+      expectError(await http.get("/api/v1/cu/list?page=0"), "invalid_parameter", 400, "page");
+    });
+
+    it("shows a unit's detail form: owner, location and benchmark results", async function () {
+      const unit = await http.data("/api/v1/cu/3");
+      const onChain = await live.d.cuToken.computeUnit(3);
+      expect(unit.owner).to.equal(providers.B);
+      expect(unit.metadata.location).to.deep.equal({ country: "CA", region: "na-east" });
+      expect(unit.metadata.benchmark_results).to.deep.equal({
+        cpu_score: Number(onChain.specs.cpuScore),
+        memory_score: Number(onChain.specs.memoryScore),
+        storage_score: Number(onChain.specs.storageScore),
+        network_score: Number(onChain.specs.networkScore),
+      });
+      expect(unit.metadata.cpu_cores).to.equal(128);
+      expectError(await http.get("/api/v1/cu/99"), "resource_not_found", 404);
+      expectError(await http.get("/api/v1/cu/abc"), "invalid_parameter", 400, "cu_id");
+    });
+  });
+
+  describe("compute resources (short set)", function () {
+    it("serves the compute units under /v1/compute-resources, by id and by provider", async function () {
+      const all = await http.data("/v1/compute-resources?limit=2");
+      expect(all.compute_resources.map((u: { cu_id: number }) => u.cu_id)).to.deep.equal([1, 2]);
+      expect(all.total).to.equal(4);
+      expect(await http.data("/v1/compute-resources/2")).to.deep.equal(await http.data("/api/v1/cu/2"));
+      for (const path of [
+        `/v1/compute-resources/provider/${providers.B}`,
+        `/v1/providers/${providers.B}/compute-resources`,
+      ]) {
+        const data = await http.data(path);
+        expect(
+          data.compute_resources.map((u: { cu_id: number }) => u.cu_id),
+          path,
+        ).to.deep.equal([2, 3]);
+        expect(data.total).to.equal(2);
+      }
+      expect((await http.data(`/v1/providers/${providers.B}/compute-resources?min_value=100`)).total).to.equal(1);
+      expect((await http.data(`/v1/providers/${providers.C}/compute-resources`)).total).to.equal(0);
+      const stranger = getAddress("0x" + "12".repeat(20));
+      expectError(await http.get(`/v1/compute-resources/provider/${stranger}`), "resource_not_found", 404);
+    });
+
+    it("answers every route under both prefixes alike", async function () {
+      for (const path of [
+        "/cu/list?limit=3",
+        "/providers/list",
+        `/providers/${providers.A}`,
+        "/redemptions/1",
+        "/compute-resources",
+        "/sstb/balance",
+      ]) {
+        expect(await http.data(`/v1${path}`), path).to.deep.equal(await http.data(`/api/v1${path}`));
+      }
+    });
+  });
+
+  describe("providers", function () {
+    it("lists providers with the spec's fields, as on-chain", async function () {
+      const data = await http.data("/api/v1/providers/list");
+      expect(data.total).to.equal(4);
+      expect(data.providers.map((p: { provider_id: string }) => p.provider_id)).to.deep.equal([
+        providers.A,
+        providers.B,
+        providers.C,
+        providers.D,
+      ]);
+      for (const p of data.providers) {
+        const info = await live.d.registry.providerInfo(p.provider_id);
+        expect(p).to.deep.equal({
+          provider_id: info.provider,
+          name: info.profile.name,
+          status: STATUS[Number(info.account.status)],
+          reputation_score: Number(info.account.reputation) / 100,
+          location: { country: info.profile.country, region: info.profile.region },
+          total_cu_value: sstb(info.account.totalCU),
+          available_cu_value: sstb(info.account.availableCU),
+        });
+      }
+      expect(await http.data("/v1/providers")).to.deep.equal(data);
+    });
+
+    it("filters by status, min_reputation and location (country or region, any case)", async function () {
+      const ids = async (query: string) =>
+        (await http.data(`/api/v1/providers/list?${query}`)).providers.map((p: { name: string }) => p.name);
+      expect(await ids("status=active")).to.deep.equal(["Acme Compute", "Borealis Cloud"]);
+      expect(await ids("status=pending")).to.deep.equal(["Cirrus Labs"]);
+      expect(await ids("status=suspended")).to.deep.equal(["Delta Hosting"]);
+      expect(await ids("location=DE")).to.deep.equal(["Acme Compute", "Delta Hosting"]);
+      expect(await ids("location=de")).to.deep.equal(["Acme Compute", "Delta Hosting"]);
+      expect(await ids("location=eu-west")).to.deep.equal(["Delta Hosting"]);
+      expect(await ids("location=Mars")).to.deep.equal([]);
+      expect(await ids("status=active&location=CA")).to.deep.equal(["Borealis Cloud"]);
+      const reputations = await Promise.all(
+        Object.values(providers).map(async (p) => Number((await live.d.registry.accountOf(p)).reputation) / 100),
+      );
+      const top = Math.max(...reputations);
+      const expected = Object.values(providers).filter((_, i) => reputations[i] >= top).length;
+      expect((await http.data(`/api/v1/providers/list?min_reputation=${top}`)).total).to.equal(expected);
+      expect((await http.data("/api/v1/providers/list?min_reputation=0")).total).to.equal(4);
+      expect((await http.data("/api/v1/providers/list?min_reputation=100")).total).to.equal(
+        reputations.filter((r) => r >= 100).length,
+      );
+      expectError(await http.get("/api/v1/providers/list?status=retired"), "invalid_parameter", 400, "status");
+      expectError(
+        await http.get("/api/v1/providers/list?min_reputation=101"),
+        "invalid_parameter",
+        400,
+        "min_reputation",
+      );
+    });
+
+    it("shows a provider's detail form with contact, hardware and statistics as on-chain", async function () {
+      for (const id of Object.values(providers)) {
+        const p = await http.data(`/api/v1/providers/${id}`);
+        const info = await live.d.registry.providerInfo(id);
+        const [total, successful, average] = await live.d.registry.providerStats(id);
+        const registered = (await live.d.registry.accountOf(id)).registeredAt;
+        expect(p.registration_date).to.equal(Number(registered));
+        expect(p.contact_info).to.deep.equal({ email: info.profile.email, website: info.profile.website });
+        expect(p.hardware_specifications).to.deep.equal({
+          cpu_type: info.profile.cpuType,
+          total_cpu_cores: Number(info.profile.totalCpuCores),
+          total_ram_gb: Number(info.profile.totalRamGb),
+          total_storage_gb: Number(info.profile.totalStorageGb),
+          network_capacity_mbps: Number(info.profile.networkCapacityMbps),
+        });
+        expect(p.statistics).to.deep.equal({
+          total_cu_value: sstb(info.account.totalCU),
+          available_cu_value: sstb(info.account.availableCU),
+          total_redemptions: Number(total),
+          successful_redemptions: Number(successful),
+          average_response_time: Number(average),
+        });
+      }
+      expect(await http.data(`/api/v1/providers/${providers.A.toLowerCase()}`)).to.deep.equal(
+        await http.data(`/api/v1/providers/${providers.A}`),
+      );
+      expectError(await http.get(`/api/v1/providers/${getAddress("0x" + "34".repeat(20))}`), "resource_not_found", 404);
+      expectError(await http.get("/api/v1/providers/acme"), "invalid_parameter", 400, "providerId");
+    });
+  });
+
+  describe("marketplace: GET /api/v1/marketplace/listings and /marketplace/listings/:listing_id", function () {
+    const market = (id: number) => [live.d.spotMarket, live.d.futuresMarket, live.d.optionsMarket][(id - 1) % 3];
+
+    it("lists the open listings of the three markets with the spec's fields, as on-chain", async function () {
+      const data = await http.data("/api/v1/marketplace/listings");
+      expect(data.listings.map((l: { listing_id: number }) => l.listing_id)).to.deep.equal([1, 4, 5, 6]);
+      expect(data.total).to.equal(4);
+      for (const l of data.listings) {
+        const onChain = await market(l.listing_id).listingOf(l.listing_id);
+        expect(l).to.deep.equal({
+          listing_id: Number(onChain.listingId),
+          market_type: ["none", "spot", "futures", "options"][Number(onChain.marketType)],
+          token_type: onChain.tokenType,
+          seller: onChain.seller,
+          amount: sstb(onChain.amount),
+          price_per_token: Number(formatUnits(onChain.pricePerToken, 6)),
+          total_price: Number(formatUnits(onChain.totalPrice, 6)),
+          listed_at: Number(onChain.listedAt),
+          expiration: Number(onChain.expiration),
+        });
+      }
+    });
+
+    it("filters by market_type, provider_id, min_price and max_price (whole USDC per sSTB)", async function () {
+      const ids = async (query: string) =>
+        (await http.data(`/api/v1/marketplace/listings?${query}`)).listings.map(
+          (l: { listing_id: number }) => l.listing_id,
+        );
+      expect(await ids("market_type=spot")).to.deep.equal([1, 4]);
+      expect(await ids("market_type=futures")).to.deep.equal([5]);
+      expect(await ids("market_type=options")).to.deep.equal([6]);
+      expect(await ids(`provider_id=${providers.B}`)).to.deep.equal([4, 5, 6]);
+      expect(await ids(`provider_id=${providers.A}`)).to.deep.equal([1]);
+      expect(await ids("min_price=1.9")).to.deep.equal([4, 5]);
+      expect(await ids("max_price=1.5")).to.deep.equal([1, 6]);
+      expect(await ids("min_price=0.2&max_price=0.2")).to.deep.equal([6]);
+      expect(await ids(`market_type=spot&provider_id=${providers.B}&min_price=2`)).to.deep.equal([4]);
+      expect((await http.data("/v1/marketplace/listings?limit=1&page=2")).listings[0].listing_id).to.equal(4);
+      expectError(
+        await http.get("/api/v1/marketplace/listings?market_type=swap"),
+        "invalid_parameter",
+        400,
+        "market_type",
+      );
+      expectError(
+        await http.get("/api/v1/marketplace/listings?min_price=3&max_price=1"),
+        "invalid_parameter",
+        400,
+        "min_price",
+      );
+    });
+
+    it("shows any listing's detail form with its status", async function () {
+      const statuses = ["active", "settled", "exercised", "active", "active", "active", "cancelled"];
+      const names = [
+        "none",
+        "active",
+        "filled",
+        "cancelled",
+        "expired",
+        "matched",
+        "settled",
+        "sold",
+        "exercised",
+        "reclaimed",
+      ];
+      for (const [i, status] of statuses.entries()) {
+        const id = i + 1;
+        const l = await http.data(`/api/v1/marketplace/listings/${id}`);
+        const onChain = await market(id).listingOf(id);
+        expect(names[Number(onChain.status)]).to.equal(status);
+        expect(l).to.deep.equal({
+          listing_id: id,
+          token_type: "sSTB",
+          seller: onChain.seller,
+          amount: sstb(onChain.amount),
+          price_per_token: Number(formatUnits(onChain.pricePerToken, 6)),
+          created_at: Number(onChain.listedAt),
+          status,
+        });
+      }
+      expectError(await http.get("/api/v1/marketplace/listings/99"), "resource_not_found", 404);
+      expectError(await http.get("/api/v1/marketplace/listings/x"), "invalid_parameter", 400, "listing_id");
+    });
+
+    it("feeds GraphQL marketplaceActivity from the trades, newest first", async function () {
+      const r = await http.graphql(
+        "{ marketplaceActivity(limit: 10) { id timestamp activityType tokenType amount price buyer { id address } seller { id address } } }",
+      );
+      const activity = (r.body as any).data.marketplaceActivity;
+      expect(activity.map((a: { activityType: string }) => a.activityType)).to.deep.equal([
+        "option_exercise",
+        "option_premium",
+        "future_settlement",
+        "spot_fill",
+      ]);
+      expect(activity[3]).to.deep.include({ tokenType: "sSTB", amount: 10, price: 1.5 });
+      expect(activity[3].buyer).to.deep.equal({ id: user, address: user });
+      expect(activity[3].seller).to.deep.equal({ id: providers.A, address: providers.A });
+      expect(activity[0].timestamp).to.be.at.least(activity[3].timestamp);
+      const two = await http.graphql("{ marketplaceActivity(limit: 2) { id } }");
+      expect((two.body as any).data.marketplaceActivity).to.have.length(2);
+    });
+  });
+
+  describe("redemptions: GET /v1/redemptions/{id}", function () {
+    it("shows each redemption's status, amount, provider and on-chain deadline", async function () {
+      const expected = ["confirmed", "expired", "pending", "disputed", "fulfilled"];
+      for (const [i, status] of expected.entries()) {
+        const id = i + 1;
+        const r = await http.data(`/v1/redemptions/${id}`);
+        const stored = await live.d.redemptionManager.redemptionOf(id);
+        expect(r.redemption_id).to.equal(String(id));
+        expect(r.status).to.equal(status);
+        expect(r.sstb_amount).to.equal(sstb(stored.amount));
+        expect(r.provider_id).to.equal(stored.provider);
+        expect(r.user).to.equal(stored.user);
+        expect(r.initiated_at).to.equal(Number(stored.timestamp));
+        expect(r.estimated_fulfillment_time).to.equal(Number(stored.deadline));
+        expect(r.fulfilled_at).to.equal(stored.fulfilledAt === 0n ? null : Number(stored.fulfilledAt));
+      }
+      expectError(await http.get("/v1/redemptions/99"), "resource_not_found", 404);
+      expectError(await http.get("/v1/redemptions/0"), "invalid_parameter", 400, "redemptionId");
+    });
+  });
+
+  describe("sSTB balance and verification", function () {
+    it("gives the key's account its sSTB balance, as a number and exactly", async function () {
+      const b = await http.data("/v1/sstb/balance");
+      const onChain = await live.d.sstb.balanceOf(user);
+      expect(b.account).to.equal(user);
+      expect(b.sstb_balance_base_units).to.equal(onChain.toString());
+      expect(b.sstb_balance).to.equal(sstb(onChain));
+      expect(b.balances).to.deep.equal([
+        {
+          chain: "arbitrum",
+          native_chain_id: 42161,
+          sstb_balance: sstb(onChain),
+          sstb_balance_base_units: onChain.toString(),
+        },
+      ]);
+      const { token } = await gw.keys.create({ tier: "standard", account: providers.B });
+      const other = await http.get("/v1/sstb/balance", { token });
+      expect((other.body as any).data.sstb_balance_base_units).to.equal(
+        (await live.d.sstb.balanceOf(providers.B)).toString(),
+      );
+    });
+
+    it("shows the verification of each unit under its cuHash, with the proof that was consumed", async function () {
+      const unit = await live.d.cuToken.computeUnit(2);
+      const v = await http.data(`/api/v1/verification/${unit.cuHash}`);
+      expect(v).to.include({
+        verification_id: unit.cuHash,
+        provider_id: providers.B,
+        verification_method: "attestation",
+        status: "verified",
+      });
+      expect(v.created_at).to.equal(Number(unit.verifiedAt));
+      expect(v.verified_at).to.equal(Number(unit.verifiedAt));
+      const [attestation] = AbiCoder.defaultAbiCoder().decode(
+        [
+          "tuple(address,bytes32,uint256,tuple(uint32,uint32,uint32,uint32,uint24,uint24,uint24,uint24),uint64,uint256)",
+          "bytes[]",
+        ],
+        v.proof,
+      );
+      expect(attestation[1]).to.equal(unit.cuHash);
+      expect(attestation[2]).to.equal(parseEther("40"));
+      expect(await http.data(`/api/v1/verification/${unit.cuHash.toUpperCase().replace("0X", "0x")}`)).to.deep.equal(v);
+      expectError(await http.get(`/api/v1/verification/0x${"ab".repeat(32)}`), "resource_not_found", 404);
+      expectError(await http.get("/api/v1/verification/42"), "invalid_parameter", 400, "verification_id");
+    });
+
+    it("lists the deployment's chains for the bridge", async function () {
+      const { chains } = await http.data("/api/v1/bridge/chains");
+      expect(
+        chains.map((c: { chain_id: string; native_chain_id: number }) => [c.chain_id, c.native_chain_id]),
+      ).to.deep.equal([
+        ["arbitrum", 42161],
+        ["ethereum", 1],
+      ]);
+      expect(chains[0]).to.include({ name: "Arbitrum One", is_evm_compatible: true });
+    });
+  });
+
+  describe("API keys", function () {
+    it("accepts a key as a Bearer header or as ?api_key=", async function () {
+      expect((await http.get("/api/v1/cu/list")).status).to.equal(200);
+      expect((await http.get(`/api/v1/cu/list?api_key=${http.token}&limit=1`, { token: null })).status).to.equal(200);
+      expect(
+        (
+          await http.get(`/api/v1/cu/list?limit=1&api_key=${http.token}`, {
+            token: null,
+            headers: { authorization: "Bearer x" },
+          })
+        ).status,
+      ).to.equal(401);
+    });
+
+    it("refuses a missing, malformed, forged, revoked or expired key with authentication_error", async function () {
+      expectError(await http.get("/api/v1/cu/list", { token: null }), "authentication_error", 401);
+      expectError(await http.get("/api/v1/cu/list", { token: "not-a-jwt" }), "authentication_error", 401);
+      expectError(
+        await http.get("/api/v1/cu/list", { token: null, headers: { authorization: "Basic abc" } }),
+        "authentication_error",
+        401,
+      );
+      const [header, payload] = http.token!.split(".");
+      expectError(
+        await http.get("/api/v1/cu/list", { token: `${header}.${payload}.${"A".repeat(43)}` }),
+        "authentication_error",
+        401,
+      );
+      const { token: revoked, key } = await gw.keys.create({ tier: "standard", account: user });
+      expect((await http.get("/api/v1/cu/list", { token: revoked })).status).to.equal(200);
+      expect(await gw.keys.revoke(key.keyId)).to.equal(true);
+      expectError(await http.get("/api/v1/cu/list", { token: revoked }), "authentication_error", 401);
+      const { token: shortLived } = await gw.keys.create({ tier: "standard", account: user, expiresIn: 1 });
+      expect((await http.get("/api/v1/cu/list", { token: shortLived })).status).to.equal(200);
+      await new Promise((r) => setTimeout(r, 2_100));
+      expectError(await http.get("/api/v1/cu/list", { token: shortLived }), "authentication_error", 401);
+    });
+
+    it("refuses a key without the read scope with authorization_error", async function () {
+      const { token } = await gw.keys.create({ tier: "standard", account: user, scopes: ["write"] });
+      expectError(await http.get("/api/v1/cu/list", { token }), "authorization_error", 403);
+      const g = await http.graphql("{ marketplaceActivity(limit: 1) { id } }", {}, token);
+      expectError(g, "authorization_error", 403);
+    });
+
+    it("lists keys with tier, account and scopes, and never their token", async function () {
+      const keys = await gw.keys.list();
+      expect(keys.length).to.be.greaterThan(2);
+      expect(keys.some((k) => k.tier === "premium" && k.account === user && k.scopes.join() === "read")).to.equal(true);
+      expect(JSON.stringify(keys)).to.not.contain(http.token!.split(".")[2]);
+    });
+  });
+
+  describe("rate limits", function () {
+    it("sends X-RateLimit-Limit, -Remaining and -Reset (Unix seconds) on every response, errors included", async function () {
+      const before = Math.floor(Date.now() / 1000);
+      for (const r of [
+        await http.get("/api/v1/cu/list"),
+        await http.get("/api/v1/cu/999"),
+        await http.get("/api/v1/no-such-route"),
+        await http.get("/api/v1/cu/list?limit=500"),
+        await http.get("/api/v1/cu/list", { token: null }),
+        await http.graphql("{ marketplaceActivity(limit: 1) { id } }"),
+      ]) {
+        expect(r.headers.get("x-ratelimit-limit"), `${r.path} ${r.status}`).to.match(/^\d+$/);
+        expect(r.headers.get("x-ratelimit-remaining"), r.path).to.match(/^\d+$/);
+        const reset = Number(r.headers.get("x-ratelimit-reset"));
+        expect(reset, r.path).to.be.within(before, before + 61);
+      }
+      expect((await http.get("/api/v1/cu/list")).headers.get("x-ratelimit-limit")).to.equal("500"); // premium
+      const { token } = await gw.keys.create({ tier: "standard", account: user });
+      expect((await http.get("/api/v1/cu/list", { token })).headers.get("x-ratelimit-limit")).to.equal("100");
+    });
+
+    it("answers rate_limit_exceeded (429) past the key's limit, per key", async function () {
+      const { token } = await gw.keys.create({ tier: "enterprise", account: user, rateLimit: 5 });
+      const remaining: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await http.get("/api/v1/cu/list?limit=1", { token });
+        expect(r.status).to.equal(200);
+        remaining.push(r.headers.get("x-ratelimit-remaining")!);
+      }
+      expect(remaining).to.deep.equal(["4", "3", "2", "1", "0"]);
+      const refused = await http.get("/api/v1/cu/list?limit=1", { token });
+      expectError(refused, "rate_limit_exceeded", 429);
+      expect(refused.headers.get("x-ratelimit-limit")).to.equal("5");
+      expectError(
+        await http.graphql("{ marketplaceActivity(limit: 1) { id } }", {}, token),
+        "rate_limit_exceeded",
+        429,
+      );
+      expect((await http.get("/api/v1/cu/list?limit=1")).status).to.equal(200); // another key is not affected
+    });
+  });
+
+  // With REDIS_URL, instances share the counters: two gateways in front of one store and one Redis
+  // allow a key its limit once in total (runs where redis-server is installed; .ci/run installs it)
+  const redisServer = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
+  if (redisServer !== undefined) {
+    describe("rate limits shared through Redis (REDIS_URL)", function () {
+      it("counts a key's requests across two gateway instances", async function () {
+        const port = await freePort();
+        const server = spawn(
+          redisServer,
+          ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
+          {
+            stdio: "ignore",
+          },
+        );
+        const clients: Redis[] = [];
+        const apps: Array<Awaited<ReturnType<typeof buildApp>>> = [];
+        try {
+          for (let i = 0; i < 2; i++) {
+            const redis = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: 1 });
+            redis.on("error", () => {}); // refused until redis-server listens
+            await redis.ping().catch(async () => {
+              await new Promise((r) => setTimeout(r, 500));
+              await redis.ping();
+            });
+            clients.push(redis);
+            const app = await buildApp({
+              model: new ReadModel(gw.store.db, 42161),
+              chains: gw.chains,
+              chainLabels: CHAIN_LABELS,
+              keys: gw.keys,
+              redis,
+              activity: { activity: async () => [] },
+              health: () => ({}),
+            });
+            await app.listen({ host: "127.0.0.1", port: 0 });
+            apps.push(app);
+          }
+          const { token } = await gw.keys.create({ tier: "enterprise", account: user, rateLimit: 10 });
+          const statuses: number[] = [];
+          for (let i = 0; i < 14; i++) {
+            const address = apps[i % 2].server.address() as { port: number };
+            const r = await fetch(`http://127.0.0.1:${address.port}/api/v1/cu/list?limit=1`, {
+              headers: { authorization: `Bearer ${token}` },
+            });
+            statuses.push(r.status);
+          }
+          expect(statuses.filter((s) => s === 200)).to.have.length(10);
+          expect(statuses.slice(10)).to.deep.equal([429, 429, 429, 429]);
+        } finally {
+          for (const app of apps) await app.close();
+          for (const c of clients) c.disconnect();
+          server.kill();
+        }
+      });
+    });
+  }
+
+  describe("GraphQL: POST /graphql", function () {
+    it("answers provider(id) with the spec's field names", async function () {
+      const query = `query($id: ID!) { provider(id: $id) { id name reputation totalComputeValue verificationMethod joinedAt
+        computeResources { id resourceId specifications { cpuCores memoryGB storageGB bandwidthMbps } verificationMethod
+          stakingPeriod collateralization price expirationDate } } }`;
+      const r = await http.graphql(query, { id: providers.B });
+      expect(r.status, r.text).to.equal(200);
+      const p = (r.body as any).data.provider;
+      const info = await live.d.registry.providerInfo(providers.B);
+      expect(p).to.include({ id: providers.B, name: "Borealis Cloud", verificationMethod: "attestation" });
+      expect(p.reputation).to.equal(Number(info.account.reputation) / 100);
+      expect(p.totalComputeValue).to.equal(sstb(info.account.totalCU));
+      expect(p.joinedAt).to.equal(Number(info.account.registeredAt));
+      expect(p.computeResources).to.have.length(2);
+      const unit = await live.d.cuToken.computeUnit(3);
+      expect(p.computeResources[1]).to.deep.equal({
+        id: "3",
+        resourceId: unit.cuHash,
+        specifications: {
+          cpuCores: 128,
+          memoryGB: 1024,
+          storageGB: Number(unit.specs.storageGb),
+          bandwidthMbps: Number(unit.specs.networkMbps),
+        },
+        verificationMethod: "attestation",
+        stakingPeriod: 30 * 86_400,
+        collateralization: 1.2,
+        price: 250.5,
+        expirationDate: Number(unit.verifiedAt) + 30 * 86_400,
+      });
+      const none = await http.graphql(`{ provider(id: "${getAddress("0x" + "56".repeat(20))}") { id } }`);
+      expect((none.body as any).data.provider).to.equal(null);
+    });
+
+    it("answers marketplaceActivity(limit) with the spec's field names", async function () {
+      const r = await http.graphql(
+        "{ marketplaceActivity(limit: 10) { id timestamp activityType tokenType amount price buyer { id address } seller { id address } } }",
+      );
+      expect(r.status, r.text).to.equal(200);
+      expect((r.body as any).data.marketplaceActivity).to.be.an("array");
+    });
+
+    it("answers bad queries and arguments with the error envelope and GraphQL errors", async function () {
+      for (const [body, code, status] of [
+        [JSON.stringify({ query: "{ nope }" }), "invalid_parameter", 400],
+        [JSON.stringify({ query: "{ provider(id: " }), "invalid_parameter", 400],
+        // a field error beside data (provider is nullable): GraphQL's partial result, 200
+        [JSON.stringify({ query: '{ provider(id: "acme") { id } }' }), "invalid_parameter", 200],
+        [JSON.stringify({ query: "{ marketplaceActivity(limit: 0) { id } }" }), "invalid_parameter", 400],
+        [JSON.stringify({ query: "{ marketplaceActivity(limit: 1000) { id } }" }), "invalid_parameter", 400],
+        [JSON.stringify({ variables: {} }), "invalid_parameter", 400],
+        ["{not json", "invalid_parameter", 400],
+      ] as const) {
+        const r = await http.request("POST", "/graphql", { body, headers: { "content-type": "application/json" } });
+        expect(r.status, `${body}: ${r.text}`).to.equal(status);
+        const b = r.body as any;
+        expect(b.errors?.[0]?.extensions?.code ?? b.error?.code, r.text).to.equal(code);
+        expect(r.text).to.not.match(/at .*\.(ts|js):\d+/);
+      }
+      expectError(
+        await http.graphql("{ marketplaceActivity(limit: 1) { id } }", {}, null),
+        "authentication_error",
+        401,
+      );
+    });
+  });
+
+  describe("OpenAPI 3.1 document at /api/v1/openapi.json", function () {
+    it("lists every read route under both prefixes, and the docs page is served", async function () {
+      const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
+      expect(doc.openapi).to.equal("3.1.0");
+      for (const prefix of ["/api/v1", "/v1"]) {
+        for (const path of [
+          "/cu/list",
+          "/cu/{cu_id}",
+          "/providers/list",
+          "/providers/{providerId}",
+          "/bridge/chains",
+          "/verification/{verification_id}",
+          "/redemptions/{redemptionId}",
+          "/compute-resources",
+          "/compute-resources/{resourceId}",
+          "/compute-resources/provider/{providerId}",
+          "/providers",
+          "/providers/{providerId}/compute-resources",
+          "/sstb/balance",
+          "/marketplace/listings",
+          "/marketplace/listings/{listing_id}",
+        ]) {
+          expect(doc.paths, prefix + path).to.have.property(prefix + path);
+        }
+      }
+      const page = await http.get("/docs", { token: null });
+      expect(page.status).to.equal(200);
+      expect(page.text).to.match(/swagger/i);
+    });
+  });
+
+  // last: every response recorded above (and in the bad-input table) against the document
+  describe("contract: every response validates against the OpenAPI document", function () {
+    it("validates each recorded response body against its operation's schema for the status", async function () {
+      await badInputSweep(http, providers.A);
+      const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats.default(ajv);
+      ajv.addSchema({ $id: "openapi.json", components: doc.components });
+      const matchers = Object.keys(doc.paths).map((template) => ({
+        template,
+        regex: new RegExp("^" + template.replace(/\{[^}]+\}/g, "[^/]+") + "$"),
+      }));
+      let checked = 0;
+      for (const r of http.recorded) {
+        const path = r.path.split("?")[0];
+        const match = matchers.find((m) => m.regex.test(path));
+        if (match === undefined || r.body === undefined) continue;
+        const operation = doc.paths[match.template][r.method.toLowerCase()];
+        if (operation === undefined) continue;
+        const response = operation.responses[String(r.status)];
+        expect(
+          response,
+          `${r.method} ${r.path} answered ${r.status}, which its operation does not document`,
+        ).to.not.equal(undefined);
+        const schema = JSON.parse(
+          JSON.stringify(response.content["application/json"].schema).replaceAll(
+            '"#/components',
+            '"openapi.json#/components',
+          ),
+        );
+        const valid = ajv.validate(schema, r.body);
+        expect(valid, `${r.method} ${r.path} ${r.status}: ${ajv.errorsText()} in ${r.text.slice(0, 300)}`).to.equal(
+          true,
+        );
+        checked++;
+      }
+      expect(checked).to.be.greaterThan(100);
+    });
+  });
+});
+
+/** A request with a body on any method (fetch refuses a GET body), with the key as a header. */
+function rawRequest(http: HttpClient, method: string, path: string, body: string, type: string): Promise<Recorded> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      "content-type": type,
+      "content-length": Buffer.byteLength(body),
+      authorization: `Bearer ${http.token}`,
+    };
+    const request = httpRequest(http.baseUrl + path, { method, headers }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        const received = new Headers();
+        for (const [k, v] of Object.entries(response.headers)) if (typeof v === "string") received.set(k, v);
+        const recorded = { method, path, status: response.statusCode ?? 0, headers: received, body: parsed, text };
+        http.recorded.push(recorded);
+        resolve(recorded);
+      });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+/**
+ * The bad-input table: every read route with malformed ids, negative and huge numbers, wrong
+ * types, unknown filters, oversized and non-JSON bodies, wrong methods and content types. Each
+ * must answer the error envelope with a 4xx, never a 5xx.
+ */
+async function badInputSweep(http: HttpClient, provider: string): Promise<void> {
+  const bigString = "x".repeat(300_000);
+  const cases: Array<{
+    method?: string;
+    path: string;
+    code: string;
+    status: number;
+    parameter?: string;
+    body?: string;
+    headers?: Record<string, string>;
+  }> = [];
+  const lists = [
+    "/cu/list",
+    "/compute-resources",
+    "/providers/list",
+    "/providers",
+    `/providers/${provider}/compute-resources`,
+    `/compute-resources/provider/${provider}`,
+    "/marketplace/listings",
+  ];
+  for (const prefix of ["/api/v1", "/v1"]) {
+    for (const list of lists) {
+      for (const [query, parameter] of [
+        ["page=-1", "page"],
+        ["page=0", "page"],
+        ["page=1e400", "page"],
+        ["page=99999999999999999999", "page"],
+        ["page=abc", "page"],
+        ["page=1.5", "page"],
+        ["limit=0", "limit"],
+        ["limit=101", "limit"],
+        ["limit=-5", "limit"],
+        ["limit=ten", "limit"],
+        ["limit=", "limit"],
+        ["unknown_filter=1", "unknown_filter"],
+        ["page=1&page=2", "page"],
+      ] as const) {
+        cases.push({ path: `${prefix}${list}?${query}`, code: "invalid_parameter", status: 400, parameter });
+      }
+    }
+    for (const [query, parameter] of [
+      ["min_value=-1", "min_value"],
+      ["max_value=-0.5", "max_value"],
+      ["min_value=1e100", "min_value"],
+      ["min_value=abc", "min_value"],
+      ["max_value=NaN", "max_value"],
+      ["provider_id=acme", "provider_id"],
+      ["provider_id=0x123", "provider_id"],
+      ["status=x", "status"],
+    ] as const) {
+      cases.push({ path: `${prefix}/cu/list?${query}`, code: "invalid_parameter", status: 400, parameter });
+    }
+    for (const [query, parameter] of [
+      ["min_reputation=-1", "min_reputation"],
+      ["min_reputation=1e309", "min_reputation"],
+      ["min_reputation=high", "min_reputation"],
+      ["status=ACTIVE", "status"],
+      ["status=", "status"],
+      ["location=", "location"],
+      [`location=${"a".repeat(101)}`, "location"],
+      ["min_value=1", "min_value"],
+    ] as const) {
+      cases.push({ path: `${prefix}/providers/list?${query}`, code: "invalid_parameter", status: 400, parameter });
+    }
+    for (const [path, parameter] of [
+      ["/cu/0", "cu_id"],
+      ["/cu/-1", "cu_id"],
+      ["/cu/1.5", "cu_id"],
+      ["/cu/abc", "cu_id"],
+      ["/cu/99999999999999999999999", "cu_id"],
+      ["/cu/0x10", "cu_id"],
+      ["/compute-resources/abc", "resourceId"],
+      ["/compute-resources/provider/abc", "providerId"],
+      ["/providers/0xZZ", "providerId"],
+      [`/providers/${"0x" + "g".repeat(40)}`, "providerId"],
+      ["/providers/abc/compute-resources", "providerId"],
+      ["/redemptions/-3", "redemptionId"],
+      ["/redemptions/abc", "redemptionId"],
+      ["/verification/abc", "verification_id"],
+      [`/verification/0x${"a".repeat(63)}`, "verification_id"],
+      ["/sstb/balance?account=0x1", "account"],
+      ["/bridge/chains?x=1", "x"],
+    ] as const) {
+      cases.push({ path: `${prefix}${path}`, code: "invalid_parameter", status: 400, parameter });
+    }
+    for (const path of [
+      "/cu/999999",
+      "/redemptions/999999",
+      `/verification/0x${"0".repeat(64)}`,
+      "/nope",
+      "/cu",
+      "/bridge/status/abc",
+      "/marketplace/nope",
+    ]) {
+      cases.push({ path: `${prefix}${path}`, code: "resource_not_found", status: 404 });
+    }
+    // methods the route does not have, with and without bodies
+    for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+      cases.push({
+        method,
+        path: `${prefix}/cu/list`,
+        code: "resource_not_found",
+        status: 404,
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      });
+    }
+  }
+  // bodies on /graphql (the one read route that takes one)
+  for (const [body, headers, parameter] of [
+    ["{not json", { "content-type": "application/json" }, "body"],
+    ["", { "content-type": "application/json" }, "body"],
+    ["query { x }", { "content-type": "text/plain" }, "content-type"],
+    ["<xml/>", { "content-type": "application/xml" }, "content-type"],
+    [JSON.stringify({ query: bigString }), { "content-type": "application/json" }, "body"],
+    ["[1,2,3]", { "content-type": "application/json" }, undefined],
+    ["null", { "content-type": "application/json" }, undefined],
+    [JSON.stringify({ query: 42 }), { "content-type": "application/json" }, undefined],
+  ] as const) {
+    cases.push({ method: "POST", path: "/graphql", code: "invalid_parameter", status: 400, parameter, body, headers });
+  }
+  // oversized and non-JSON bodies sent to GET routes are not read: the route answers as usual or with 4xx, never 5xx
+  for (const path of ["/api/v1/cu/list", "/v1/sstb/balance"]) {
+    for (const [body, type] of [
+      [bigString, "application/json"],
+      ["{bad", "application/json"],
+      ["plain", "text/plain"],
+    ] as const) {
+      const r = await rawRequest(http, "GET", path, body, type);
+      expect(r.status, `${path} with a ${type} body: ${r.text}`).to.be.oneOf([200, 400]);
+    }
+  }
+  // malformed percent-encoding and over-long paths
+  cases.push({ path: "/api/v1/cu/%E0%A4%A", code: "invalid_parameter", status: 400 });
+  cases.push({ path: `/api/v1/providers/${"a".repeat(5000)}`, code: "invalid_parameter", status: 400 });
+
+  for (const c of cases) {
+    const r = await http.request(c.method ?? "GET", c.path, { body: c.body, headers: c.headers });
+    expect(r.status, `${c.method ?? "GET"} ${c.path}: ${r.text}`).to.be.lessThan(500);
+    expectError(r, c.code, c.status, c.parameter);
+  }
+}
