@@ -38,7 +38,7 @@
  * - The probes change gas use and code size (Hardhat's coverage run already allows unlimited code
  *   size); a test that asserts exact gas may fail under coverage only.
  * - Only in-process tests count. Tests that drive separate `hardhat node` processes (the e2e
- *   tests) are not run, since their nodes do not report coverage.
+ *   and gateway tests) are not run, since their nodes do not report coverage.
  */
 import { createHash } from "node:crypto";
 

@@ -13,7 +13,7 @@ contract MarketMathTest is Test {
     uint256 internal constant MAX_AMOUNT = type(uint96).max;
     uint256 internal constant MAX_PRICE = type(uint64).max;
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_cost_roundsUpByLessThanOneUnit(uint256 amount, uint256 price) public pure {
         amount = bound(amount, 0, MAX_AMOUNT);
         price = bound(price, 0, MAX_PRICE);
@@ -22,7 +22,7 @@ contract MarketMathTest is Test {
         if (c > 0) assertLt((c - 1) * 1e18, amount * price);
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_fillPayment_telescopesOverAnySplit(
         uint256 amount,
         uint256 price,
@@ -45,7 +45,7 @@ contract MarketMathTest is Test {
         );
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_fillPayment_withinOneUnitOfExact(uint256 filled, uint256 amount, uint256 price) public pure {
         filled = bound(filled, 0, MAX_AMOUNT);
         amount = bound(amount, 0, MAX_AMOUNT - filled);
@@ -56,7 +56,7 @@ contract MarketMathTest is Test {
         assertLe(payment, exactFloor + 1);
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_fee_roundsUpNeverAboveBpsByAUnitNorAbovePayment(uint256 payment, uint256 bps) public pure {
         payment = bound(payment, 0, type(uint128).max);
         bps = bound(bps, 0, 10_000);
@@ -67,7 +67,7 @@ contract MarketMathTest is Test {
         if (payment > 0 && bps > 0) assertGt(fee, 0);
     }
 
-    /// hardhat-config: fuzz.runs = 2000
+    /// hardhat-config: default.fuzz.runs = 2000
     function testFuzz_fee_splittingNeverLowersIt(uint256 a, uint256 b, uint256 bps) public pure {
         a = bound(a, 0, type(uint128).max);
         b = bound(b, 0, type(uint128).max);

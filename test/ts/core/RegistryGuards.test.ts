@@ -1,8 +1,10 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
+import { parseEther } from "ethers";
+
 import { Roles } from "../../../scripts/lib/roles.js";
-import { deployProtocol } from "../../helpers/protocol.js";
+import { deployProtocol, mintFor, registerActive } from "../../helpers/protocol.js";
 
 const connection = await network.create();
 const { ethers, networkHelpers } = connection;
@@ -10,6 +12,15 @@ const { loadFixture } = networkHelpers;
 
 async function fixture() {
   return deployProtocol(connection);
+}
+
+/** A provider with 100 sSTB of capacity in its stake, and the deployer as a redemption manager. */
+async function staked() {
+  const f = await deployProtocol(connection);
+  await registerActive(f, f.provider);
+  await mintFor(f, f.provider, parseEther("100"));
+  await f.registry.grantRole(Roles.REDEMPTION_MANAGER, f.deployer.address);
+  return f;
 }
 
 describe("ProviderRegistry guards the minting agent never trips", function () {
@@ -22,6 +33,21 @@ describe("ProviderRegistry guards the minting agent never trips", function () {
         f.registry,
         "ZeroAmount",
       );
+    });
+  });
+
+  describe("payOutLock", function () {
+    it("never pays more than the lock, whatever ratio the caller reports", async function () {
+      const f = await loadFixture(staked);
+      const [lock] = await f.registry.reserveCapacity.staticCall(f.provider.address, parseEther("10"));
+      await f.registry.reserveCapacity(f.provider.address, parseEther("10"));
+      // within the stake with a penalty recipient: compensation = lock x 1e4 / ratio, here above
+      // the lock because the reported ratio (50%) is below any ratio the registry allows
+      const tx = f.registry.payOutLock(f.provider.address, lock, f.user.address, f.treasury.address, 5_000n, 1n);
+      await expect(tx).to.changeTokenBalances(ethers, f.collateral, [f.user, f.treasury], [lock, 0n]);
+      await expect(tx)
+        .to.emit(f.registry, "CollateralPaidOut")
+        .withArgs(f.provider.address, f.user.address, lock, 0n, 1n);
     });
   });
 

@@ -4,12 +4,17 @@ import type { BaseContract, ContractFactory, Signer } from "ethers";
 
 import {
   AttestationVerifier__factory,
+  Bridge__factory,
   ERC1967Proxy__factory,
+  FuturesMarket__factory,
   GovernanceToken__factory,
   MintingAgent__factory,
+  OptionsMarket__factory,
   ProviderRegistry__factory,
   RedemptionManager__factory,
   SSTB__factory,
+  SatelliteExecutor__factory,
+  SpotMarket__factory,
 } from "../../../typechain-types/index.js";
 import { COLLATERAL_PER_CU, GOVERNANCE_SUPPLY, deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
@@ -28,6 +33,10 @@ async function fixture(): Promise<ProtocolFixture & { addresses: Record<string, 
     sstb: await f.sstb.getAddress(),
     verifier: await f.verifier.getAddress(),
     collateral: await f.collateral.getAddress(),
+    governanceToken: await f.governanceToken.getAddress(),
+    bridge: await f.bridge.getAddress(),
+    router: await f.router!.getAddress(),
+    timelock: await f.timelock.getAddress(),
   };
   return { ...f, addresses };
 }
@@ -177,6 +186,108 @@ describe("zero-address refusals of constructors and initializers", function () {
         keys.map((_, i): Case => [`verifier ${i}`, () => factory.deploy(f.deployer.address, zeroed(keys, i), 2n)]),
         factory,
         "VerifierZeroAddress",
+      );
+    });
+  });
+  for (const [name, Factory] of [
+    ["SpotMarket", SpotMarket__factory],
+    ["FuturesMarket", FuturesMarket__factory],
+    ["OptionsMarket", OptionsMarket__factory],
+  ] as const) {
+    describe(`${name} constructor`, function () {
+      it("refuses a zero sSTB or payment token", async function () {
+        const f = await loadFixture(fixture);
+        const factory = new Factory(f.deployer);
+        const args = [f.addresses.sstb, f.addresses.collateral] as const;
+        await expect(factory.deploy(...args)).to.not.be.revert(ethers);
+        await expectRefusals(
+          ["sstb", "paymentToken"].map((arg, i): Case => [arg, () => factory.deploy(...zeroed(args, i))]),
+          factory,
+          "ZeroAddress",
+        );
+      });
+    });
+
+    describe(`${name}.initialize`, function () {
+      it("refuses a zero admin or treasury", async function () {
+        const f = await loadFixture(fixture);
+        const implementation = await new Factory(f.deployer).deploy(f.addresses.sstb, f.addresses.collateral);
+        const args = [f.deployer.address, f.treasury.address];
+        await expect(deployProxy(f.deployer, implementation, args)).to.not.be.revert(ethers);
+        await expectRefusals(
+          ["admin", "treasury"].map((arg, i): Case => [
+            arg,
+            () => deployProxy(f.deployer, implementation, zeroed(args, i)),
+          ]),
+          implementation,
+          "ZeroAddress",
+        );
+      });
+    });
+  }
+
+  describe("Bridge constructor", function () {
+    it("refuses a zero router, sSTB, governance token or stablecoin", async function () {
+      const f = await loadFixture(fixture);
+      const factory = new Bridge__factory(f.deployer);
+      const { router, sstb, governanceToken, collateral } = f.addresses;
+      const args = [router, 1n, sstb, governanceToken, collateral, true] as const;
+      await expect(factory.deploy(...args)).to.not.be.revert(ethers);
+      await expectRefusals(
+        (
+          [
+            ["router", 0],
+            ["sstb", 2],
+            ["governanceToken", 3],
+            ["stablecoin", 4],
+          ] as const
+        ).map(([arg, i]): Case => [arg, () => factory.deploy(...zeroed(args, i))]),
+        factory,
+        "ZeroAddress",
+      );
+    });
+  });
+
+  describe("Bridge.initialize", function () {
+    it("refuses a zero admin or treasury", async function () {
+      const f = await loadFixture(fixture);
+      const { router, sstb, governanceToken, collateral } = f.addresses;
+      const implementation = await new Bridge__factory(f.deployer).deploy(
+        router,
+        1n,
+        sstb,
+        governanceToken,
+        collateral,
+        true,
+      );
+      const args = [f.deployer.address, f.treasury.address, 1_000_000n, 1_000_000n];
+      await expect(deployProxy(f.deployer, implementation, args)).to.not.be.revert(ethers);
+      await expectRefusals(
+        ["admin", "treasury"].map((arg, i): Case => [
+          arg,
+          () => deployProxy(f.deployer, implementation, zeroed(args, i)),
+        ]),
+        implementation,
+        "ZeroAddress",
+      );
+    });
+  });
+
+  describe("SatelliteExecutor constructor", function () {
+    it("refuses a zero bridge or primary timelock", async function () {
+      const f = await loadFixture(fixture);
+      const factory = new SatelliteExecutor__factory(f.deployer);
+      const args = [f.addresses.bridge, 1n, f.addresses.timelock] as const;
+      await expect(factory.deploy(...args)).to.not.be.revert(ethers);
+      await expectRefusals(
+        (
+          [
+            ["bridge", 0],
+            ["primaryTimelock", 2],
+          ] as const
+        ).map(([arg, i]): Case => [arg, () => factory.deploy(...zeroed(args, i))]),
+        factory,
+        "ExecutorZeroArgument",
       );
     });
   });
