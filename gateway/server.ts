@@ -4,9 +4,11 @@ import { Redis } from "ioredis";
 import { readDeploymentFile } from "../scripts/lib/environments.js";
 import type { DeployedChain } from "../scripts/lib/environments.js";
 import { KeyService } from "./auth/keys.js";
+import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
 import type { GatewayConfig } from "./config.js";
 import { CHAIN_LABELS, ConfigError } from "./config.js";
 import { buildApp } from "./http/app.js";
+import { ResponseCache } from "./http/response-cache.js";
 import { activity } from "./http/format.js";
 import { ChainIndexer } from "./indexer/indexer.js";
 import type { IndexerOptions } from "./indexer/indexer.js";
@@ -33,6 +35,8 @@ export interface StartOptions {
   index?: boolean;
   listen?: boolean;
   afterApply?: IndexerOptions["afterApply"];
+  /** Keep answers of the read routes until the indexer commits (default true; the benchmark measures both). */
+  responseCache?: boolean;
 }
 
 /** The chains of the deployment file with where to reach them; refuses a chain it cannot reach. */
@@ -70,6 +74,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // ioredis reconnects by itself; an outage fails the requests that need it, not the process
   redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
   const keys = new KeyService(store.db, config.jwtSecret);
+  const responseCache = options.responseCache === false ? undefined : new ResponseCache();
   const indexers = chains.map(
     (c) =>
       new ChainIndexer(
@@ -82,14 +87,23 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           confirmations: config.confirmations[c.chain] ?? config.defaultConfirmations,
           startBlock: 0,
         },
-        { pollIntervalMs: config.pollIntervalMs, batchBlocks: config.batchBlocks, log, afterApply: options.afterApply },
+        {
+          pollIntervalMs: config.pollIntervalMs,
+          batchBlocks: config.batchBlocks,
+          log,
+          afterApply: options.afterApply,
+          onCommit: () => responseCache?.invalidate(),
+        },
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!);
+  const bridgeFees = new BridgeFeeQuoter(chains);
   const app = await buildApp({
     model,
     chains,
     chainLabels: CHAIN_LABELS,
+    bridgeFees,
+    responseCache,
     keys,
     redis,
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
@@ -124,6 +138,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       closed = true;
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
+      bridgeFees.close();
       redis?.disconnect();
       await store.close();
     },

@@ -12,6 +12,7 @@ import { TIER_LIMITS } from "../auth/keys.js";
 import { resolvers, typeDefs } from "../graphql/schema.js";
 import type { ActivitySource } from "../graphql/schema.js";
 import { ApiError, errorSchema, invalidParameter } from "./errors.js";
+import type { ResponseCache } from "./response-cache.js";
 import { adminRoutes } from "./routes/admin.js";
 import { readRoutes } from "./routes/read.js";
 import type { ReadRouteOptions } from "./routes/read.js";
@@ -34,6 +35,8 @@ export interface AppOptions extends ReadRouteOptions {
   activity: ActivitySource;
   /** Shared rate-limit counters between instances. */
   redis?: Redis;
+  /** Answers of the read routes until the indexer commits (none: every request queries). */
+  responseCache?: ResponseCache;
   /** Largest request body, bytes. */
   bodyLimit?: number;
   /** What `/health` reports (indexer positions). */
@@ -234,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       schema.querystring = { type: "object", additionalProperties: false, properties: {} };
     }
   });
+  options.responseCache?.register(app);
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
@@ -249,13 +253,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     resolvers: resolvers(options.model, options.activity) as never,
     graphiql: false,
     queryDepth: 8,
-    errorHandler: (error, _request, reply) => {
+    errorHandler: async (error, _request, reply) => {
       const graphqlErrors = error as { code?: string; errors?: Array<{ message: string; locations?: unknown }> };
       const original = graphqlErrors.code === "MER_ERR_GQL_VALIDATION" ? graphqlErrors.errors : undefined;
       const api = Array.isArray(original)
         ? invalidParameter("query", original[0]?.message ?? "invalid GraphQL document")
         : toApiError(error, log);
-      void reply.code(api.statusCode).send({
+      // awaited until the response is written: mercurius's async wrapper sends `undefined` a second
+      // time when it resolves while the reply is still in its onSend hooks
+      await reply.code(api.statusCode).send({
         ...api.body(),
         data: null,
         errors: (original ?? [{ message: api.message }]).map((e) => graphqlError(e, api.code)),

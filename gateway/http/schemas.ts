@@ -154,6 +154,49 @@ export const bridgeChain = object({
   status: { type: "string", description: "`active` when the chain's bridge is deployed, `unavailable` otherwise" },
 });
 
+const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, "null"] });
+const txHash = { type: "string", pattern: "^0x[0-9a-f]{64}$", description: "transaction hash" } as const;
+
+export const bridgeTransaction = object({
+  message_id: { type: "string", pattern: "^0x[0-9a-f]{64}$", description: "the CCIP message id" },
+  source_chain: string,
+  destination_chain: string,
+  token: { type: "string", description: "`sSTB` or `STBGOV`" },
+  amount: { type: "number", description: "whole tokens (18 decimals)" },
+  sender: address,
+  recipient: address,
+  status: {
+    type: "string",
+    enum: ["pending", "queued", "completed"],
+    description:
+      "`pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released",
+  },
+  fee_option: nullable({ type: "string", enum: ["default", "service", "stb_gov", null] }),
+  created_at: { ...unix, description: "Unix seconds of the send (of the arrival while the source is not indexed)" },
+  completed_at: nullable(unix),
+  source_transaction: nullable(txHash),
+  destination_transaction: nullable(txHash),
+});
+
+const feeAmount = (discounted: boolean) =>
+  object({
+    token: string,
+    amount: { type: "number", description: "whole tokens" },
+    ...(discounted ? { discount: { type: "string", pattern: "^\\d+(\\.\\d+)?%$" } } : {}),
+  });
+
+export const bridgeFeeQuote = object({
+  source_chain: string,
+  destination_chain: string,
+  token: { type: "string", enum: ["sSTB", "STBGOV"] },
+  amount: { type: "number", description: "whole tokens to send" },
+  fees: object({ default: feeAmount(false), service: feeAmount(true), stb_gov: feeAmount(true) }),
+  transport_fee: {
+    ...feeAmount(false),
+    description: "CCIP's fee in the source chain's native token, paid with every option",
+  },
+});
+
 /** `{success: true, data}` around `data`. */
 export function envelope(data: unknown) {
   return object({ success: { type: "boolean", const: true }, data });

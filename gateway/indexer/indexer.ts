@@ -14,6 +14,8 @@ import {
   providers,
   redemptions,
   trades,
+  bridgeSends,
+  bridgeReceipts,
   verifications,
 } from "../store/schema.js";
 import { plain } from "./module.js";
@@ -37,6 +39,8 @@ export interface IndexerOptions {
   /** Most blocks per `eth_getLogs` (and per transaction). */
   batchBlocks: number;
   log: (line: string) => void;
+  /** Called after a transaction that changed indexed data committed (a batch with events, a reorg rebuild). */
+  onCommit?: () => void;
   /** Test hook: called inside the batch's transaction after each applied event. */
   afterApply?: (event: StoredEvent) => void | Promise<void>;
 }
@@ -51,6 +55,8 @@ const PROJECTIONS = [
   parameters,
   listings,
   trades,
+  bridgeSends,
+  bridgeReceipts,
 ] as const;
 
 /** What a chain's indexer has reached. */
@@ -244,6 +250,7 @@ export class ChainIndexer {
       await this.saveCursor(tx, to, toBlock.hash!);
     });
     this.indexed = to;
+    if (stored.length > 0) this.options.onCommit?.();
     this.notify();
     return to >= target;
   }
@@ -356,6 +363,7 @@ export class ChainIndexer {
       else await this.saveCursor(tx, ancestor.number, ancestor.hash);
     });
     this.indexed = ancestor.number;
+    this.options.onCommit?.();
   }
 
   private notify(): void {

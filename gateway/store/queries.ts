@@ -1,10 +1,13 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, or, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 
 import type { Db } from "./db.js";
 import {
   apiKeys,
   balances,
+  bridgeReceipts,
+  bridgeSends,
   computeUnits,
   listings,
   parameters,
@@ -26,6 +29,14 @@ export type VerificationRow = typeof verifications.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ListingRow = typeof listings.$inferSelect;
 export type TradeRow = typeof trades.$inferSelect;
+export type BridgeSendRow = typeof bridgeSends.$inferSelect;
+export type BridgeReceiptRow = typeof bridgeReceipts.$inferSelect;
+
+/** A bridge transfer as far as the indexers have seen it: either side may be missing (yet). */
+export interface BridgeMessage {
+  send?: BridgeSendRow;
+  receipt?: BridgeReceiptRow;
+}
 
 /** Payment units (USDC, 6 decimals) per whole sSTB, compared exactly in SQL. */
 const usdc = (whole: number) => sql`(${String(whole)}::numeric * 1000000)`;
@@ -44,12 +55,35 @@ export interface ComputeUnitFilter {
   maxValue?: number;
 }
 
+/** The number of rows matching the query before `limit`/`offset`, on every row of the page. */
+const totalOver = sql<number>`(count(*) over ())::int`;
+
 export class ReadModel {
   constructor(
     private readonly db: Db,
     /** The chain whose projections the API shows (the one with the registry). */
     readonly primaryChainId: number,
   ) {}
+
+  /**
+   * A page and its total from one query (`count(*) over ()` on each row). A page past the end has
+   * no row to carry the total: only then a second query counts.
+   */
+  private async paged<R extends { total: number }>(
+    rows: R[],
+    count: () => Promise<number>,
+  ): Promise<{ rows: Array<Omit<R, "total">>; total: number }> {
+    const total = rows.length > 0 ? rows[0].total : await count();
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  }
+
+  private async count(table: PgTable, where: SQL | undefined): Promise<number> {
+    const [{ total }] = await this.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(table)
+      .where(where);
+    return total;
+  }
 
   private cuWhere(filter: ComputeUnitFilter): SQL | undefined {
     const conditions: SQL[] = [eq(computeUnits.chainId, this.primaryChainId)];
@@ -69,18 +103,20 @@ export class ReadModel {
 
   async listComputeUnits(filter: ComputeUnitFilter, page: Page): Promise<{ rows: ComputeUnitRow[]; total: number }> {
     const where = this.cuWhere(filter);
-    const [rows, [{ total }]] = await Promise.all([
-      this.cuSelect()
-        .where(where)
-        .orderBy(asc(computeUnits.cuId))
-        .limit(page.limit)
-        .offset((page.page - 1) * page.limit),
-      this.db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(computeUnits)
-        .where(where),
-    ]);
-    return { rows, total };
+    const rows = await this.db
+      .select({
+        ...getTableColumns(computeUnits),
+        country: providers.country,
+        region: providers.region,
+        total: totalOver,
+      })
+      .from(computeUnits)
+      .leftJoin(providers, eq(providers.addressLower, computeUnits.providerLower))
+      .where(where)
+      .orderBy(asc(computeUnits.cuId))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit);
+    return this.paged(rows, () => this.count(computeUnits, where));
   }
 
   async computeUnit(cuId: number): Promise<ComputeUnitRow | undefined> {
@@ -122,20 +158,14 @@ export class ReadModel {
       );
     }
     const where = and(...conditions);
-    const [rows, [{ total }]] = await Promise.all([
-      this.db
-        .select()
-        .from(providers)
-        .where(where)
-        .orderBy(asc(providers.registeredAt), asc(providers.providerId))
-        .limit(page.limit)
-        .offset((page.page - 1) * page.limit),
-      this.db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(providers)
-        .where(where),
-    ]);
-    return { rows, total };
+    const rows = await this.db
+      .select({ ...getTableColumns(providers), total: totalOver })
+      .from(providers)
+      .where(where)
+      .orderBy(asc(providers.registeredAt), asc(providers.providerId))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit);
+    return this.paged(rows, () => this.count(providers, where));
   }
 
   async provider(providerId: string): Promise<ProviderRow | undefined> {
@@ -206,20 +236,14 @@ export class ReadModel {
     if (filter.minPrice !== undefined) conditions.push(gte(listings.pricePerToken, usdc(filter.minPrice)));
     if (filter.maxPrice !== undefined) conditions.push(lte(listings.pricePerToken, usdc(filter.maxPrice)));
     const where = and(...conditions);
-    const [rows, [{ total }]] = await Promise.all([
-      this.db
-        .select()
-        .from(listings)
-        .where(where)
-        .orderBy(asc(listings.listingId))
-        .limit(page.limit)
-        .offset((page.page - 1) * page.limit),
-      this.db
-        .select({ total: sql<number>`count(*)::int` })
-        .from(listings)
-        .where(where),
-    ]);
-    return { rows, total };
+    const rows = await this.db
+      .select({ ...getTableColumns(listings), total: totalOver })
+      .from(listings)
+      .where(where)
+      .orderBy(asc(listings.listingId))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit);
+    return this.paged(rows, () => this.count(listings, where));
   }
 
   async listing(listingId: number): Promise<ListingRow | undefined> {
@@ -239,5 +263,15 @@ export class ReadModel {
       .where(eq(trades.chainId, this.primaryChainId))
       .orderBy(desc(trades.blockNumber), desc(trades.logIndex))
       .limit(limit);
+  }
+
+  /** Both sides of a bridge transfer by CCIP message id (lower-case hex); undefined if neither is indexed. */
+  async bridgeMessage(messageId: string): Promise<BridgeMessage | undefined> {
+    const [[send], [receipt]] = await Promise.all([
+      this.db.select().from(bridgeSends).where(eq(bridgeSends.messageId, messageId)),
+      this.db.select().from(bridgeReceipts).where(eq(bridgeReceipts.messageId, messageId)),
+    ]);
+    if (send === undefined && receipt === undefined) return undefined;
+    return { ...(send === undefined ? {} : { send }), ...(receipt === undefined ? {} : { receipt }) };
   }
 }

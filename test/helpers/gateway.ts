@@ -14,7 +14,11 @@ import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scri
 import { addressesOf, deployPrimary } from "../../scripts/lib/deploy.js";
 import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "../../scripts/lib/devnet.js";
 import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
-import { gatherDeployment, writeDeploymentFile } from "../../scripts/lib/environments.js";
+import { FeeOption, chainSelectorOf } from "../../scripts/lib/ccip.js";
+import { gatherDeployment, readDeploymentFile, writeDeploymentFile } from "../../scripts/lib/environments.js";
+import { Relayer } from "../../scripts/lib/relayer.js";
+import type { RelayedMessage } from "../../scripts/lib/relayer.js";
+import { DevnetCCIPRouter__factory } from "../../typechain-types/index.js";
 import { startLocalNode } from "../../scripts/lib/local-node.js";
 import { deployLocalNetwork } from "../../scripts/lib/network.js";
 import type { LocalNode } from "../../scripts/lib/local-node.js";
@@ -130,6 +134,8 @@ export const ROLE = {
   user: 6,
   keeper: 7,
   providerB: 8,
+  /** The devnet routers' relayer (also provider B: relaying is only router calls). */
+  relayer: 8,
   providerC: 9,
   providerD: 10,
   user2: 11,
@@ -311,4 +317,48 @@ export async function startTestGateway(
   const gateway = await startGateway(testConfig(live, overrides), options);
   if (options.index !== false) await gateway.synced();
   return gateway;
+}
+
+/** A bridge transfer of the live deployment: `amount` sSTB from `from` on arbitrum to the same address on ethereum, fee in the stablecoin. */
+export async function bridgeSstbToEthereum(
+  live: LiveDeployment,
+  from: JsonRpcSigner,
+  amount: bigint,
+): Promise<{ messageId: string; txHash: string }> {
+  const { bridge, sstb, collateral } = live.d;
+  const destination = chainSelectorOf(1n);
+  const quote = await bridge.quoteFee(destination, await sstb.getAddress(), amount);
+  await (await collateral.connect(from).mint(from.address, quote.defaultFee)).wait();
+  await (await collateral.connect(from).approve(await bridge.getAddress(), quote.defaultFee)).wait();
+  await (await sstb.connect(from).approve(await bridge.getAddress(), amount)).wait();
+  const receipt = await (
+    await bridge
+      .connect(from)
+      .send(destination, from.address, await sstb.getAddress(), amount, FeeOption.default, {
+        value: quote.transportFee,
+      })
+  ).wait();
+  const sent = receipt!.logs
+    .map((log) => bridge.interface.parseLog(log))
+    .find((parsed) => parsed?.name === "MessageSent");
+  return { messageId: sent!.args.messageId as string, txHash: receipt!.hash };
+}
+
+/** Delivers every CCIP message sent so far between the live deployment's chains (the devnet relayer, one pass). */
+export async function relayMessages(live: LiveDeployment): Promise<RelayedMessage[]> {
+  const chains = await readDeploymentFile(live.deploymentFile);
+  const relayer = new Relayer(
+    await Promise.all(
+      chains.map(async (c, i) => {
+        const provider = new JsonRpcProvider(live.nodes[i].url, c.chainId, { staticNetwork: true, cacheTimeout: -1 });
+        const signer = await provider.getSigner(live.signers[ROLE.relayer].address);
+        return {
+          name: c.chain,
+          selector: chainSelectorOf(c.chainId!),
+          router: DevnetCCIPRouter__factory.connect(c.contracts.DevnetCCIPRouter, signer),
+        };
+      }),
+    ),
+  );
+  return relayer.poll();
 }

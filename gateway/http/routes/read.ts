@@ -1,7 +1,10 @@
 import { ZeroAddress, formatEther } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
+import { CCIP_CHAIN_SELECTORS } from "../../../scripts/lib/ccip.js";
 import type { DeployedChain } from "../../../scripts/lib/environments.js";
+import { QuoteInputError } from "../../chain/bridge-fees.js";
+import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
 import type { ReadModel } from "../../store/queries.js";
 import { ApiError, invalidParameter, notFound } from "../errors.js";
 import * as format from "../format.js";
@@ -12,6 +15,8 @@ export interface ReadRouteOptions {
   chains: readonly DeployedChain[];
   /** Display names of chains by deployment name. */
   chainLabels: Record<string, string>;
+  /** Live fee quotes from the source chain's bridge. */
+  bridgeFees: Pick<BridgeFeeQuoter, "quote">;
 }
 
 type Paging = { page: number; limit: number };
@@ -34,6 +39,10 @@ function accountOf(request: FastifyRequest): string {
  */
 export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions): Promise<void> {
   const { model } = options;
+  // every read route answers the same to every key (the balance route excepted): cacheable
+  app.addHook("onRoute", (route) => {
+    route.config = { ...route.config, cache: route.config?.cache ?? true };
+  });
 
   // --- compute units (reference set) and compute resources (short set: the same resource) ---
   const cuQuery = s.query({
@@ -204,6 +213,7 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
         querystring: s.query({}),
         response: { 200: s.envelope(s.sstbBalance), ...s.errors },
       },
+      config: { cache: false },
     },
     async (request) => {
       const account = accountOf(request);
@@ -324,5 +334,75 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
           status: c.contracts.Bridge === undefined ? "unavailable" : "active",
         })),
       }),
+  );
+
+  // a chain's name from its id or its CCIP selector (a chain outside the deployment keeps its number)
+  const chainIdOfSelector = new Map(
+    Object.entries(CCIP_CHAIN_SELECTORS).map(([id, selector]) => [String(selector), id]),
+  );
+  const chainOf = ({ chainId, selector }: { chainId?: number; selector?: string }) => {
+    const id = chainId !== undefined ? String(chainId) : chainIdOfSelector.get(selector!);
+    return options.chains.find((c) => String(c.chainId) === id)?.chain ?? `chain-${id ?? selector}`;
+  };
+
+  app.get(
+    "/bridge/fees",
+    {
+      schema: {
+        tags: ["bridge"],
+        summary: "The fees of a transfer, every fee option (live from the source chain's bridge)",
+        querystring: {
+          ...s.query({
+            source_chain: { type: "string", minLength: 1, maxLength: 40 },
+            destination_chain: { type: "string", minLength: 1, maxLength: 40 },
+            amount: { type: "number", exclusiveMinimum: 0, maximum: 7.9e10 },
+            token: { type: "string", enum: ["sSTB", "STBGOV"], default: "sSTB" },
+          }),
+          required: ["source_chain", "destination_chain", "amount"],
+        },
+        response: { 200: s.envelope(s.bridgeFeeQuote), ...s.errors },
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        source_chain: string;
+        destination_chain: string;
+        amount: number;
+        token: "sSTB" | "STBGOV";
+      };
+      const amount = format.toBaseUnits(q.amount);
+      if (amount === undefined || amount === 0n)
+        throw invalidParameter("amount", "must have at most 18 decimals and be above 0");
+      try {
+        return ok(await options.bridgeFees.quote(q.source_chain, q.destination_chain, q.token, amount));
+      } catch (error) {
+        if (error instanceof QuoteInputError) throw invalidParameter(error.parameter, error.message);
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    "/bridge/status/:message_id",
+    {
+      schema: {
+        tags: ["bridge"],
+        summary: "A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)",
+        params: s.params({ message_id: { type: "string", pattern: "^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$" } }),
+        response: { 200: s.envelope(s.bridgeTransaction), ...s.errors },
+      },
+    },
+    async (request) => {
+      const { message_id: raw } = request.params as { message_id: string };
+      let id = raw.toLowerCase();
+      if (!id.startsWith("0x")) {
+        const value = BigInt(raw);
+        if (value >= 1n << 256n) throw invalidParameter("message_id", "is larger than 32 bytes");
+        id = "0x" + value.toString(16).padStart(64, "0");
+      }
+      const message = await model.bridgeMessage(id);
+      if (message === undefined) throw notFound("bridge message", raw);
+      return ok(format.bridgeTransaction(message, chainOf));
+    },
   );
 }

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 
 import { expect } from "chai";
-import { AbiCoder, formatEther, formatUnits, getAddress, parseEther } from "ethers";
+import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseEther } from "ethers";
 
 import { Redis } from "ioredis";
 
@@ -14,7 +14,16 @@ import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { ReadModel } from "../../../gateway/store/queries.js";
 import { freePort } from "../../../scripts/lib/local-node.js";
-import { ROLE, populate, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
+import { BridgeFeeQuoter } from "../../../gateway/chain/bridge-fees.js";
+import { chainSelectorOf } from "../../../scripts/lib/ccip.js";
+import {
+  ROLE,
+  bridgeSstbToEthereum,
+  populate,
+  relayMessages,
+  startLiveDeployment,
+  startTestGateway,
+} from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
 import { HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
@@ -443,6 +452,116 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
     });
   });
 
+  describe("bridge: GET /api/v1/bridge/fees and /bridge/status/:message_id", function () {
+    let sent: { messageId: string; txHash: string };
+
+    before(async function () {
+      sent = await bridgeSstbToEthereum(live, live.signers[ROLE.user], parseEther("2.5"));
+      await gw.synced();
+    });
+
+    it("quotes every fee option and the transport fee as the source chain's bridge does", async function () {
+      const { bridge, sstb: token, collateral, governanceToken } = live.d;
+      for (const [symbol, address, amount] of [
+        ["sSTB", await token.getAddress(), 100],
+        ["STBGOV", await governanceToken.getAddress(), 0.5],
+      ] as const) {
+        const q = await bridge.quoteFee(chainSelectorOf(1n), address, parseEther(String(amount)));
+        const expected = {
+          source_chain: "arbitrum",
+          destination_chain: "ethereum",
+          token: symbol,
+          amount,
+          fees: {
+            default: { token: await collateral.symbol(), amount: Number(formatUnits(q.defaultFee, 6)) },
+            service: { token: "sSTB", amount: sstb(q.serviceFee), discount: `${Number(q.serviceDiscountBps) / 100}%` },
+            stb_gov: {
+              token: "STBGOV",
+              amount: sstb(q.governanceFee),
+              discount: `${Number(q.governanceDiscountBps) / 100}%`,
+            },
+          },
+          transport_fee: { token: "ETH", amount: sstb(q.transportFee) },
+        };
+        expect(q.defaultFee).to.be.greaterThan(0n); // the devnet's prices are not all zero: the comparison means something
+        for (const prefix of ["/api/v1", "/v1"]) {
+          const path = `${prefix}/bridge/fees?source_chain=arbitrum&destination_chain=ethereum&amount=${amount}&token=${symbol}`;
+          expect(await http.data(path)).to.deep.equal(expected);
+        }
+      }
+      expect(
+        await http.data("/api/v1/bridge/fees?source_chain=ethereum&destination_chain=arbitrum&amount=1"),
+      ).to.include({
+        source_chain: "ethereum",
+        destination_chain: "arbitrum",
+        token: "sSTB",
+      });
+    });
+
+    it("refuses a quote for an unknown chain, a route to itself, a bad amount or a missing parameter", async function () {
+      const base = "/api/v1/bridge/fees?";
+      for (const [query, parameter] of [
+        ["source_chain=solana&destination_chain=ethereum&amount=1", "source_chain"],
+        ["source_chain=arbitrum&destination_chain=polygon&amount=1", "destination_chain"],
+        ["source_chain=arbitrum&destination_chain=arbitrum&amount=1", "destination_chain"],
+        ["source_chain=arbitrum&destination_chain=ethereum&amount=0", "amount"],
+        ["source_chain=arbitrum&destination_chain=ethereum&amount=-1", "amount"],
+        ["source_chain=arbitrum&destination_chain=ethereum&amount=0.0000000000000000001", "amount"],
+        ["source_chain=arbitrum&destination_chain=ethereum&amount=1e90", "amount"],
+        ["source_chain=arbitrum&destination_chain=ethereum&amount=abc", "amount"],
+        ["source_chain=arbitrum&destination_chain=ethereum", "amount"],
+        ["destination_chain=ethereum&amount=1", "source_chain"],
+        ["source_chain=arbitrum&destination_chain=ethereum&amount=1&token=USDC", "token"],
+      ] as const) {
+        expectError(await http.get(base + query), "invalid_parameter", 400, parameter);
+      }
+    });
+
+    it("shows a sent transfer as pending until the destination has it, then completed with both transactions", async function () {
+      const pending = await http.data(`/api/v1/bridge/status/${sent.messageId}`);
+      const sentAt = (await live.rpc.getTransactionReceipt(sent.txHash))!.blockNumber;
+      const sentTime = (await live.rpc.getBlock(sentAt))!.timestamp;
+      expect(pending).to.deep.equal({
+        message_id: sent.messageId,
+        source_chain: "arbitrum",
+        destination_chain: "ethereum",
+        token: "sSTB",
+        amount: 2.5,
+        sender: user,
+        recipient: user,
+        status: "pending",
+        fee_option: "default",
+        created_at: sentTime,
+        completed_at: null,
+        source_transaction: sent.txHash,
+        destination_transaction: null,
+      });
+
+      const relayed = await relayMessages(live);
+      const delivery = relayed.find((m) => m.messageId === sent.messageId);
+      expect(delivery?.state).to.equal("success");
+      await gw.synced();
+      const done = await http.data(`/v1/bridge/status/${sent.messageId}`);
+      expect(done).to.include({ status: "completed", destination_transaction: delivery!.transactionHash });
+      // the destination's block time (the two devnet chains' clocks differ: the tests move arbitrum's forward)
+      const ethereum = new JsonRpcProvider(live.nodes[1].url, 1, { staticNetwork: true });
+      const arrival = (await ethereum.getTransactionReceipt(delivery!.transactionHash))!;
+      expect(done.completed_at).to.equal((await ethereum.getBlock(arrival.blockNumber))!.timestamp);
+      ethereum.destroy();
+      expect({ ...done, status: "pending", completed_at: null, destination_transaction: null }).to.deep.equal(pending);
+      // the same URL as before the delivery: the indexer's commit dropped the cached pending answer
+      expect(await http.data(`/api/v1/bridge/status/${sent.messageId}`)).to.deep.equal(done);
+      // the id in decimal (the spec documents it as a number) names the same transfer
+      expect(await http.data(`/api/v1/bridge/status/${BigInt(sent.messageId).toString()}`)).to.deep.equal(done);
+    });
+
+    it("answers resource_not_found for an unknown message id and invalid_parameter for a malformed one", async function () {
+      expectError(await http.get(`/api/v1/bridge/status/0x${"12".repeat(32)}`), "resource_not_found", 404);
+      expectError(await http.get("/api/v1/bridge/status/abc"), "invalid_parameter", 400, "message_id");
+      expectError(await http.get(`/api/v1/bridge/status/${"9".repeat(78)}`), "invalid_parameter", 400, "message_id");
+    });
+  });
+
   describe("API keys", function () {
     it("accepts a key as a Bearer header or as ?api_key=", async function () {
       expect((await http.get("/api/v1/cu/list")).status).to.equal(200);
@@ -567,6 +686,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
               model: new ReadModel(gw.store.db, 42161),
               chains: gw.chains,
               chainLabels: CHAIN_LABELS,
+              bridgeFees: new BridgeFeeQuoter(gw.chains),
               keys: gw.keys,
               redis,
               activity: { activity: async () => [] },
@@ -851,6 +971,8 @@ async function badInputSweep(http: HttpClient, provider: string): Promise<void> 
       [`/verification/0x${"a".repeat(63)}`, "verification_id"],
       ["/sstb/balance?account=0x1", "account"],
       ["/bridge/chains?x=1", "x"],
+      ["/bridge/status/abc", "message_id"],
+      ["/bridge/fees?source_chain=arbitrum&destination_chain=ethereum&amount=1&x=1", "x"],
     ] as const) {
       cases.push({ path: `${prefix}${path}`, code: "invalid_parameter", status: 400, parameter });
     }
@@ -860,7 +982,7 @@ async function badInputSweep(http: HttpClient, provider: string): Promise<void> 
       `/verification/0x${"0".repeat(64)}`,
       "/nope",
       "/cu",
-      "/bridge/status/abc",
+      `/bridge/status/0x${"0".repeat(64)}`,
       "/marketplace/nope",
     ]) {
       cases.push({ path: `${prefix}${path}`, code: "resource_not_found", status: 404 });

@@ -1,0 +1,126 @@
+import { Contract, JsonRpcProvider, formatUnits } from "ethers";
+
+import { Bridge__factory } from "../../typechain-types/index.js";
+import { chainSelectorOf } from "../../scripts/lib/ccip.js";
+import type { DeployedChain } from "../../scripts/lib/environments.js";
+
+/** Each chain's native gas token, for the CCIP transport fee. */
+const NATIVE_SYMBOL: Record<string, string> = {
+  arbitrum: "ETH",
+  arbitrumSepolia: "ETH",
+  ethereum: "ETH",
+  sepolia: "ETH",
+  polygon: "POL",
+  polygonAmoy: "POL",
+};
+
+/** One fee option of a quote (SPEC.md "Bridge fee quote"): whole tokens as a JSON number. */
+export interface FeeAmount {
+  token: string;
+  amount: number;
+  discount?: string;
+}
+
+/** `GET /bridge/fees`: the spec's three options, plus the transport fee every option pays on top. */
+export interface BridgeFeeQuote {
+  source_chain: string;
+  destination_chain: string;
+  token: string;
+  amount: number;
+  fees: { default: FeeAmount; service: FeeAmount; stb_gov: FeeAmount };
+  transport_fee: FeeAmount;
+}
+
+/** A quote that cannot be given for what was asked (unknown chain, no bridge); the message says why. */
+export class QuoteInputError extends Error {
+  constructor(
+    readonly parameter: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+const ERC20_METADATA = ["function symbol() view returns (string)", "function decimals() view returns (uint8)"];
+
+/**
+ * Live fee quotes from the source chain's bridge (`quoteFee`): fees depend on governed parameters
+ * and CCIP's current transport price, so they are read at request time rather than indexed. The
+ * stablecoin's symbol and decimals are read once per chain.
+ */
+export class BridgeFeeQuoter {
+  private readonly providers = new Map<string, JsonRpcProvider>();
+  private readonly stablecoins = new Map<string, Promise<{ symbol: string; decimals: number }>>();
+
+  constructor(private readonly chains: readonly DeployedChain[]) {}
+
+  async quote(source: string, destination: string, token: "sSTB" | "STBGOV", amount: bigint): Promise<BridgeFeeQuote> {
+    const from = this.chains.find((c) => c.chain === source);
+    const to = this.chains.find((c) => c.chain === destination);
+    if (from === undefined) throw new QuoteInputError("source_chain", `is not a chain of this deployment`);
+    if (to === undefined) throw new QuoteInputError("destination_chain", `is not a chain of this deployment`);
+    if (from === to) throw new QuoteInputError("destination_chain", "must differ from source_chain");
+    const bridgeAddress = from.contracts.Bridge;
+    if (bridgeAddress === undefined || to.contracts.Bridge === undefined) {
+      throw new QuoteInputError(
+        from.contracts.Bridge === undefined ? "source_chain" : "destination_chain",
+        "has no bridge",
+      );
+    }
+    const tokenAddress = token === "sSTB" ? from.contracts.SSTB : from.contracts.GovernanceToken;
+    if (tokenAddress === undefined) throw new QuoteInputError("token", `is not deployed on ${source}`);
+
+    const rpc = this.provider(from);
+    const bridge = Bridge__factory.connect(bridgeAddress, rpc);
+    const q = await bridge.quoteFee(chainSelectorOf(to.chainId!), tokenAddress, amount);
+    const stablecoin = await this.stablecoin(from, q.stablecoin, rpc);
+    const percent = (bps: bigint) => `${Number(bps) / 100}%`;
+    return {
+      source_chain: source,
+      destination_chain: destination,
+      token,
+      amount: Number(formatUnits(amount, 18)),
+      fees: {
+        default: { token: stablecoin.symbol, amount: Number(formatUnits(q.defaultFee, stablecoin.decimals)) },
+        service: {
+          token: "sSTB",
+          amount: Number(formatUnits(q.serviceFee, 18)),
+          discount: percent(q.serviceDiscountBps),
+        },
+        stb_gov: {
+          token: "STBGOV",
+          amount: Number(formatUnits(q.governanceFee, 18)),
+          discount: percent(q.governanceDiscountBps),
+        },
+      },
+      transport_fee: { token: NATIVE_SYMBOL[source] ?? "native", amount: Number(formatUnits(q.transportFee, 18)) },
+    };
+  }
+
+  close(): void {
+    for (const provider of this.providers.values()) provider.destroy();
+  }
+
+  private provider(chain: DeployedChain): JsonRpcProvider {
+    let provider = this.providers.get(chain.chain);
+    if (provider === undefined) {
+      provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      this.providers.set(chain.chain, provider);
+    }
+    return provider;
+  }
+
+  private stablecoin(chain: DeployedChain, address: string, rpc: JsonRpcProvider) {
+    const key = `${chain.chain}:${address.toLowerCase()}`;
+    let metadata = this.stablecoins.get(key);
+    if (metadata === undefined) {
+      const erc20 = new Contract(address, ERC20_METADATA, rpc);
+      metadata = Promise.all([erc20.symbol() as Promise<string>, erc20.decimals() as Promise<bigint>]).then(
+        ([symbol, decimals]) => ({ symbol, decimals: Number(decimals) }),
+      );
+      metadata.catch(() => this.stablecoins.delete(key)); // a failed read is retried next time
+      this.stablecoins.set(key, metadata);
+    }
+    return metadata;
+  }
+}

@@ -1,0 +1,79 @@
+import { eq } from "drizzle-orm";
+
+import { Bridge__factory } from "../../../typechain-types/index.js";
+import type { Tx } from "../../store/db.js";
+import { bridgeReceipts, bridgeSends } from "../../store/schema.js";
+import { addr, big } from "../module.js";
+import type { ChainContext, ContractModule, StoredEvent } from "../module.js";
+
+/** `IBridge.FeeOption`, by index, as the API names the fee options. */
+export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const;
+
+/** The symbol the API shows for a bridged token address of this chain. */
+export function bridgeTokenSymbol(token: string, context: Pick<ChainContext, "contracts">): string {
+  const lower = token.toLowerCase();
+  if (lower === context.contracts.SSTB?.toLowerCase()) return "sSTB";
+  if (lower === context.contracts.GovernanceToken?.toLowerCase()) return "STBGOV";
+  return token;
+}
+
+/**
+ * Bridge transfers (DESIGN.md section 8): the source chain's `MessageSent` and the destination's
+ * `MessageReceived` / `MessageQueued` / `MessageCompleted`, each into its own side's table.
+ * Governance messages are not transfers and stay in `events` only.
+ */
+export const bridgeModule: ContractModule = {
+  contract: "Bridge",
+  iface: Bridge__factory.createInterface(),
+  async apply(tx: Tx, e: StoredEvent, context: ChainContext) {
+    const a = e.args;
+    const messageId = a.messageId as string;
+    switch (e.name) {
+      case "MessageSent": {
+        const sender = addr(a, "sender");
+        await tx.insert(bridgeSends).values({
+          chainId: e.chainId,
+          messageId,
+          destinationSelector: a.destinationChainSelector as string,
+          sender,
+          senderLower: sender.toLowerCase(),
+          recipient: addr(a, "recipient"),
+          token: addr(a, "token"),
+          tokenSymbol: bridgeTokenSymbol(addr(a, "token"), context),
+          amount: big(a, "amount").toString(),
+          feeOption: FEE_OPTION_NAMES[Number(a.feeOption)] ?? String(a.feeOption),
+          fee: big(a, "fee").toString(),
+          transportFee: big(a, "transportFee").toString(),
+          createdAt: e.timestamp,
+          txHash: e.txHash,
+        });
+        return;
+      }
+      case "MessageReceived": {
+        const completed = a.completed as boolean;
+        await tx.insert(bridgeReceipts).values({
+          chainId: e.chainId,
+          messageId,
+          sourceSelector: a.sourceChainSelector as string,
+          sender: addr(a, "sender"),
+          recipient: addr(a, "recipient"),
+          token: addr(a, "token"),
+          tokenSymbol: bridgeTokenSymbol(addr(a, "token"), context),
+          amount: big(a, "amount").toString(),
+          status: completed ? "completed" : "queued",
+          receivedAt: e.timestamp,
+          completedAt: completed ? e.timestamp : null,
+          completedTxHash: completed ? e.txHash : null,
+          txHash: e.txHash,
+        });
+        return;
+      }
+      case "MessageCompleted":
+        await tx
+          .update(bridgeReceipts)
+          .set({ status: "completed", completedAt: e.timestamp, completedTxHash: e.txHash })
+          .where(eq(bridgeReceipts.messageId, messageId));
+        return;
+    }
+  },
+};
