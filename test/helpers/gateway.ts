@@ -332,11 +332,9 @@ export async function bridgeSstbToEthereum(
   await (await collateral.connect(from).approve(await bridge.getAddress(), quote.defaultFee)).wait();
   await (await sstb.connect(from).approve(await bridge.getAddress(), amount)).wait();
   const receipt = await (
-    await bridge
-      .connect(from)
-      .send(destination, from.address, await sstb.getAddress(), amount, FeeOption.default, {
-        value: quote.transportFee,
-      })
+    await bridge.connect(from).send(destination, from.address, await sstb.getAddress(), amount, FeeOption.default, {
+      value: quote.transportFee,
+    })
   ).wait();
   const sent = receipt!.logs
     .map((log) => bridge.interface.parseLog(log))
