@@ -13,7 +13,8 @@ import { StoreError, folderLockOwner, openStore } from "./store/db.js";
 
 const USAGE = `Usage:
   npm run gateway [-- --port 8080 --host 127.0.0.1 --environment devnet --deployment FILE --data-dir DIR
-                     --confirmations N|chain=N,... --poll-ms MS]
+                     --confirmations N|chain=N,... --poll-ms MS --tls-cert PEM --tls-key PEM
+                     --trusted-proxies ADDR,CIDR,... --require-https true|false]
   npm run gateway -- keys create --tier standard|premium|enterprise --account 0x... [--scopes read,write]
                                  [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE]
   npm run gateway -- keys list
@@ -21,7 +22,9 @@ const USAGE = `Usage:
 
 Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
 GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
-GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL.`;
+GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL,
+GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE, GATEWAY_TRUSTED_PROXIES, GATEWAY_REQUIRE_HTTPS (outside the
+devnet HTTPS is required: serve TLS or name the TLS-terminating proxy).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -35,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
       "data-dir": { type: "string" },
       confirmations: { type: "string" },
       "poll-ms": { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "trusted-proxies": { type: "string" },
+      "require-https": { type: "string" },
       tier: { type: "string" },
       account: { type: "string" },
       scopes: { type: "string" },

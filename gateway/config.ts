@@ -23,6 +23,12 @@ export interface GatewayConfig {
   rpcUrls: Record<string, string>;
   pollIntervalMs: number;
   batchBlocks: number;
+  /** PEM certificate and key: the gateway serves HTTPS itself. */
+  tls?: { cert: string; key: string };
+  /** Addresses or CIDRs of TLS-terminating proxies whose `X-Forwarded-*` headers are believed. */
+  trustedProxies?: string[];
+  /** Refuse requests that did not arrive over HTTPS, directly or through a trusted proxy (default: outside the devnet). */
+  requireHttps?: boolean;
 }
 
 /** Raised for a configuration the gateway cannot start with; the message names the setting. */
@@ -90,6 +96,26 @@ export function loadConfig(
     if (env[variable]) rpcUrls[chain] = env[variable]!;
   }
 
+  const certFile = pick("tls-cert", "GATEWAY_TLS_CERT_FILE");
+  const keyFile = pick("tls-key", "GATEWAY_TLS_KEY_FILE");
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError("--tls-cert / GATEWAY_TLS_CERT_FILE and --tls-key / GATEWAY_TLS_KEY_FILE go together");
+  }
+  const tls =
+    certFile === undefined ? undefined : { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile!, "utf8") };
+  const trustedProxies = (pick("trusted-proxies", "GATEWAY_TRUSTED_PROXIES") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  const httpsSetting = pick("require-https", "GATEWAY_REQUIRE_HTTPS");
+  const requireHttps = httpsSetting === undefined ? environment !== "devnet" : httpsSetting === "true";
+  if (requireHttps && tls === undefined && trustedProxies.length === 0) {
+    throw new ConfigError(
+      "HTTPS is required outside the devnet: serve TLS (--tls-cert and --tls-key, or GATEWAY_TLS_CERT_FILE and " +
+        "GATEWAY_TLS_KEY_FILE) or name the TLS-terminating proxy (--trusted-proxies / GATEWAY_TRUSTED_PROXIES)",
+    );
+  }
+
   return {
     host: pick("host", "GATEWAY_HOST") ?? "127.0.0.1",
     port,
@@ -107,6 +133,9 @@ export function loadConfig(
     rpcUrls,
     pollIntervalMs: Number(pick("poll-ms", "GATEWAY_POLL_MS") ?? (environment === "devnet" ? 200 : 2_000)),
     batchBlocks: Number(pick("batch-blocks", "GATEWAY_BATCH_BLOCKS") ?? 500),
+    ...(tls === undefined ? {} : { tls }),
+    trustedProxies,
+    requireHttps,
   };
 }
 

@@ -37,6 +37,12 @@ export interface AppOptions extends ReadRouteOptions {
   redis?: Redis;
   /** Answers of the read routes until the indexer commits (none: every request queries). */
   responseCache?: ResponseCache;
+  /** Serve HTTPS with this PEM certificate and key. */
+  tls?: { cert: string; key: string };
+  /** TLS-terminating proxies (addresses or CIDRs) whose `X-Forwarded-Proto` and `-For` are believed. */
+  trustedProxies?: string[];
+  /** Refuse a request that did not arrive over HTTPS (directly or through a trusted proxy). */
+  requireHttps?: boolean;
   /** Largest request body, bytes. */
   bodyLimit?: number;
   /** What `/health` reports (indexer positions). */
@@ -58,6 +64,10 @@ const WINDOW_MS = 60_000;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const log = options.log ?? (() => {});
   const app = Fastify({
+    ...(options.tls === undefined ? {} : { https: options.tls }),
+    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0
+      ? {}
+      : { trustProxy: options.trustedProxies }),
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
@@ -67,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const api = invalidParameter("url", error.message.includes("URL") ? "the URL is malformed" : "malformed request");
       void (reply as unknown as FastifyReply).code(api.statusCode).send(api.body());
     },
-  });
+  }) as unknown as FastifyInstance;
   const fail = (error: unknown, reply: FastifyReply) => {
     const api = toApiError(error, log);
     return reply.code(api.statusCode).type("application/json; charset=utf-8").send(api.body());
@@ -114,6 +124,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         retry_after_seconds: Math.ceil(context.ttl / 1000),
       }),
   });
+
+  // "All requests use HTTPS" (after the rate limit has counted the request, so the refusal carries
+  // its headers): outside the devnet a request that came over plain HTTP, or through a
+  // proxy the gateway does not trust (whose X-Forwarded-Proto is then ignored), is refused
+  if (options.requireHttps === true) {
+    app.addHook("preParsing", async (request) => {
+      if (request.protocol !== "https") {
+        throw new ApiError("authorization_error", "HTTPS is required", { protocol: request.protocol });
+      }
+    });
+  }
 
   app.addHook("preParsing", async (request) => {
     if (request.is404 || isPublic(request)) return;
