@@ -223,7 +223,7 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     );
     log("");
     log("Bridge scenario (CCIP messages through the devnet routers and the relayer):");
-    await step("run the bridge scenario", () =>
+    const hops = await step("run the bridge scenario", () =>
       runBridgeScenario(
         network,
         (chain, name) =>
@@ -238,7 +238,8 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
     log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);
     await step("let the gateway index the scenario", () => gateway.synced());
-    log(`The gateway has indexed it: try the curl example above.`);
+    log(`The gateway has indexed it: try the curl example above, or a bridge transfer's status:`);
+    log(`  curl -s -H "Authorization: Bearer ${apiKey}" ${gateway.url}/api/v1/bridge/status/${hops[0].messageId}`);
 
     if (!options.once) {
       up = true;

@@ -54,6 +54,7 @@ describe("npm start (the devnet, end to end)", function () {
     const gatewayPort = await freePort();
     const dataDir = await mkdtemp(path.join(tmpdir(), "devnet-gateway-"));
     let curlResult = "";
+    let bridgeCurlResult = "";
     const { code, output, checked } = await runDevnet(
       ["--base-port", String(basePort), "--gateway-port", String(gatewayPort)],
       { GATEWAY_DATA_DIR: dataDir },
@@ -62,6 +63,10 @@ describe("npm start (the devnet, end to end)", function () {
         const curl = upOutput.split("\n").find((line) => line.trim().startsWith("curl "));
         expect(curl, upOutput).to.not.equal(undefined);
         curlResult = execFileSync("sh", ["-c", curl!.trim()], { encoding: "utf8" });
+        // the bridge transfer's status, as printed after the scenario
+        const bridgeCurl = upOutput.split("\n").find((line) => line.includes("/bridge/status/"));
+        expect(bridgeCurl, upOutput).to.not.equal(undefined);
+        bridgeCurlResult = execFileSync("sh", ["-c", bridgeCurl!.trim()], { encoding: "utf8" });
       },
     );
     await rm(dataDir, { recursive: true, force: true });
@@ -74,6 +79,14 @@ describe("npm start (the devnet, end to end)", function () {
     expect(answer.success).to.equal(true);
     expect(answer.data.total).to.equal(1);
     expect(answer.data.providers[0].name).to.equal("Acme Compute");
+    const transfer = JSON.parse(bridgeCurlResult) as { data: Record<string, unknown> };
+    expect(transfer.data, bridgeCurlResult).to.include({
+      source_chain: "arbitrum",
+      destination_chain: "polygon",
+      token: "sSTB",
+      status: "completed",
+      fee_option: "default",
+    });
     expect(output).to.contain(`http://127.0.0.1:${gatewayPort}`);
     expect(output).to.contain("The gateway has indexed it");
 
