@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 import { CHAINS } from "../scripts/lib/environments.js";
+import { loadVerifierKeys } from "./verification/keys.js";
 
 /** Everything the gateway process is configured with (flags override environment variables). */
 export interface GatewayConfig {
@@ -23,6 +24,10 @@ export interface GatewayConfig {
   rpcUrls: Record<string, string>;
   pollIntervalMs: number;
   batchBlocks: number;
+  /** Verifier private keys this gateway attests with (none: no verification writes). */
+  verifierKeys?: string[];
+  /** Seconds of chain time an attestation stays mintable (default one day). */
+  verificationTtlSeconds?: number;
 }
 
 /** Raised for a configuration the gateway cannot start with; the message names the setting. */
@@ -107,6 +112,8 @@ export function loadConfig(
     rpcUrls,
     pollIntervalMs: Number(pick("poll-ms", "GATEWAY_POLL_MS") ?? (environment === "devnet" ? 200 : 2_000)),
     batchBlocks: Number(pick("batch-blocks", "GATEWAY_BATCH_BLOCKS") ?? 500),
+    verifierKeys: loadVerifierKeys(env, environment),
+    verificationTtlSeconds: positiveInteger(env.GATEWAY_VERIFICATION_TTL ?? "86400", "GATEWAY_VERIFICATION_TTL"),
   };
 }
 
@@ -126,6 +133,12 @@ function jwtSecret(env: NodeJS.ProcessEnv, environment: string, dataDir: string)
     writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   }
   return readFileSync(file, "utf8").trim();
+}
+
+function positiveInteger(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer (seconds)`);
+  return n;
 }
 
 function checkSecret(secret: string, name: string): string {

@@ -13,6 +13,7 @@ import type { IndexerOptions } from "./indexer/indexer.js";
 import { openStore } from "./store/db.js";
 import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
+import { VerificationService } from "./verification/service.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -20,6 +21,7 @@ export interface Gateway {
   app: FastifyInstance;
   store: Store;
   keys: KeyService;
+  verification: VerificationService;
   indexers: ChainIndexer[];
   chains: DeployedChain[];
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
@@ -86,6 +88,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!);
+  const verification = await VerificationService.start(store.db, primary, config.verifierKeys ?? [], {
+    ttlSeconds: config.verificationTtlSeconds,
+  }).catch(async (error: unknown) => {
+    redis?.disconnect();
+    await store.close();
+    throw error;
+  });
   const app = await buildApp({
     model,
     chains,
@@ -95,6 +104,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
     log,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
+    verification,
   });
 
   if (options.index !== false) for (const indexer of indexers) indexer.start();
@@ -109,6 +119,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     app,
     store,
     keys,
+    verification,
     indexers,
     chains,
     async synced(timeoutMs = 60_000) {
@@ -124,6 +135,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       closed = true;
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
+      verification.close();
       redis?.disconnect();
       await store.close();
     },
