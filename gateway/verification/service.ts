@@ -95,7 +95,8 @@ export class VerificationService {
     for (const name of ["AttestationVerifier", "ProviderRegistry", "MintingAgent"]) {
       if (contracts[name] === undefined) throw new ConfigError(`the deployment's ${primary.chain} has no ${name}`);
     }
-    const rpc = new JsonRpcProvider(primary.rpcUrl, primary.chainId, { staticNetwork: true });
+    // no response cache: a decision reads the chain's time and the verifier set as they are now
+    const rpc = new JsonRpcProvider(primary.rpcUrl, primary.chainId, { staticNetwork: true, cacheTimeout: -1 });
     try {
       const verifier = AttestationVerifier__factory.connect(contracts.AttestationVerifier, rpc);
       const registry = ProviderRegistry__factory.connect(contracts.ProviderRegistry, rpc);
@@ -277,7 +278,7 @@ export class VerificationService {
     try {
       id = benchmarkReportHash(report);
     } catch {
-      throw invalidParameter("proof", "is not a 65-byte ECDSA signature");
+      throw invalidParameter("proof", "is not a canonical 65-byte ECDSA signature (r, s in range, low s)");
     }
     return { id, specs: specsOfReport(report), providerId, provider };
   }

@@ -101,6 +101,23 @@ export function benchmarkReportHash(report: SignedBenchmarkReport): string {
       network_score: b.network_score,
     },
     metadata: { cpu_cores: m.cpu_cores, ram_gb: m.ram_gb, storage_gb: m.storage_gb, network_mbps: m.network_mbps },
-    proof: Signature.from(report.proof).serialized.toLowerCase(),
+    proof: canonicalSignature(report.proof),
   });
+}
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * A 65-byte ECDSA signature in its one canonical form (v 27/28, lower case), refusing what no
+ * signer produces: r or s zero or out of range, or a high s (EIP-2: the malleable twin of a valid
+ * signature, which would otherwise be a second identity for the same report).
+ */
+export function canonicalSignature(signature: string): string {
+  const sig = Signature.from(signature);
+  const r = BigInt(sig.r);
+  const s = BigInt(sig.s);
+  if (r === 0n || r >= SECP256K1_N || s === 0n || s > SECP256K1_N / 2n) {
+    throw new Error("not a canonical ECDSA signature");
+  }
+  return sig.serialized.toLowerCase();
 }
