@@ -103,7 +103,14 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   let live: LiveDeployment;
   let gw: Gateway;
   let http: HttpClient;
-  let tokens: { provider: string; readOnly: string; user: string; pending: string; suspended: string };
+  let tokens: {
+    provider: string;
+    readOnly: string;
+    user: string;
+    pending: string;
+    suspended: string;
+    echo: string;
+  };
 
   before(async function () {
     live = await startLiveDeployment("verification", { satellite: false });
@@ -112,6 +119,7 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     await registerProvider(live, s[ROLE.providerB], sampleProfile("Borealis Cloud"), 0);
     await registerProvider(live, s[ROLE.providerC], sampleProfile("Cirrus Labs"), 0, false); // pending
     await registerProvider(live, s[ROLE.providerD], sampleProfile("Delta Hosting"), 0);
+    await registerProvider(live, s[ROLE.user2], sampleProfile("Echo Racks"), 2);
     await (await live.d.registry.connect(s[ROLE.arbitrator]).suspendProvider(s[ROLE.providerD].address)).wait();
     // the devnet's way: one gateway holding all three verifier keys (threshold 2)
     gw = await startTestGateway(live, { verifierKeys: live.verifierKeys.map((w) => w.privateKey) });
@@ -123,6 +131,7 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       user: await key(ROLE.user),
       pending: await key(ROLE.providerC),
       suspended: await key(ROLE.providerD),
+      echo: await key(ROLE.user2),
     };
     http = new HttpClient(gw.url, tokens.provider);
   });
@@ -273,6 +282,27 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(suspended.signatures).to.deep.equal([]);
     });
 
+    it("decides concurrent reports of one provider one at a time: its capacity is attested once", async function () {
+      const echo = live.signers[ROLE.user2];
+      const large = { cpuCores: 128, ramGb: 512, storageGb: 8192, networkMbps: 20000 };
+      const reports = [
+        await signedReport(live, echo, { hardware: large }),
+        await signedReport(live, echo, { hardware: large, ratioBps: 9_000 }),
+      ];
+      // 2 x 128 cores of a registered 192: whichever is decided first takes them
+      const answers = (await Promise.all(reports.map((r) => submit(http, r, tokens.echo)))).map(dataOf);
+      expect(answers.map((a) => a.status).sort()).to.deep.equal(["rejected", "verified"]);
+      const refused = answers.find((a) => a.status === "rejected")!;
+      expect(refused.rejection.reason).to.match(/exceeds the 64 cpu_cores left/);
+
+      // the same report three times at once: one decision, one attestation
+      const small = await signedReport(live, echo, { hardware: { ...large, cpuCores: 32, ramGb: 128 } });
+      const same = (await Promise.all([1, 2, 3].map(() => submit(http, small, tokens.echo)))).map(dataOf);
+      expect(same[0].status).to.equal("verified");
+      expect(same[1]).to.deep.equal(same[0]);
+      expect(same[2]).to.deep.equal(same[0]);
+    });
+
     it("refuses bad input with the error envelope, never a 5xx", async function () {
       const provider = live.signers[ROLE.providerA];
       const good = await signedReport(live, provider, {
@@ -364,7 +394,10 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     before(async function () {
       // each operator runs its own gateway with its own key and its own database
       await gw.close();
-      a = await startTestGateway(live, { verifierKeys: [live.verifierKeys[0].privateKey] });
+      a = await startTestGateway(live, {
+        verifierKeys: [live.verifierKeys[0].privateKey],
+        dataDir: path.join(live.dir, "operator-a"),
+      });
       // (on PGlite whatever the run: a second reset of DATABASE_URL would wipe operator A's store)
       b = await startGateway(
         testConfig(live, {
