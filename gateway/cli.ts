@@ -21,7 +21,9 @@ const USAGE = `Usage:
 
 Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
 GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
-GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL.`;
+GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL,
+GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
+GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

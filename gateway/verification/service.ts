@@ -265,7 +265,8 @@ export class VerificationService {
 
   /** Who may submit, for which provider, and the report's identity. */
   private async prepare(account: string, report: SignedBenchmarkReport): Promise<Prepared> {
-    const providerId = getAddress(report.provider_id);
+    // any letter case: an address is its 20 bytes (a wrong checksum is no reason for a 500)
+    const providerId = getAddress(report.provider_id.toLowerCase());
     if (providerId !== getAddress(account)) {
       throw new ApiError("authorization_error", "an API key may submit reports for its own account's provider only", {
         parameter: "provider_id",

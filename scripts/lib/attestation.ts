@@ -145,7 +145,7 @@ export function attestationToJson(a: Attestation): AttestationJson {
 
 export function attestationFromJson(a: AttestationJson): Attestation {
   return {
-    provider: getAddress(a.provider),
+    provider: getAddress(a.provider.toLowerCase()),
     cuHash: a.cuHash.toLowerCase(),
     cuValue: BigInt(a.cuValue),
     specs: { ...a.specs },

@@ -56,7 +56,7 @@ export function specsOfReport(report: BenchmarkReport): ComputeSpecs {
 
 function typedReport(report: BenchmarkReport) {
   return {
-    provider: getAddress(report.provider_id),
+    provider: getAddress(report.provider_id.toLowerCase()),
     verificationType: report.verification_type,
     specs: specsOfReport(report),
   };
@@ -93,7 +93,7 @@ export function benchmarkReportHash(report: SignedBenchmarkReport): string {
   const { benchmark_results: b, metadata: m } = report;
   return cuHashOf({
     verification_type: report.verification_type,
-    provider_id: getAddress(report.provider_id),
+    provider_id: getAddress(report.provider_id.toLowerCase()),
     benchmark_results: {
       cpu_score: b.cpu_score,
       memory_score: b.memory_score,

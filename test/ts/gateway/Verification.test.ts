@@ -228,6 +228,11 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       const v = parseInt(half.proof.slice(-2), 16);
       const recoded = { ...half, proof: half.proof.slice(0, -2) + (v - 27).toString(16).padStart(2, "0") };
       expect(dataOf(await submit(http, recoded)).verification_id).to.equal(first.verification_id);
+      // and so is its provider in any letter case, a broken checksum included
+      const lower = half.provider_id.toLowerCase();
+      for (const provider_id of [lower, lower.replace(/[a-f]/, (c) => c.toUpperCase())]) {
+        expect(dataOf(await submit(http, { ...half, provider_id })).verification_id).to.equal(first.verification_id);
+      }
     });
 
     it("records a refusal with its reason: hardware beyond the provider's capacity left, until an attestation expires", async function () {
@@ -519,6 +524,12 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expectError(await cosign(att, [foreign]), "invalid_parameter", 400, "signatures.0");
       expectError(await cosign(att, ["0x" + "11".repeat(65)]), "invalid_parameter", 400, "signatures.0");
       expectError(await cosign({ ...att, nonce: "x" }), "invalid_parameter", 400, "attestation.nonce");
+      expectError(
+        await cosign({ ...att, nonce: (2n ** 256n).toString() }),
+        "invalid_parameter",
+        400,
+        "attestation.nonce",
+      );
       // and the good one still co-signs
       expect(dataOf(await cosign(att)).status).to.equal("verified");
     });
