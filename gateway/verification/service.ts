@@ -146,8 +146,7 @@ export class VerificationService {
     if (reusable(await this.store.request(p.id)) || (await this.store.onChain(p.id)) !== undefined) {
       return (await this.find(p.id))!;
     }
-    const threshold = await this.threshold();
-    const keys = await this.activeKeys();
+    const [threshold, keys] = await Promise.all([this.threshold(), this.activeKeys()]);
     const row = await this.store.db.transaction(async (tx) => {
       await this.store.lockProvider(tx, p.providerId);
       const existing = await this.store.request(p.id, tx);
@@ -184,49 +183,11 @@ export class VerificationService {
   ): Promise<VerificationView> {
     const p = await this.prepare(account, report);
     const attestation = attestationFromJson(attestationJson);
-    const expected: Record<string, unknown> = {
-      provider: p.providerId,
-      cuHash: p.id,
-      cuValue: cuValueOf(p.specs).toString(),
-      specs: JSON.stringify(p.specs),
-    };
-    const given: Record<string, unknown> = {
-      provider: attestation.provider,
-      cuHash: attestation.cuHash,
-      cuValue: attestation.cuValue.toString(),
-      specs: JSON.stringify(attestation.specs),
-    };
-    for (const field of Object.keys(expected)) {
-      if (expected[field] !== given[field]) {
-        throw invalidParameter(
-          `attestation.${field}`,
-          `does not match the report (expected ${String(expected[field])})`,
-        );
-      }
-    }
-    if (attestation.nonce >= 2n ** 256n) throw invalidParameter("attestation.nonce", "must fit in 256 bits");
     const now = await this.chainNow();
-    if (attestation.expiry <= BigInt(now)) throw invalidParameter("attestation.expiry", "has passed");
-    if (attestation.expiry > BigInt(now + this.ttl)) {
-      throw invalidParameter(
-        "attestation.expiry",
-        `is more than ${this.ttl} s ahead; this verifier attests for no longer`,
-      );
-    }
-    for (const [i, signature] of signatures.entries()) {
-      let signer: string;
-      try {
-        signer = attestationSigner(attestation, this.attestationDomain, signature);
-      } catch {
-        throw invalidParameter(`signatures.${i}`, "is not a signature");
-      }
-      if (!(await this.verifier.isVerifier(signer))) {
-        throw invalidParameter(`signatures.${i}`, `is signed by ${signer}, which is not a verifier of this deployment`);
-      }
-    }
+    this.assertOwnAttestation(p, attestation, now);
+    await this.assertVerifierSignatures(attestation, signatures);
     if ((await this.store.onChain(p.id)) !== undefined) return (await this.find(p.id))!;
-    const threshold = await this.threshold();
-    const keys = await this.activeKeys();
+    const [threshold, keys] = await Promise.all([this.threshold(), this.activeKeys()]);
     const row = await this.store.db.transaction(async (tx) => {
       await this.store.lockProvider(tx, p.providerId);
       const existing = await this.store.request(p.id, tx);
@@ -282,6 +243,50 @@ export class VerificationService {
       throw invalidParameter("proof", "is not a canonical 65-byte ECDSA signature (r, s in range, low s)");
     }
     return { id, specs: specsOfReport(report), providerId, provider };
+  }
+
+  /** The attestation must be exactly what this verifier attests for the report, and mintable now. */
+  private assertOwnAttestation(p: Prepared, attestation: Attestation, now: number): void {
+    const expected: Record<string, string> = {
+      provider: p.providerId,
+      cuHash: p.id,
+      cuValue: cuValueOf(p.specs).toString(),
+      specs: JSON.stringify(p.specs),
+    };
+    const given: Record<string, string> = {
+      provider: attestation.provider,
+      cuHash: attestation.cuHash,
+      cuValue: attestation.cuValue.toString(),
+      specs: JSON.stringify(attestation.specs),
+    };
+    for (const field of Object.keys(expected)) {
+      if (expected[field] !== given[field]) {
+        throw invalidParameter(`attestation.${field}`, `does not match the report (expected ${expected[field]})`);
+      }
+    }
+    if (attestation.nonce >= 2n ** 256n) throw invalidParameter("attestation.nonce", "must fit in 256 bits");
+    if (attestation.expiry <= BigInt(now)) throw invalidParameter("attestation.expiry", "has passed");
+    if (attestation.expiry > BigInt(now + this.ttl)) {
+      throw invalidParameter(
+        "attestation.expiry",
+        `is more than ${this.ttl} s ahead; this verifier attests for no longer`,
+      );
+    }
+  }
+
+  /** Every signature must be a current verifier's signature of the attestation. */
+  private async assertVerifierSignatures(attestation: Attestation, signatures: readonly string[]): Promise<void> {
+    for (const [i, signature] of signatures.entries()) {
+      let signer: string;
+      try {
+        signer = attestationSigner(attestation, this.attestationDomain, signature);
+      } catch {
+        throw invalidParameter(`signatures.${i}`, "is not a signature");
+      }
+      if (!(await this.verifier.isVerifier(signer))) {
+        throw invalidParameter(`signatures.${i}`, `is signed by ${signer}, which is not a verifier of this deployment`);
+      }
+    }
   }
 
   /** The verifier's refusal of a report, or undefined: the provider's signature, then {@link rejectionOf}. */
@@ -381,7 +386,7 @@ export class VerificationService {
     if (row.status === "rejected" || row.attestation === null) {
       return verificationView(row, undefined, { proof: null, threshold: null, mint: null });
     }
-    const threshold = await this.threshold();
+    const [threshold, mint] = await Promise.all([this.threshold(), this.mintInstructions(row)]);
     const proof =
       row.status === "verified"
         ? encodeProof(
@@ -389,7 +394,7 @@ export class VerificationService {
             row.signatures.map((s) => s.signature),
           )
         : null;
-    return verificationView(row, undefined, { proof, threshold, mint: await this.mintInstructions(row) });
+    return verificationView(row, undefined, { proof, threshold, mint });
   }
 
   /** Collateral the mint must bring: ratio x price x (available + value) beyond the free collateral. */
@@ -422,8 +427,7 @@ export class VerificationService {
 
   /** This gateway's keys that are verifiers now (governance may have removed one since the start). */
   private async activeKeys(): Promise<Wallet[]> {
-    const active: Wallet[] = [];
-    for (const w of this.wallets) if (await this.verifier.isVerifier(w.address)) active.push(w);
-    return active;
+    const listed = await Promise.all(this.wallets.map((w) => this.verifier.isVerifier(w.address)));
+    return this.wallets.filter((_, i) => listed[i]);
   }
 }

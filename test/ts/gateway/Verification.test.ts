@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -5,7 +6,7 @@ import { AbiCoder, Wallet, getAddress, parseEther } from "ethers";
 
 import { count, eq } from "drizzle-orm";
 
-import { ConfigError } from "../../../gateway/config.js";
+import { ConfigError, loadConfig } from "../../../gateway/config.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { verificationRequests } from "../../../gateway/store/schema.js";
@@ -16,7 +17,7 @@ import {
   encodeProof,
   signAttestation,
 } from "../../../scripts/lib/attestation.js";
-import { SAMPLE_SPECS, sampleProfile } from "../../../scripts/lib/samples.js";
+import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
 import {
   REFERENCE_SERVER,
   REFERENCE_VALUE,
@@ -536,6 +537,22 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   });
 
   describe("start-up", function () {
+    it("reads the verifier keys from GATEWAY_VERIFIER_KEYS or a keys file, and the devnet's own by default", async function () {
+      const [k1, k2] = live.verifierKeys.map((w) => w.privateKey);
+      const base = { GATEWAY_JWT_SECRET: "x".repeat(32) };
+      const keysOf = (env: Record<string, string>, environment = "testnet") =>
+        loadConfig({ environment }, { ...base, ...env }, live.dir).verifierKeys;
+      expect(keysOf({ GATEWAY_VERIFIER_KEYS: `${k1}, ${k2.slice(2)}` })).to.deep.equal([k1, k2]);
+      const file = path.join(live.dir, "verifier-keys");
+      await writeFile(file, `# operator B\n${k2}\n\n`, { mode: 0o600 });
+      expect(keysOf({ GATEWAY_VERIFIER_KEYS_FILE: file })).to.deep.equal([k2]);
+      expect(keysOf({})).to.deep.equal([]);
+      expect(keysOf({}, "devnet")).to.deep.equal(sampleVerifierKeys("devnet-verifier").map((w) => w.privateKey));
+      expect(() => keysOf({ GATEWAY_VERIFIER_KEYS: "0x1234" })).to.throw(ConfigError, /key #1/);
+      expect(() => keysOf({ GATEWAY_VERIFIER_KEYS_FILE: path.join(live.dir, "missing") })).to.throw(ConfigError);
+      expect(() => keysOf({ GATEWAY_VERIFICATION_TTL: "0" })).to.throw(ConfigError, /GATEWAY_VERIFICATION_TTL/);
+    });
+
     it("refuses a verifier key that the deployment's AttestationVerifier does not list", async function () {
       const stranger = Wallet.createRandom();
       let failure: unknown;
