@@ -24,7 +24,7 @@ export interface GatewayConfig {
   rpcUrls: Record<string, string>;
   pollIntervalMs: number;
   batchBlocks: number;
-  /** Verifier private keys this gateway attests with (none: no verification writes). */
+  /** Verifier private keys this gateway attests with (undefined: the devnet's on the devnet, else none). */
   verifierKeys?: string[];
   /** Seconds of chain time an attestation stays mintable (default one day). */
   verificationTtlSeconds?: number;

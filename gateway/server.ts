@@ -88,8 +88,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!);
-  const verification = await VerificationService.start(store.db, primary, config.verifierKeys ?? [], {
+  const verification = await VerificationService.start(store.db, primary, {
+    keys: config.verifierKeys,
+    environment: config.environment,
     ttlSeconds: config.verificationTtlSeconds,
+    log,
   }).catch(async (error: unknown) => {
     redis?.disconnect();
     await store.close();

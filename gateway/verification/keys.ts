@@ -9,10 +9,10 @@ import { ConfigError } from "../config.js";
  * The verifier keys this gateway signs attestations with: `GATEWAY_VERIFIER_KEYS` (private keys,
  * comma-separated) or `GATEWAY_VERIFIER_KEYS_FILE` (one per line, `#` comments; keep the file
  * outside the repository, mode 0600). On the devnet, without either, the devnet's own verifier
- * keys (the deployment's 2-of-3 set). Elsewhere, none: the gateway then serves no verification
- * writes. Keys never come from code outside the devnet.
+ * keys, resolved at start by {@link resolveVerifierWallets} (undefined here). Elsewhere, none: the
+ * gateway then serves no verification writes. Keys never come from code outside the devnet.
  */
-export function loadVerifierKeys(env: NodeJS.ProcessEnv, environment: string): string[] {
+export function loadVerifierKeys(env: NodeJS.ProcessEnv, environment: string): string[] | undefined {
   if (env.GATEWAY_VERIFIER_KEYS) return parseKeys(env.GATEWAY_VERIFIER_KEYS.split(","), "GATEWAY_VERIFIER_KEYS");
   if (env.GATEWAY_VERIFIER_KEYS_FILE) {
     let text: string;
@@ -24,7 +24,7 @@ export function loadVerifierKeys(env: NodeJS.ProcessEnv, environment: string): s
     const lines = text.split("\n").map((line) => line.replace(/#.*/, ""));
     return parseKeys(lines, "GATEWAY_VERIFIER_KEYS_FILE");
   }
-  return environment === "devnet" ? sampleVerifierKeys("devnet-verifier").map((w) => w.privateKey) : [];
+  return environment === "devnet" ? undefined : [];
 }
 
 function parseKeys(parts: string[], source: string): string[] {
@@ -41,6 +41,34 @@ function parseKeys(parts: string[], source: string): string[] {
 export function verifierWallets(keys: readonly string[]): Wallet[] {
   const byAddress = new Map(keys.map((key) => new Wallet(key)).map((w) => [w.address, w]));
   return [...byAddress.values()];
+}
+
+/**
+ * The wallets a gateway signs with. Configured keys must all be verifiers (or the start fails).
+ * Without configuration on the devnet: the devnet's own verifier keys that the deployment's set
+ * lists (none when the deployment was made with other keys, or the chain does not answer yet:
+ * the gateway then only shows verifications, and says so).
+ */
+export async function resolveVerifierWallets(
+  configured: readonly string[] | undefined,
+  environment: string,
+  isVerifier: (address: string) => Promise<boolean>,
+  log: (line: string) => void,
+): Promise<Wallet[]> {
+  if (configured !== undefined) {
+    const wallets = verifierWallets(configured);
+    await assertVerifierKeys(wallets, isVerifier);
+    return wallets;
+  }
+  if (environment !== "devnet") return [];
+  const devnet = sampleVerifierKeys("devnet-verifier");
+  const listed = await Promise.all(devnet.map((w) => isVerifier(w.address))).catch((error: Error) => {
+    log(`verification: cannot read the verifier set (${error.message}); verification writes off`);
+    return devnet.map(() => false);
+  });
+  const wallets = devnet.filter((_, i) => listed[i]);
+  if (wallets.length === 0) log("verification: the deployment lists none of the devnet's verifier keys; writes off");
+  return wallets;
 }
 
 /**

@@ -29,15 +29,19 @@ import type { Db, Tx } from "../store/db.js";
 import { rejectionOf } from "./checks.js";
 import type { Rejection } from "./checks.js";
 import { onVerified } from "./events.js";
-import { assertVerifierKeys, verifierWallets } from "./keys.js";
+import { resolveVerifierWallets } from "./keys.js";
 import { VerificationStore } from "./store.js";
 import type { VerificationRequestRow } from "./store.js";
 import { verificationView } from "./view.js";
 import type { MintInstructions, VerificationView } from "./view.js";
 
 export interface VerificationOptions {
+  /** Verifier private keys; undefined: the environment's default (the devnet's keys on the devnet). */
+  keys?: readonly string[];
+  environment?: string;
   /** How long an attestation can be minted, seconds of chain time (default one day). */
   ttlSeconds?: number;
+  log?: (line: string) => void;
 }
 
 /** A report the service has accepted for a decision: its id, figures and provider. */
@@ -85,12 +89,7 @@ export class VerificationService {
    * Connects to the primary chain and refuses (ConfigError) a key the deployment's verifier set
    * does not hold.
    */
-  static async start(
-    db: Db,
-    primary: DeployedChain,
-    keys: readonly string[],
-    options: VerificationOptions = {},
-  ): Promise<VerificationService> {
+  static async start(db: Db, primary: DeployedChain, options: VerificationOptions = {}): Promise<VerificationService> {
     const { contracts } = primary;
     for (const name of ["AttestationVerifier", "ProviderRegistry", "MintingAgent"]) {
       if (contracts[name] === undefined) throw new ConfigError(`the deployment's ${primary.chain} has no ${name}`);
@@ -100,9 +99,13 @@ export class VerificationService {
     try {
       const verifier = AttestationVerifier__factory.connect(contracts.AttestationVerifier, rpc);
       const registry = ProviderRegistry__factory.connect(contracts.ProviderRegistry, rpc);
-      const wallets = verifierWallets(keys);
       // a gateway without keys only shows verifications: it starts whether the chain answers or not
-      if (wallets.length > 0) await assertVerifierKeys(wallets, (address) => verifier.isVerifier(address));
+      const wallets = await resolveVerifierWallets(
+        options.keys,
+        options.environment ?? "devnet",
+        (address) => verifier.isVerifier(address),
+        options.log ?? (() => {}),
+      );
       return new VerificationService(
         db,
         rpc,

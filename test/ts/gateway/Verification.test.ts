@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from "../../../gateway/config.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { verificationRequests } from "../../../gateway/store/schema.js";
+import { resolveVerifierWallets } from "../../../gateway/verification/keys.js";
 import {
   attestationDomain,
   attestationFromJson,
@@ -537,6 +538,47 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   });
 
   describe("start-up", function () {
+    it("on the devnet without settings signs with the devnet's keys the deployment lists, or serves only GET", async function () {
+      const devnet = sampleVerifierKeys("devnet-verifier");
+      const listed = new Set([devnet[0].address, devnet[2].address]);
+      const wallets = await resolveVerifierWallets(
+        undefined,
+        "devnet",
+        async (a) => listed.has(a),
+        () => {},
+      );
+      expect(wallets.map((w) => w.address)).to.deep.equal([devnet[0].address, devnet[2].address]);
+      expect(
+        await resolveVerifierWallets(
+          undefined,
+          "mainnet",
+          async () => true,
+          () => {},
+        ),
+      ).to.deep.equal([]);
+
+      // this deployment was made with other keys: the gateway starts, says so, and takes no reports
+      const lines: string[] = [];
+      const g = await startGateway(
+        testConfig(live, { databaseUrl: undefined, dataDir: path.join(live.dir, "devnet-defaults") }),
+        { index: false, log: (line) => lines.push(line) },
+      );
+      try {
+        expect(g.verification.signs).to.equal(false);
+        expect(lines.join("\n")).to.match(/none of the devnet's verifier keys/);
+        const { token } = await g.keys.create({
+          tier: "standard",
+          account: live.signers[ROLE.providerA].address,
+          scopes: ["read", "write"],
+        });
+        const client = new HttpClient(g.url, token);
+        const report = await signedReport(live, live.signers[ROLE.providerA]);
+        expectError(await submit(client, report), "resource_not_found", 404);
+      } finally {
+        await g.close();
+      }
+    });
+
     it("reads the verifier keys from GATEWAY_VERIFIER_KEYS or a keys file, and the devnet's own by default", async function () {
       const [k1, k2] = live.verifierKeys.map((w) => w.privateKey);
       const base = { GATEWAY_JWT_SECRET: "x".repeat(32) };
@@ -547,7 +589,7 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       await writeFile(file, `# operator B\n${k2}\n\n`, { mode: 0o600 });
       expect(keysOf({ GATEWAY_VERIFIER_KEYS_FILE: file })).to.deep.equal([k2]);
       expect(keysOf({})).to.deep.equal([]);
-      expect(keysOf({}, "devnet")).to.deep.equal(sampleVerifierKeys("devnet-verifier").map((w) => w.privateKey));
+      expect(keysOf({}, "devnet")).to.equal(undefined); // the devnet's own, resolved at start
       expect(() => keysOf({ GATEWAY_VERIFIER_KEYS: "0x1234" })).to.throw(ConfigError, /key #1/);
       expect(() => keysOf({ GATEWAY_VERIFIER_KEYS_FILE: path.join(live.dir, "missing") })).to.throw(ConfigError);
       expect(() => keysOf({ GATEWAY_VERIFICATION_TTL: "0" })).to.throw(ConfigError, /GATEWAY_VERIFICATION_TTL/);
