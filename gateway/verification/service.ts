@@ -127,11 +127,6 @@ export class VerificationService {
     return this.wallets.length > 0;
   }
 
-  /** Addresses of this gateway's verifier keys. */
-  get signers(): string[] {
-    return this.wallets.map((w) => w.address);
-  }
-
   close(): void {
     this.rpc.destroy();
   }

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect } from "chai";
 import { AbiCoder, Wallet, getAddress, parseEther } from "ethers";
 
@@ -389,6 +390,38 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(attestation[1]).to.equal(unit.cuHash);
       expectError(await http.get(`/api/v1/verification/0x${"ab".repeat(32)}`), "resource_not_found", 404);
       expectError(await http.get("/api/v1/verification/42"), "invalid_parameter", 400, "verification_id");
+    });
+  });
+
+  describe("OpenAPI document", function () {
+    it("lists the verification routes under both prefixes, and every answer above matches its schema", async function () {
+      const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
+      for (const prefix of ["/api/v1", "/v1"]) {
+        expect(doc.paths[`${prefix}/verification/submit`]).to.have.property("post");
+        expect(doc.paths[`${prefix}/verification/cosign`]).to.have.property("post");
+        expect(doc.paths[`${prefix}/verification/{verification_id}`]).to.have.property("get");
+      }
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      ajv.addSchema({ $id: "openapi.json", components: doc.components });
+      let checked = 0;
+      for (const r of http.recorded) {
+        const template = r.path.startsWith("/api/v1/verification/0x")
+          ? "/api/v1/verification/{verification_id}"
+          : r.path.split("?")[0];
+        const operation = doc.paths[template]?.[r.method.toLowerCase()];
+        if (operation === undefined || r.body === undefined) continue;
+        const response = operation.responses[String(r.status)];
+        expect(response, `${r.method} ${r.path} answered ${r.status}, undocumented`).to.not.equal(undefined);
+        const schema = JSON.parse(
+          JSON.stringify(response.content["application/json"].schema).replaceAll(
+            '"#/components',
+            '"openapi.json#/components',
+          ),
+        );
+        expect(ajv.validate(schema, r.body), `${r.method} ${r.path}: ${ajv.errorsText()}`).to.equal(true);
+        checked++;
+      }
+      expect(checked).to.be.greaterThan(40);
     });
   });
 
