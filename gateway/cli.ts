@@ -24,7 +24,9 @@ Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT
 GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
 GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL,
 GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE, GATEWAY_TRUSTED_PROXIES, GATEWAY_REQUIRE_HTTPS (outside the
-devnet HTTPS is required: serve TLS or name the TLS-terminating proxy).`;
+devnet HTTPS is required: serve TLS or name the TLS-terminating proxy),
+GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
+GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

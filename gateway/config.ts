@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 import { CHAINS } from "../scripts/lib/environments.js";
+import { loadVerifierKeys } from "./verification/keys.js";
 
 /** Everything the gateway process is configured with (flags override environment variables). */
 export interface GatewayConfig {
@@ -29,6 +30,10 @@ export interface GatewayConfig {
   trustedProxies?: string[];
   /** Refuse requests that did not arrive over HTTPS, directly or through a trusted proxy (default: outside the devnet). */
   requireHttps?: boolean;
+  /** Verifier private keys this gateway attests with (undefined: the devnet's on the devnet, else none). */
+  verifierKeys?: string[];
+  /** Seconds of chain time an attestation stays mintable (default one day). */
+  verificationTtlSeconds?: number;
 }
 
 /** Raised for a configuration the gateway cannot start with; the message names the setting. */
@@ -136,6 +141,8 @@ export function loadConfig(
     ...(tls === undefined ? {} : { tls }),
     trustedProxies,
     requireHttps,
+    verifierKeys: loadVerifierKeys(env, environment),
+    verificationTtlSeconds: positiveInteger(env.GATEWAY_VERIFICATION_TTL ?? "86400", "GATEWAY_VERIFICATION_TTL"),
   };
 }
 
@@ -155,6 +162,12 @@ function jwtSecret(env: NodeJS.ProcessEnv, environment: string, dataDir: string)
     writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   }
   return readFileSync(file, "utf8").trim();
+}
+
+function positiveInteger(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer (seconds)`);
+  return n;
 }
 
 function checkSecret(secret: string, name: string): string {

@@ -15,6 +15,7 @@ import type { IndexerOptions } from "./indexer/indexer.js";
 import { openStore } from "./store/db.js";
 import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
+import { VerificationService } from "./verification/service.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -22,6 +23,7 @@ export interface Gateway {
   app: FastifyInstance;
   store: Store;
   keys: KeyService;
+  verification: VerificationService;
   indexers: ChainIndexer[];
   chains: DeployedChain[];
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
@@ -98,6 +100,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   );
   const model = new ReadModel(store.db, primary.chainId!);
   const bridgeFees = new BridgeFeeQuoter(chains);
+  const verification = await VerificationService.start(store.db, primary, {
+    keys: config.verifierKeys,
+    environment: config.environment,
+    ttlSeconds: config.verificationTtlSeconds,
+    log,
+  }).catch(async (error: unknown) => {
+    redis?.disconnect();
+    await store.close();
+    throw error;
+  });
   const app = await buildApp({
     model,
     chains,
@@ -112,6 +124,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
     log,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
+    verification,
   });
 
   if (options.index !== false) for (const indexer of indexers) indexer.start();
@@ -126,6 +139,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     app,
     store,
     keys,
+    verification,
     indexers,
     chains,
     async synced(timeoutMs = 60_000) {
@@ -142,6 +156,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
       bridgeFees.close();
+      verification.close();
       redis?.disconnect();
       await store.close();
     },

@@ -16,6 +16,8 @@ import type { ResponseCache } from "./response-cache.js";
 import { adminRoutes } from "./routes/admin.js";
 import { readRoutes } from "./routes/read.js";
 import type { ReadRouteOptions } from "./routes/read.js";
+import { verificationRoutes } from "./routes/verification.js";
+import type { VerificationService } from "../verification/service.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -48,6 +50,8 @@ export interface AppOptions extends ReadRouteOptions {
   /** What `/health` reports (indexer positions). */
   health: () => Record<string, unknown>;
   log?: (line: string) => void;
+  /** The verifier: verification routes (GET always, the writes with verifier keys). */
+  verification?: VerificationService;
 }
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
@@ -261,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   options.responseCache?.register(app);
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
+    if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   await app.register(adminRoutes, { keys: options.keys });

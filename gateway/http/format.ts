@@ -9,7 +9,6 @@ import type {
   ProviderRow,
   RedemptionRow,
   TradeRow,
-  VerificationRow,
 } from "../store/queries.js";
 
 /**
@@ -111,18 +110,6 @@ export function redemption(row: RedemptionRow) {
     estimated_fulfillment_time: row.deadline ?? row.initiatedAt,
     fulfilled_at: row.fulfilledAt,
     completed_at: row.completedAt,
-  };
-}
-
-export function verification(row: VerificationRow) {
-  return {
-    verification_id: row.verificationId,
-    provider_id: row.providerId,
-    verification_method: row.method,
-    proof: row.proof,
-    status: row.status,
-    created_at: row.createdAt,
-    verified_at: row.verifiedAt,
   };
 }
 

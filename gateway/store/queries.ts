@@ -25,7 +25,6 @@ import {
 export type ProviderRow = typeof providers.$inferSelect;
 export type ComputeUnitRow = typeof computeUnits.$inferSelect & { country: string | null; region: string | null };
 export type RedemptionRow = typeof redemptions.$inferSelect;
-export type VerificationRow = typeof verifications.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ListingRow = typeof listings.$inferSelect;
 export type TradeRow = typeof trades.$inferSelect;
@@ -182,15 +181,6 @@ export class ReadModel {
       .select()
       .from(redemptions)
       .where(and(eq(redemptions.chainId, this.primaryChainId), eq(redemptions.redemptionId, redemptionId)))
-      .limit(1);
-    return row;
-  }
-
-  async verification(verificationId: string): Promise<VerificationRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(verifications)
-      .where(eq(verifications.verificationId, verificationId.toLowerCase()))
       .limit(1);
     return row;
   }

@@ -246,3 +246,4 @@ export const trades = pgTable(
 );
 
 export * from "./tables/bridge.js";
+export * from "./tables/verification.js";

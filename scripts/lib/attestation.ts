@@ -1,4 +1,4 @@
-import { AbiCoder, getAddress, hexlify, keccak256, randomBytes, toUtf8Bytes } from "ethers";
+import { AbiCoder, getAddress, hexlify, keccak256, randomBytes, toUtf8Bytes, verifyTypedData } from "ethers";
 import type { BaseWallet, TypedDataDomain } from "ethers";
 
 /** Hardware metadata and benchmark scores; mirrors `ComputeSpecs` in IComputeVerifier.sol. */
@@ -92,4 +92,64 @@ export async function buildProof(
   signers: readonly BaseWallet[],
 ): Promise<string> {
   return encodeProof(attestation, await signAttestation(attestation, domain, signers));
+}
+
+/** The verifier key that signed `attestation` (throws on a malformed signature). */
+export function attestationSigner(attestation: Attestation, domain: TypedDataDomain, signature: string): string {
+  return verifyTypedData(domain, ATTESTATION_TYPES, attestation, signature);
+}
+
+/**
+ * Combines signatures of one attestation gathered from several verifier operators (each runs its
+ * own gateway with its own key): recovers each signer, drops repeats of a signer, and orders them
+ * by ascending signer address as the contract requires. Throws on a malformed signature.
+ */
+export function combineSignatures(
+  attestation: Attestation,
+  domain: TypedDataDomain,
+  signatures: readonly string[],
+): Array<{ signer: string; signature: string }> {
+  const bySigner = new Map<string, string>();
+  for (const signature of signatures) {
+    const signer = attestationSigner(attestation, domain, signature);
+    if (!bySigner.has(signer)) bySigner.set(signer, signature);
+  }
+  return [...bySigner.entries()]
+    .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
+    .map(([signer, signature]) => ({ signer, signature }));
+}
+
+/**
+ * An attestation as JSON carries it: the EIP-712 message with its integers as decimal strings
+ * (cuValue, nonce: beyond what a JSON number holds exactly) and the expiry in Unix seconds.
+ */
+export interface AttestationJson {
+  provider: string;
+  cuHash: string;
+  cuValue: string;
+  specs: ComputeSpecs;
+  expiry: number;
+  nonce: string;
+}
+
+export function attestationToJson(a: Attestation): AttestationJson {
+  return {
+    provider: getAddress(a.provider),
+    cuHash: a.cuHash.toLowerCase(),
+    cuValue: a.cuValue.toString(),
+    specs: { ...a.specs },
+    expiry: Number(a.expiry),
+    nonce: a.nonce.toString(),
+  };
+}
+
+export function attestationFromJson(a: AttestationJson): Attestation {
+  return {
+    provider: getAddress(a.provider.toLowerCase()),
+    cuHash: a.cuHash.toLowerCase(),
+    cuValue: BigInt(a.cuValue),
+    specs: { ...a.specs },
+    expiry: BigInt(a.expiry),
+    nonce: BigInt(a.nonce),
+  };
 }

@@ -9,6 +9,7 @@ import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
 import { cost, listingStatusName } from "./markets.js";
 import { fulfilEncrypted, readAccessDetails, redeem, statusName } from "./redemption.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { cuValueOf } from "./valuation.js";
 
 const DAY = 86_400n;
 
@@ -71,7 +72,7 @@ export async function runScenario(
   await (await registry.connect(approver).approveProvider(provider, hashReviewedProfile(sampleProfile(), 1))).wait();
   log("  2. approved by the approver role, status active");
 
-  const cuValue = parseEther("100");
+  const cuValue = cuValueOf(SAMPLE_SPECS); // the reference server: 100 sSTB
   const needed = await registry.requiredCollateral(cuValue);
   await (await collateral.connect(providerSigner).mint(provider, needed)).wait();
   await (await collateral.connect(providerSigner).approve(await registry.getAddress(), needed)).wait();

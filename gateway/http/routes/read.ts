@@ -234,24 +234,7 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     },
   );
 
-  // --- verification (reference set; POST /verification/submit comes with the write routes) ---
-  app.get(
-    "/verification/:verification_id",
-    {
-      schema: {
-        tags: ["verification"],
-        summary: "A verification (the unit's cuHash is its id)",
-        params: s.params({ verification_id: { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } }),
-        response: { 200: s.envelope(s.verification), ...s.errors },
-      },
-    },
-    async (request) => {
-      const { verification_id: id } = request.params as { verification_id: string };
-      const row = await model.verification(id);
-      if (row === undefined) throw notFound("verification", id);
-      return ok(format.verification(row));
-    },
-  );
+  // --- verification: GET /verification/:verification_id is in routes/verification.ts ---
 
   // --- marketplace (reference set): open positions of the three markets ---
   app.get(
