@@ -614,7 +614,8 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
 
     it("reads the verifier keys from GATEWAY_VERIFIER_KEYS or a keys file, and the devnet's own by default", async function () {
       const [k1, k2] = live.verifierKeys.map((w) => w.privateKey);
-      const base = { GATEWAY_JWT_SECRET: "x".repeat(32) };
+      // outside the devnet the gateway needs a TLS-terminating proxy (or a certificate) to start
+      const base = { GATEWAY_JWT_SECRET: "x".repeat(32), GATEWAY_TRUSTED_PROXIES: "10.0.0.2" };
       const keysOf = (env: Record<string, string>, environment = "testnet") =>
         loadConfig({ environment }, { ...base, ...env }, live.dir).verifierKeys;
       expect(keysOf({ GATEWAY_VERIFIER_KEYS: `${k1}, ${k2.slice(2)}` })).to.deep.equal([k1, k2]);
