@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
+import { accountsCommand } from "./accounts/command.js";
 import { KeyInputError, KeyService } from "./auth/keys.js";
 import type { CreateKeyOptions, Scope, Tier } from "./auth/keys.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -18,10 +19,13 @@ const USAGE = `Usage:
                                  [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE]
   npm run gateway -- keys list
   npm run gateway -- keys revoke KEY_ID
+  npm run gateway -- accounts create [--label TEXT]    (a managed account: the gateway holds its key sealed)
+  npm run gateway -- accounts list
 
 Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
 GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
-GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL.`;
+GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL,
+GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -69,6 +73,11 @@ async function main(argv: string[]): Promise<number> {
           ? { action: "revoke", keyId: arg ?? "" }
           : { action: "list" };
     console.log(JSON.stringify(await keysCommand(config, request), null, 2));
+    return 0;
+  }
+  if (command === "accounts" && (sub === "create" || sub === "list")) {
+    const request = sub === "create" ? { action: "create" as const, label: values.label } : { action: "list" as const };
+    console.log(JSON.stringify(await accountsCommand(config, request), null, 2));
     return 0;
   }
   console.error(USAGE);

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 
 import { readDeploymentFile } from "../scripts/lib/environments.js";
 import type { DeployedChain } from "../scripts/lib/environments.js";
+import { ManagedAccounts } from "./accounts/managed.js";
 import { KeyService } from "./auth/keys.js";
 import type { GatewayConfig } from "./config.js";
 import { CHAIN_LABELS, ConfigError } from "./config.js";
@@ -13,6 +14,7 @@ import type { IndexerOptions } from "./indexer/indexer.js";
 import { openStore } from "./store/db.js";
 import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
+import { WriteService } from "./writes/operations.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -20,6 +22,8 @@ export interface Gateway {
   app: FastifyInstance;
   store: Store;
   keys: KeyService;
+  /** Accounts whose signing keys the gateway holds (sealed). */
+  accounts: ManagedAccounts;
   indexers: ChainIndexer[];
   chains: DeployedChain[];
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
@@ -86,6 +90,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!);
+  const accounts = new ManagedAccounts(store.db, config.accountKey);
+  const writes = new WriteService({
+    db: store.db,
+    model,
+    primary,
+    signers: accounts,
+    pollIntervalMs: config.pollIntervalMs,
+  });
   const app = await buildApp({
     model,
     chains,
@@ -95,6 +107,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
     log,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
+    db: store.db,
+    writes,
+    accounts,
   });
 
   if (options.index !== false) for (const indexer of indexers) indexer.start();
@@ -109,6 +124,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     app,
     store,
     keys,
+    accounts,
     indexers,
     chains,
     async synced(timeoutMs = 60_000) {
@@ -124,6 +140,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       closed = true;
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
+      writes.close();
       redis?.disconnect();
       await store.close();
     },
