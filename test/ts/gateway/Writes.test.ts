@@ -237,6 +237,31 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect((await live.d.redemptionManager.redemptions(id)).confirmed).to.equal(true);
     });
 
+    it("dispute stores the evidence first and answers openDispute carrying its hash", async function () {
+      const count = await live.d.redemptionManager.redemptionCount();
+      const redeem = dataOf(
+        await post(w.http.external, "/v1/redemptions", { sstb_amount: 1, provider_id: w.provider.address }),
+      );
+      await sendAll(redeem.transactions);
+      const id = count + 1n;
+      await fulfil(live, w.provider, id);
+      const data = dataOf(
+        await post(w.http.external, `/v1/redemptions/${id}/dispute`, {
+          issue_type: "resource_mismatch",
+          description: "16 cores delivered, 64 promised",
+          evidence: "nproc: 16",
+        }),
+      );
+      expect(data).to.include({ mode: "external", issue_type: "resource_mismatch" });
+      await sendAll(data.transactions);
+      const dispute = await live.d.redemptionManager.disputeOf(id);
+      expect(dispute.evidenceHash).to.equal(data.evidence_hash);
+      const stored = dataOf(await w.http.external.get(`/api/v1/redemptions/${id}/dispute`));
+      expect(stored.evidence).to.equal("nproc: 16");
+      expect(keccak256(toUtf8Bytes(stored.document))).to.equal(dispute.evidenceHash);
+      expect(stored.transaction_hash).to.equal(null); // the client sent it
+    });
+
     it("transfer answers one transaction that moves the sSTB when sent", async function () {
       const to = live.signers[ROLE.user2].address;
       const before = await live.d.sstb.balanceOf(to);
