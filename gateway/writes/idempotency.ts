@@ -45,8 +45,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
   const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   const waitMs = options.waitMs ?? 120_000;
 
+  // expired keys are removed hourly (a retry after expiry claims the key again in any case)
+  const purge = setInterval(() => void purgeExpiredKeys(db).catch(() => {}), 3_600_000).unref();
+  app.addHook("onClose", async () => clearInterval(purge));
+
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST" || request.routeOptions.config?.idempotency === false) return;
+    // GraphQL serves queries only (reads): nothing to deduplicate
+    if (request.routeOptions.url === "/graphql") return;
     const header = request.headers[IDEMPOTENCY_HEADER];
     if (header === undefined) return;
     if (typeof header !== "string" || !/^[\x21-\x7e]{1,255}$/.test(header)) {

@@ -73,13 +73,13 @@ export class TransactionSender {
         } catch (error) {
           throw mapSendError(error);
         }
+        gasLimit += (gasLimit * GAS_MARGIN) / 100n;
+        // checked here, not left to the node: nodes word the refusal each their own way
+        const [balance, fees] = await Promise.all([this.rpc.getBalance(account), this.rpc.getFeeData()]);
+        const price = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
+        if (balance < gasLimit * price) throw noGasFunds();
         try {
-          const sent = await signer.sendTransaction({
-            to: call.to,
-            data: call.data,
-            chainId: this.chainId,
-            gasLimit: gasLimit + (gasLimit * GAS_MARGIN) / 100n,
-          });
+          const sent = await signer.sendTransaction({ to: call.to, data: call.data, chainId: this.chainId, gasLimit });
           const receipt = await sent.wait();
           if (receipt === null) throw new Error(`transaction ${sent.hash} was not mined`);
           receipts.push(receipt);
@@ -130,14 +130,16 @@ export function mapSendError(error: unknown): unknown {
   if (revertDataOf(error) !== undefined) return revertToApiError(error);
   const code = (error as { code?: string }).code;
   const message = String((error as { message?: string }).message ?? "");
-  if (code === "INSUFFICIENT_FUNDS" || /insufficient funds/i.test(message)) {
-    return new ApiError("invalid_parameter", "the account has not enough native currency to pay for gas", {
-      parameter: "account",
-      reason: "insufficient funds for gas",
-    });
-  }
+  if (code === "INSUFFICIENT_FUNDS" || /insufficient funds|enough funds/i.test(message)) return noGasFunds();
   if (code === "CALL_EXCEPTION") {
     return new ApiError("invalid_parameter", "the transaction reverted", { revert: "unknown", args: {} });
   }
   return error;
+}
+
+function noGasFunds(): ApiError {
+  return new ApiError("invalid_parameter", "the account has not enough native currency to pay for gas", {
+    parameter: "account",
+    reason: "insufficient funds for gas",
+  });
 }

@@ -32,7 +32,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
 
   before(async function () {
     live = await startLiveDeployment("writes", { satellite: false });
-    w = await setupWrites(live);
+    w = await setupWrites(live, (line) => console.error(`    [gateway] ${line}`));
   });
 
   after(async function () {
@@ -438,6 +438,34 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         "/v1/sstb/transfer",
       ]) {
         expectError(await post(w.http.readOnly, path, {}), "authorization_error", 403);
+      }
+    });
+  });
+
+  describe("managed account without gas funds", function () {
+    it("answers invalid_parameter naming the account, and moves nothing", async function () {
+      const { address } = await w.gw.accounts.create("no gas");
+      await (await live.d.sstb.connect(w.provider).transfer(address, parseEther("2"))).wait();
+      const { token } = await w.gw.keys.create({ tier: "standard", account: address, scopes: ["read", "write"] });
+      const r = await w.http.managed.request("POST", "/v1/sstb/transfer", {
+        token,
+        body: JSON.stringify({ to: w.managed, sstb_amount: 1 }),
+        headers: { "content-type": "application/json" },
+      });
+      expect(expectError(r, "invalid_parameter", 400).details.parameter).to.equal("account");
+      expect(await live.d.sstb.balanceOf(address)).to.equal(parseEther("2"));
+      expect(await sent(address)).to.equal(0);
+    });
+  });
+
+  describe("OpenAPI document", function () {
+    it("lists every write route under both prefixes", async function () {
+      const doc = (await w.http.managed.get("/api/v1/openapi.json", { token: null })).body as any;
+      for (const prefix of ["/api/v1", "/v1"]) {
+        expect(doc.paths[`${prefix}/redemptions`]).to.have.property("post");
+        expect(doc.paths[`${prefix}/redemptions/{redemptionId}/confirm`]).to.have.property("post");
+        expect(doc.paths[`${prefix}/redemptions/{redemptionId}/dispute`]).to.have.keys("post", "get");
+        expect(doc.paths[`${prefix}/sstb/transfer`]).to.have.property("post");
       }
     });
   });
