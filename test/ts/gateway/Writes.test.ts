@@ -191,6 +191,23 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     });
   });
 
+  describe("concurrent writes of one managed account", function () {
+    it("are all sent, one after the other, with consecutive nonces", async function () {
+      const to = live.signers[ROLE.user2].address;
+      const before = await live.d.sstb.balanceOf(to);
+      const nonce = await sent(w.managed);
+      const responses = await Promise.all(
+        [0.01, 0.02, 0.03, 0.04, 0.05].map((sstb_amount) =>
+          post(w.http.managed, "/v1/sstb/transfer", { to, sstb_amount }),
+        ),
+      );
+      const hashes = responses.map((r) => dataOf(r).transaction_hash as string);
+      const nonces = await Promise.all(hashes.map(async (hash) => (await live.rpc.getTransaction(hash))!.nonce));
+      expect([...nonces].sort((a, b) => a - b)).to.deep.equal([0, 1, 2, 3, 4].map((i) => nonce + i));
+      expect((await live.d.sstb.balanceOf(to)) - before).to.equal(parseEther("0.15"));
+    });
+  });
+
   describe("external account: unsigned transactions", function () {
     /** Signs and sends the route's transactions with the account's own key, in order. */
     async function sendAll(transactions: Array<Record<string, any>>) {
