@@ -487,6 +487,25 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     });
   });
 
+  describe("accounts through a running gateway (/admin/accounts, for the accounts command)", function () {
+    it("creates and lists managed accounts for an admin token only, addresses without keys", async function () {
+      const admin = { authorization: `Bearer ${w.gw.keys.adminToken()}`, "content-type": "application/json" };
+      const created = await w.http.managed.request("POST", "/admin/accounts", {
+        token: null,
+        headers: admin,
+        body: JSON.stringify({ label: "through the gateway" }),
+      });
+      const account = dataOf(created);
+      expect(Object.keys(account).sort()).to.deep.equal(["address", "createdAt"]);
+      expect(await w.gw.accounts.manages(account.address)).to.equal(true);
+      const listed = dataOf(await w.http.managed.request("GET", "/admin/accounts", { token: null, headers: admin }));
+      for (const a of listed.accounts) expect(Object.keys(a).sort()).to.deep.equal(["address", "createdAt", "label"]);
+      expect(listed.accounts.map((a: { address: string }) => a.address)).to.include(account.address);
+      expectError(await post(w.http.managed, "/admin/accounts", {}), "authorization_error", 403);
+      expectError(await w.http.managed.request("GET", "/admin/accounts", { token: null }), "authentication_error", 401);
+    });
+  });
+
   describe("managed accounts: sealed signing keys", function () {
     it("never stores the private key in clear, in the rows or in the database's files", async function () {
       const wallet = (await w.gw.accounts.signer(w.managed, live.rpc)) as Wallet;
