@@ -24,9 +24,11 @@ describe(`Idempotency-Key hook on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   let store: Store;
   let runs: Record<string, number>;
   let release: () => void = () => {};
+  const apps: FastifyInstance[] = [];
 
   async function app(options: IdempotencyOptions = {}): Promise<FastifyInstance> {
     const a = Fastify();
+    apps.push(a);
     a.setErrorHandler((error, _request, reply) => {
       const api = error instanceof ApiError ? error : new ApiError("internal_error", "internal error");
       return reply.code(api.statusCode).send(api.body());
@@ -75,6 +77,9 @@ describe(`Idempotency-Key hook on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   beforeEach(async function () {
     runs = {};
     await store.db.delete(idempotencyKeys);
+  });
+  afterEach(async function () {
+    await Promise.all(apps.splice(0).map((a) => a.close()));
   });
   after(async function () {
     await store?.close();
