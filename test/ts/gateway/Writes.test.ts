@@ -279,6 +279,21 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(stored.transaction_hash).to.equal(null); // the client sent it
     });
 
+    it("redeem answers the initiation alone, pre-checked, when the allowance already covers amount plus fee", async function () {
+      const [, total] = await live.d.redemptionManager.quoteFee(parseEther("1"));
+      const manager = await live.d.redemptionManager.getAddress();
+      await (await live.d.sstb.connect(w.external).approve(manager, total)).wait();
+      const data = dataOf(
+        await post(w.http.external, "/v1/redemptions", { sstb_amount: 1, provider_id: w.provider.address }),
+      );
+      expect(data.transactions.map((t: { description: string }) => t.description)).to.deep.equal([
+        "initiateRedemption",
+      ]);
+      const count = await live.d.redemptionManager.redemptionCount();
+      await sendAll(data.transactions);
+      expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
+    });
+
     it("transfer answers one transaction that moves the sSTB when sent", async function () {
       const to = live.signers[ROLE.user2].address;
       const before = await live.d.sstb.balanceOf(to);
@@ -503,6 +518,38 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(listed.accounts.map((a: { address: string }) => a.address)).to.include(account.address);
       expectError(await post(w.http.managed, "/admin/accounts", {}), "authorization_error", 403);
       expectError(await w.http.managed.request("GET", "/admin/accounts", { token: null }), "authentication_error", 401);
+    });
+  });
+
+  // figures for the note (printed, not asserted): wall time of a write through HTTP on the devnet
+  describe("figures", function () {
+    it("measures managed redemptions, transfers, replays and external preparations", async function () {
+      const to = live.signers[ROLE.user2].address;
+      const timed = async (label: string, n: number, run: (i: number) => Promise<Recorded>) => {
+        const times: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const start = performance.now();
+          dataOf(await run(i));
+          times.push(performance.now() - start);
+        }
+        times.sort((a, b) => a - b);
+        console.log(
+          `      ${label}: median ${times[Math.floor(n / 2)].toFixed(0)} ms, max ${times[n - 1].toFixed(0)} ms (n=${n})`,
+        );
+      };
+      const body = { sstb_amount: 1, provider_id: w.provider.address };
+      await timed("managed redemption (approve + initiate mined)", 5, () =>
+        post(w.http.managed, "/v1/redemptions", body),
+      );
+      await timed("managed transfer (one transaction mined)", 5, () =>
+        post(w.http.managed, "/v1/sstb/transfer", { to, sstb_amount: 0.01 }),
+      );
+      await timed("idempotent replay", 10, () =>
+        post(w.http.managed, "/v1/sstb/transfer", { to, sstb_amount: 0.01 }, { "idempotency-key": "figures" }),
+      );
+      await timed("external redemption (unsigned transactions)", 5, () =>
+        post(w.http.external, "/v1/redemptions", body),
+      );
     });
   });
 
