@@ -544,7 +544,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       await timed("managed transfer (one transaction mined)", 5, () =>
         post(w.http.managed, "/v1/sstb/transfer", { to, sstb_amount: 0.01 }),
       );
-      await timed("idempotent replay", 10, () =>
+      await timed("one Idempotency-Key 10 times (the first sends, 9 replays)", 10, () =>
         post(w.http.managed, "/v1/sstb/transfer", { to, sstb_amount: 0.01 }, { "idempotency-key": "figures" }),
       );
       await timed("external redemption (unsigned transactions)", 5, () =>
