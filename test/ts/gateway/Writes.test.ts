@@ -431,15 +431,29 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         const error = expectError(r, code, code === "resource_not_found" ? 404 : 400);
         if (reason !== undefined) expect(error.details.reason, r.text).to.equal(reason);
       }
-      // a text/plain body is a wrong content type, not a string
-      expectError(
-        await w.http.managed.request("POST", "/v1/sstb/transfer", {
-          body: "x",
-          headers: { "content-type": "text/plain" },
-        }),
-        "invalid_parameter",
-        400,
-      );
+      // malformed, oversized, non-JSON (text/plain is a wrong content type, not a string) and
+      // non-object bodies, on every write route under both prefixes
+      const id = await live.d.redemptionManager.redemptionCount();
+      const routes = ["/redemptions", `/redemptions/${id}/confirm`, `/redemptions/${id}/dispute`, "/sstb/transfer"];
+      const bodies: Array<[string, string]> = [
+        ["{not json", "application/json"],
+        [JSON.stringify({ pad: "x".repeat(70_000) }), "application/json"],
+        ["x", "text/plain"],
+        ["<a/>", "application/xml"],
+        ["[1]", "application/json"],
+        ["42", "application/json"],
+      ];
+      const before = { nonce: await sent(w.managed), count: await live.d.redemptionManager.redemptionCount() };
+      for (const prefix of ["/api/v1", "/v1"]) {
+        for (const route of routes) {
+          for (const [body, type] of bodies) {
+            const r = await w.http.managed.request("POST", prefix + route, { body, headers: { "content-type": type } });
+            expectError(r, "invalid_parameter", 400);
+          }
+        }
+      }
+      expect(await sent(w.managed)).to.equal(before.nonce);
+      expect(await live.d.redemptionManager.redemptionCount()).to.equal(before.count);
       expect(await sent(w.managed)).to.equal(nonce);
       expect(await live.d.redemptionManager.redemptionCount()).to.equal(count);
     });
