@@ -97,6 +97,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     primary,
     signers: accounts,
     pollIntervalMs: config.pollIntervalMs,
+    // with depth 0 (the devnet) a write's block is indexed within a poll: answer after it, so the
+    // read routes show the write at once; deeper chains would hold the answer for the whole depth
+    ...(options.index === false || (config.confirmations[primary.chain] ?? config.defaultConfirmations) > 0
+      ? {}
+      : {
+          indexed: (block: number) => indexers.find((i) => i.source.chainId === primary.chainId)!.waitFor(block, 5_000),
+        }),
   });
   const app = await buildApp({
     model,

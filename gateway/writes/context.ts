@@ -24,6 +24,12 @@ export interface WriteContextOptions {
   primary: DeployedChain;
   signers: AccountSigners;
   pollIntervalMs: number;
+  /**
+   * Resolves once the indexer has indexed a block (absent: no waiting). A managed write answers
+   * after its block is indexed, so the read routes show it at once (best effort: a slow indexer
+   * delays the answer by its timeout, not fails it).
+   */
+  indexed?: (blockNumber: number) => Promise<void>;
 }
 
 /**
@@ -41,11 +47,13 @@ export class WriteContext {
   readonly sstb: SSTB;
   readonly sstbAddress: string;
   readonly sender: TransactionSender;
+  private readonly indexed?: (blockNumber: number) => Promise<void>;
 
   constructor(options: WriteContextOptions) {
     const { primary } = options;
     this.db = options.db;
     this.model = options.model;
+    this.indexed = options.indexed;
     this.chainId = primary.chainId!;
     // a provider of its own: no response cache (nonces and balances must be current), and receipts
     // polled at the indexer's pace
@@ -86,6 +94,7 @@ export class WriteContext {
       };
     }
     const receipts = await this.sender.send(account, async () => (await options.recheck?.()) ?? calls);
+    await this.indexed?.(receipts[receipts.length - 1].blockNumber).catch(() => {});
     return { mode: "managed", receipts };
   }
 

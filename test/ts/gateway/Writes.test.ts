@@ -94,10 +94,12 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(stored.specifications).to.deep.equal(specifications);
     });
 
-    it("redeems with the short body on /v1 and the new id in redemption_id", async function () {
+    it("redeems with the short body on /v1 and the new id in redemption_id, readable at once", async function () {
       const count = await live.d.redemptionManager.redemptionCount();
       const id = await redeemManaged(1.25);
       expect(id).to.equal(count + 1n);
+      const read = await w.http.managed.data(`/v1/redemptions/${id}`);
+      expect(read).to.include({ redemption_id: id.toString(), status: "pending", sstb_amount: 1.25, user: w.managed });
       expect((await live.d.redemptionManager.redemptions(id)).amount).to.equal(parseEther("1.25"));
     });
 
@@ -127,6 +129,9 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       const data = dataOf(await post(w.http.managed, `/api/v1/redemptions/${id}/confirm`, {}));
       expect(data).to.include({ mode: "managed", redemption_id: id.toString(), status: "confirmed" });
       expect((await live.d.redemptionManager.redemptions(id)).confirmed).to.equal(true);
+
+      // answered once indexed: the read route shows the confirmation at once
+      expect((await w.http.managed.data(`/v1/redemptions/${id}`)).status).to.equal("confirmed");
 
       const twice = expectError(await post(w.http.managed, `/v1/redemptions/${id}/confirm`), "invalid_parameter", 400);
       expect(twice.message).to.equal("Already confirmed");
