@@ -117,6 +117,19 @@ export class WriteContext {
     return record;
   }
 
+  /** Refuses a redemption that does not exist or whose user or provider the account is not. */
+  async partyOf(account: string, redemptionId: number): Promise<void> {
+    const record = await this.redemptionRecord(redemptionId);
+    const lower = account.toLowerCase();
+    if (record.user.toLowerCase() !== lower && record.provider.toLowerCase() !== lower) {
+      throw new ApiError(
+        "authorization_error",
+        `redemption ${redemptionId} is not the key account's (user or provider)`,
+        { redemption_id: String(redemptionId) },
+      );
+    }
+  }
+
   /**
    * Refuses a redemption that does not exist or is not the account's: `authorization_error`
    * (redemptions are public on-chain, so a 404 would hide nothing).

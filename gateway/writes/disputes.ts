@@ -1,7 +1,7 @@
 import { keccak256, toUtf8Bytes } from "ethers";
 import { and, eq } from "drizzle-orm";
 
-import { ApiError, invalidParameter, notFound } from "../http/errors.js";
+import { invalidParameter, notFound } from "../http/errors.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import { disputeEvidence } from "../store/schema.js";
 import { canonicalJson } from "./canonical.js";
@@ -73,17 +73,7 @@ export async function openDispute(
 
 /** The stored evidence of a redemption's dispute, for the redemption's user or provider only. */
 export async function disputeEvidenceOf(ctx: WriteContext, account: string, redemptionId: number) {
-  const record = await ctx.redemptionRecord(redemptionId);
-  const lower = account.toLowerCase();
-  if (record.user.toLowerCase() !== lower && record.provider.toLowerCase() !== lower) {
-    throw new ApiError(
-      "authorization_error",
-      `redemption ${redemptionId} is not the key account's (user or provider)`,
-      {
-        redemption_id: String(redemptionId),
-      },
-    );
-  }
+  await ctx.partyOf(account, redemptionId);
   const [row] = await ctx.db
     .select()
     .from(disputeEvidence)

@@ -2,7 +2,7 @@ import { WriteContext } from "./context.js";
 import type { WriteContextOptions } from "./context.js";
 import { disputeEvidenceOf, openDispute } from "./disputes.js";
 import type { DisputeInput } from "./disputes.js";
-import { confirm, redeem } from "./redemptions.js";
+import { confirm, redeem, redemptionRequestOf } from "./redemptions.js";
 import type { RedemptionInput } from "./redemptions.js";
 import { transfer } from "./transfers.js";
 
@@ -41,6 +41,10 @@ export class WriteService {
 
   evidence(account: string, redemptionId: number) {
     return disputeEvidenceOf(this.ctx, account, redemptionId);
+  }
+
+  request(account: string, redemptionId: number) {
+    return redemptionRequestOf(this.ctx, account, redemptionId);
   }
 
   transfer(account: string, input: { to: string; sstb_amount: number }) {

@@ -1,4 +1,5 @@
 import type { TransactionReceipt } from "ethers";
+import { and, eq } from "drizzle-orm";
 
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import { sstb as wholeSstb } from "../http/format.js";
@@ -181,4 +182,26 @@ function redemptionOf(ctx: WriteContext, receipt: TransactionReceipt): { redempt
     throw new Error(`initiateRedemption ${receipt.hash} emitted no RedemptionInitiated/RedemptionTerms`);
   }
   return { redemptionId, deadline };
+}
+
+/**
+ * What the user asked the gateway for with a redemption (the reference body's `specifications`),
+ * for the redemption's user and provider: the provider reads what to allocate here.
+ */
+export async function redemptionRequestOf(ctx: WriteContext, account: string, redemptionId: number) {
+  await ctx.partyOf(account, redemptionId);
+  const [row] = await ctx.db
+    .select()
+    .from(redemptionRequests)
+    .where(and(eq(redemptionRequests.chainId, ctx.chainId), eq(redemptionRequests.redemptionId, redemptionId)))
+    .limit(1);
+  if (row === undefined) throw notFound("gateway request of redemption", redemptionId);
+  return {
+    redemption_id: String(redemptionId),
+    provider_id: row.providerId,
+    user: row.account,
+    specifications: row.specifications,
+    transaction_hash: row.txHash,
+    created_at: row.createdAt,
+  };
 }

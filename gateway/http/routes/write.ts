@@ -224,6 +224,42 @@ export async function writeRoutes(app: FastifyInstance, options: WriteRouteOptio
     },
   );
 
+  app.get(
+    "/redemptions/:redemptionId/specifications",
+    {
+      schema: {
+        tags: ["redemptions"],
+        summary: "What the user asked for with a redemption made through the gateway (for its user and provider)",
+        params: redemptionIdParams,
+        response: {
+          200: s.envelope({
+            type: "object",
+            additionalProperties: false,
+            required: ["redemption_id", "provider_id", "user", "specifications", "transaction_hash", "created_at"],
+            properties: {
+              redemption_id: string,
+              provider_id: address,
+              user: address,
+              specifications: {
+                type: ["object", "null"],
+                additionalProperties: false,
+                properties: { cpu_cores: hardware, ram_gb: hardware, storage_gb: hardware, network_mbps: hardware },
+                description: "the reference body's specifications; null for the short body",
+              },
+              transaction_hash: txHash,
+              created_at: unix,
+            },
+          }),
+          ...s.errors,
+        },
+      },
+    },
+    async (request) => {
+      const { redemptionId } = request.params as { redemptionId: number };
+      return { success: true, data: await writes.request(accountOf(request), redemptionId) };
+    },
+  );
+
   app.post(
     "/sstb/transfer",
     {

@@ -92,6 +92,12 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       const [stored] = await w.gw.store.db.select().from(redemptionRequests);
       expect(stored.redemptionId).to.equal(Number(id));
       expect(stored.specifications).to.deep.equal(specifications);
+      // the provider reads what to allocate; so does the user; nobody else
+      for (const client of [w.http.provider, w.http.managed]) {
+        const request = await client.data(`/api/v1/redemptions/${id}/specifications`);
+        expect(request).to.deep.include({ redemption_id: id.toString(), user: w.managed, specifications });
+      }
+      expectError(await w.http.stranger.get(`/v1/redemptions/${id}/specifications`), "authorization_error", 403);
     });
 
     it("redeems with the short body on /v1 and the new id in redemption_id, readable at once", async function () {
@@ -101,6 +107,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       const read = await w.http.managed.data(`/v1/redemptions/${id}`);
       expect(read).to.include({ redemption_id: id.toString(), status: "pending", sstb_amount: 1.25, user: w.managed });
       expect((await live.d.redemptionManager.redemptions(id)).amount).to.equal(parseEther("1.25"));
+      expect((await w.http.managed.data(`/v1/redemptions/${id}/specifications`)).specifications).to.equal(null);
     });
 
     it("refuses specifications beyond the provider's registered hardware, sending nothing", async function () {
@@ -517,6 +524,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         expect(doc.paths[`${prefix}/redemptions/{redemptionId}/confirm`]).to.have.property("post");
         expect(doc.paths[`${prefix}/redemptions/{redemptionId}/dispute`]).to.have.keys("post", "get");
         expect(doc.paths[`${prefix}/sstb/transfer`]).to.have.property("post");
+        expect(doc.paths[`${prefix}/redemptions/{redemptionId}/specifications`]).to.have.property("get");
       }
     });
   });
