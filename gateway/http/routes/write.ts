@@ -1,16 +1,17 @@
 import { Ajv } from "ajv";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
 import { ISSUE_TYPES } from "../../indexer/modules/redemption-manager.js";
 import type { IssueTypeName, Specifications, WriteService } from "../../writes/operations.js";
-import { ApiError, invalidParameter } from "../errors.js";
+import { invalidParameter } from "../errors.js";
 import * as s from "../schemas.js";
+import { accountOf } from "./read.js";
 
 export interface WriteRouteOptions {
   writes: WriteService;
 }
 
-const address = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$", description: "chain address" } as const;
+const address = s.addressParam;
 const string = { type: "string" } as const;
 const unix = { type: "integer", description: "Unix seconds" } as const;
 const txHash = { type: "string", pattern: "^0x[0-9a-f]{64}$" } as const;
@@ -67,12 +68,6 @@ const redemptionIdParams = s.params({ redemptionId: s.idParam });
 // but would take "5" for 5 or 1 for "1" in a JSON body): a wrong type is refused
 const strictBodies = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
 const parts = new Ajv({ coerceTypes: true, removeAdditional: false, useDefaults: true, strict: false });
-
-/** The key's account (routes behind authentication always have one). */
-function accountOf(request: FastifyRequest): string {
-  if (request.apiKey === undefined) throw new ApiError("authentication_error", "an API key is required");
-  return request.apiKey.account;
-}
 
 /**
  * The write routes (SPEC.md "Endpoints"), registered under both prefixes: redemptions (the
