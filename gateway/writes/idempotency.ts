@@ -50,7 +50,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
   app.addHook("onClose", async () => clearInterval(purge));
 
   app.addHook("preHandler", async (request, reply) => {
-    if (request.method !== "POST" || request.routeOptions.config?.idempotency === false) return;
+    if (request.method !== "POST" || request.is404 || request.routeOptions.config?.idempotency === false) return;
     // GraphQL serves queries only (reads): nothing to deduplicate
     if (request.routeOptions.url === "/graphql") return;
     const header = request.headers[IDEMPOTENCY_HEADER];

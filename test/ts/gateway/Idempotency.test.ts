@@ -177,6 +177,8 @@ describe(`Idempotency-Key hook on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       await send(a, "/opted-out", "k9");
       await send(a, "/opted-out", "k9");
       expect(runs.optedOut).to.equal(2);
+      const unknown = await send(a, "/no-such-route", "k10");
+      expect(unknown.statusCode).to.equal(404); // an unknown route claims nothing
       expect(await store.db.select().from(idempotencyKeys)).to.have.length(0);
     });
   });
