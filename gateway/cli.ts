@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
+import { accountsCommand } from "./accounts/command.js";
 import { KeyInputError, KeyService } from "./auth/keys.js";
 import type { CreateKeyOptions, Scope, Tier } from "./auth/keys.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -19,6 +20,8 @@ const USAGE = `Usage:
                                  [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE]
   npm run gateway -- keys list
   npm run gateway -- keys revoke KEY_ID
+  npm run gateway -- accounts create [--label TEXT]    (a managed account: the gateway holds its key sealed)
+  npm run gateway -- accounts list
 
 Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
 GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
@@ -26,7 +29,8 @@ GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CH
 GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE, GATEWAY_TRUSTED_PROXIES, GATEWAY_REQUIRE_HTTPS (outside the
 devnet HTTPS is required: serve TLS or name the TLS-terminating proxy),
 GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
-GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400).`;
+GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400),
+GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -78,6 +82,11 @@ async function main(argv: string[]): Promise<number> {
           ? { action: "revoke", keyId: arg ?? "" }
           : { action: "list" };
     console.log(JSON.stringify(await keysCommand(config, request), null, 2));
+    return 0;
+  }
+  if (command === "accounts" && (sub === "create" || sub === "list")) {
+    const request = sub === "create" ? { action: "create" as const, label: values.label } : { action: "list" as const };
+    console.log(JSON.stringify(await accountsCommand(config, request), null, 2));
     return 0;
   }
   console.error(USAGE);

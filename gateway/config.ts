@@ -17,6 +17,8 @@ export interface GatewayConfig {
   dataDir: string;
   redisUrl?: string;
   jwtSecret: string;
+  /** Master key (32 bytes, hex) sealing managed accounts' signing keys; none: no managed accounts. */
+  accountKey?: string;
   /** Confirmation depth per chain name (missing: `defaultConfirmations`). */
   confirmations: Record<string, number>;
   defaultConfirmations: number;
@@ -133,6 +135,7 @@ export function loadConfig(
     dataDir,
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
     jwtSecret: jwtSecret(env, environment, dataDir),
+    ...accountKey(env, environment, dataDir),
     confirmations,
     defaultConfirmations,
     rpcUrls,
@@ -173,4 +176,27 @@ function positiveInteger(value: string, name: string): number {
 function checkSecret(secret: string, name: string): string {
   if (secret.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
   return secret;
+}
+
+/**
+ * The managed accounts' master key: `GATEWAY_ACCOUNT_KEY` or the file `GATEWAY_ACCOUNT_KEY_FILE`
+ * (64 hex digits); on the devnet only, a random one is created in the data folder. Outside the
+ * devnet without either, the gateway holds no keys and every account is external.
+ */
+function accountKey(env: NodeJS.ProcessEnv, environment: string, dataDir: string): { accountKey?: string } {
+  let key = env.GATEWAY_ACCOUNT_KEY;
+  if (!key && env.GATEWAY_ACCOUNT_KEY_FILE) key = readFileSync(env.GATEWAY_ACCOUNT_KEY_FILE, "utf8").trim();
+  if (!key && environment === "devnet") {
+    const file = path.join(dataDir, "account-key");
+    if (!existsSync(file)) {
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+    }
+    key = readFileSync(file, "utf8").trim();
+  }
+  if (!key) return {};
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(key)) {
+    throw new ConfigError("GATEWAY_ACCOUNT_KEY / GATEWAY_ACCOUNT_KEY_FILE must hold 32 bytes as 64 hex digits");
+  }
+  return { accountKey: key.replace(/^0x/, "") };
 }

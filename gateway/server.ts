@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 
 import { readDeploymentFile } from "../scripts/lib/environments.js";
 import type { DeployedChain } from "../scripts/lib/environments.js";
+import { ManagedAccounts } from "./accounts/managed.js";
 import { KeyService } from "./auth/keys.js";
 import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
 import type { GatewayConfig } from "./config.js";
@@ -16,6 +17,7 @@ import { openStore } from "./store/db.js";
 import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
+import { WriteService } from "./writes/operations.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -24,6 +26,8 @@ export interface Gateway {
   store: Store;
   keys: KeyService;
   verification: VerificationService;
+  /** Accounts whose signing keys the gateway holds (sealed). */
+  accounts: ManagedAccounts;
   indexers: ChainIndexer[];
   chains: DeployedChain[];
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
@@ -110,6 +114,21 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     await store.close();
     throw error;
   });
+  const accounts = new ManagedAccounts(store.db, config.accountKey);
+  const writes = new WriteService({
+    db: store.db,
+    model,
+    primary,
+    signers: accounts,
+    pollIntervalMs: config.pollIntervalMs,
+    // with depth 0 (the devnet) a write's block is indexed within a poll: answer after it, so the
+    // read routes show the write at once; deeper chains would hold the answer for the whole depth
+    ...(options.index === false || (config.confirmations[primary.chain] ?? config.defaultConfirmations) > 0
+      ? {}
+      : {
+          indexed: (block: number) => indexers.find((i) => i.source.chainId === primary.chainId)!.waitFor(block, 5_000),
+        }),
+  });
   const app = await buildApp({
     model,
     chains,
@@ -125,6 +144,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     log,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
     verification,
+    db: store.db,
+    writes,
+    accounts,
   });
 
   if (options.index !== false) for (const indexer of indexers) indexer.start();
@@ -140,6 +162,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     store,
     keys,
     verification,
+    accounts,
     indexers,
     chains,
     async synced(timeoutMs = 60_000) {
@@ -157,6 +180,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await Promise.all(indexers.map((i) => i.stop()));
       bridgeFees.close();
       verification.close();
+      writes.close();
       redis?.disconnect();
       await store.close();
     },

@@ -7,17 +7,23 @@ import type { GraphQLFormattedError, SourceLocation } from "graphql";
 import type { Redis } from "ioredis";
 import mercurius from "mercurius";
 
+import type { ManagedAccounts } from "../accounts/managed.js";
 import type { ApiKey, KeyService, Scope } from "../auth/keys.js";
 import { TIER_LIMITS } from "../auth/keys.js";
 import { resolvers, typeDefs } from "../graphql/schema.js";
 import type { ActivitySource } from "../graphql/schema.js";
+import type { Db } from "../store/db.js";
+import type { VerificationService } from "../verification/service.js";
+import { registerIdempotency } from "../writes/idempotency.js";
+import type { WriteService } from "../writes/operations.js";
 import { ApiError, errorSchema, invalidParameter } from "./errors.js";
 import type { ResponseCache } from "./response-cache.js";
+import { accountAdminRoutes } from "./routes/account-admin.js";
 import { adminRoutes } from "./routes/admin.js";
 import { readRoutes } from "./routes/read.js";
 import type { ReadRouteOptions } from "./routes/read.js";
 import { verificationRoutes } from "./routes/verification.js";
-import type { VerificationService } from "../verification/service.js";
+import { writeRoutes } from "./routes/write.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -52,6 +58,12 @@ export interface AppOptions extends ReadRouteOptions {
   log?: (line: string) => void;
   /** The verifier: verification routes (GET always, the writes with verifier keys). */
   verification?: VerificationService;
+  /** The store: `Idempotency-Key` records for every POST route. */
+  db?: Db;
+  /** The write routes' operations (none: the write routes are not served). */
+  writes?: WriteService;
+  /** Managed accounts, for the `accounts` command through a running gateway. */
+  accounts?: ManagedAccounts;
 }
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
@@ -195,6 +207,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
+  // every POST route registered from here on honours Idempotency-Key
+  if (options.db !== undefined) registerIdempotency(app, options.db);
+
   // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
   app.addHook("onSend", async (_request, reply, payload) => {
     const reset = reply.getHeader("x-ratelimit-reset");
@@ -266,9 +281,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
+    if (options.writes !== undefined) await app.register(writeRoutes, { writes: options.writes, prefix });
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   await app.register(adminRoutes, { keys: options.keys });
+  if (options.accounts !== undefined) {
+    await app.register(accountAdminRoutes, { keys: options.keys, accounts: options.accounts });
+  }
   app.get("/health", { schema: { hide: true }, config: { public: true } }, async () => ({
     success: true,
     data: options.health(),

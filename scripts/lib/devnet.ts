@@ -9,6 +9,7 @@ import { runBridgeScenario } from "./bridge-demo.js";
 import type { RouteLimits } from "./ccip.js";
 import { runScenario } from "./demo.js";
 import { gatherDeployment, writeDeploymentFile } from "./environments.js";
+import { runHttpRedemption } from "./http-demo.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
@@ -235,6 +236,25 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
         (line) => log(`  ${line}`),
       ),
     );
+    log("");
+    log("Redemption through the gateway's HTTP API (the user's API key; the user's wallet signs):");
+    await step("redeem through the HTTP API", async () => {
+      await gateway.synced();
+      const id = await runHttpRedemption(
+        gateway.url,
+        apiKey,
+        { user: role("user"), provider: role("provider") },
+        network.primary,
+        DEVNET_CHAINS[0].chainId,
+        (line) => log(`  ${line}`),
+      );
+      await gateway.synced();
+      const response = await fetch(`${gateway.url}/v1/redemptions/${id}`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      const { data } = (await response.json()) as { data: { status: string } };
+      log(`    GET /v1/redemptions/${id}: status ${data.status}`);
+    });
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
     log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);
     await step("let the gateway index the scenario", () => gateway.synced());

@@ -28,7 +28,7 @@ const list = (name: string, rows: unknown[], total: number, paging: Paging) => (
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** The API key's account (routes behind authentication always have one). */
-function accountOf(request: FastifyRequest): string {
+export function accountOf(request: FastifyRequest): string {
   if (request.apiKey === undefined) throw new ApiError("authentication_error", "an API key is required");
   return request.apiKey.account;
 }

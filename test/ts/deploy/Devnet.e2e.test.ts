@@ -89,6 +89,8 @@ describe("npm start (the devnet, end to end)", function () {
     });
     expect(output).to.contain(`http://127.0.0.1:${gatewayPort}`);
     expect(output).to.contain("The gateway has indexed it");
+    // the redemption once more through the HTTP API, signed by the user's wallet, confirmed
+    expect(output).to.match(/GET \/v1\/redemptions\/\d+: status confirmed/);
 
     const pids = [...output.matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1]));
     expect(pids, output).to.have.length(3);

@@ -1,0 +1,132 @@
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { and, eq, lte } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+import { ApiError, invalidParameter } from "../http/errors.js";
+import type { Db } from "../store/db.js";
+import { idempotencyKeys } from "../store/schema.js";
+import { canonicalJson } from "./canonical.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** `false`: the route ignores `Idempotency-Key` (every POST honours it by default). */
+    idempotency?: boolean;
+  }
+  interface FastifyRequest {
+    /** The key this request holds (it runs first with that key); its response is stored. */
+    idempotencyClaim?: { account: string; key: string };
+  }
+}
+
+export interface IdempotencyOptions {
+  /** How long a key and its stored response are kept (default 24 h). */
+  ttlSeconds?: number;
+  /** How long a retry waits for the first request with its key to finish (default 120 s). */
+  waitMs?: number;
+}
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+const DEFAULT_TTL_SECONDS = 86_400;
+const POLL_MS = 50;
+
+/**
+ * `Idempotency-Key` for every POST route of `app` registered after this call (a route opts out
+ * with `config: { idempotency: false }`). Keys are scoped to the API key's account. The first
+ * request with a key claims it (an insert that only one of concurrent requests wins) and runs;
+ * its response (status and body, errors included) is stored when it is sent. A retry with the same
+ * key and the same request (method, path, query and body, compared by hash) gets that response
+ * back without running again; while the first still runs, the retry waits for it. The same key
+ * with another request is refused with `invalid_parameter`. Requests refused before the handler
+ * (authentication, validation) never claim a key.
+ */
+export function registerIdempotency(app: FastifyInstance, db: Db, options: IdempotencyOptions = {}): void {
+  const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const waitMs = options.waitMs ?? 120_000;
+
+  // expired keys are removed hourly (a retry after expiry claims the key again in any case)
+  const purge = setInterval(() => void purgeExpiredKeys(db).catch(() => {}), 3_600_000).unref();
+  app.addHook("onClose", async () => clearInterval(purge));
+
+  app.addHook("preHandler", async (request, reply) => {
+    if (request.method !== "POST" || request.is404 || request.routeOptions.config?.idempotency === false) return;
+    // GraphQL serves queries only (reads): nothing to deduplicate
+    if (request.routeOptions.url === "/graphql") return;
+    const header = request.headers[IDEMPOTENCY_HEADER];
+    if (header === undefined) return;
+    if (typeof header !== "string" || !/^[\x21-\x7e]{1,255}$/.test(header)) {
+      throw invalidParameter("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
+    }
+    const account = request.apiKey?.account;
+    if (account === undefined) return; // public routes have no account to scope the key to
+    const requestHash = hashOf(request);
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const now = Math.floor(Date.now() / 1000);
+      const claimed = await db
+        .insert(idempotencyKeys)
+        .values({ account, key: header, requestHash, state: "pending", createdAt: now, expiresAt: now + ttl })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      if (claimed.length > 0) {
+        request.idempotencyClaim = { account, key: header };
+        return;
+      }
+      const where = and(eq(idempotencyKeys.account, account), eq(idempotencyKeys.key, header));
+      const [row] = await db.select().from(idempotencyKeys).where(where).limit(1);
+      if (row === undefined) continue; // expired and removed meanwhile: claim it
+      if (row.expiresAt <= now) {
+        await db.delete(idempotencyKeys).where(and(where, lte(idempotencyKeys.expiresAt, now)));
+        continue;
+      }
+      if (row.requestHash !== requestHash) {
+        throw invalidParameter("Idempotency-Key", "was already used with a different request");
+      }
+      if (row.state === "done") return replay(reply, row.statusCode ?? 200, row.response ?? "");
+      if (Date.now() >= deadline) {
+        throw new ApiError(
+          "invalid_parameter",
+          "invalid Idempotency-Key: the first request with this key is still being processed",
+          { parameter: "Idempotency-Key", reason: "still being processed", state: "pending" },
+        );
+      }
+      await sleep(POLL_MS);
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (claim === undefined) return payload;
+    request.idempotencyClaim = undefined;
+    await db
+      .update(idempotencyKeys)
+      .set({ state: "done", statusCode: reply.statusCode, response: typeof payload === "string" ? payload : "" })
+      .where(and(eq(idempotencyKeys.account, claim.account), eq(idempotencyKeys.key, claim.key)));
+    return payload;
+  });
+}
+
+/** Deletes expired keys; returns how many. */
+export async function purgeExpiredKeys(db: Db, now = Math.floor(Date.now() / 1000)): Promise<number> {
+  const removed = await db
+    .delete(idempotencyKeys)
+    .where(lte(idempotencyKeys.expiresAt, now))
+    .returning({ key: idempotencyKeys.key });
+  return removed.length;
+}
+
+function hashOf(request: FastifyRequest): string {
+  const path = request.url.split("?")[0];
+  return createHash("sha256")
+    .update(`${request.method} ${path}\n${canonicalJson(request.query ?? {})}\n${canonicalJson(request.body ?? null)}`)
+    .digest("hex");
+}
+
+function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header("content-type", "application/json; charset=utf-8")
+    .header("idempotent-replayed", "true")
+    .send(body);
+}

@@ -1,0 +1,32 @@
+import { ZeroAddress, getAddress } from "ethers";
+
+import { invalidParameter } from "../http/errors.js";
+import { sstb as wholeSstb } from "../http/format.js";
+import { baseUnitsOf } from "./amounts.js";
+import type { Outcome, WriteContext } from "./context.js";
+import type { Call } from "./sender.js";
+
+/** sSTB `transfer` of `sstb_amount` whole sSTB to `to`, within the account's balance. */
+export async function transfer(
+  ctx: WriteContext,
+  account: string,
+  input: { to: string; sstb_amount: number },
+): Promise<Outcome<{ from: string; to: string; sstb_amount: number }>> {
+  const to = getAddress(input.to);
+  if (to === ZeroAddress) throw invalidParameter("to", "must not be the zero address");
+  const amount = baseUnitsOf(input.sstb_amount);
+  await ctx.requireBalance(account, amount, "sstb_amount", "amount");
+  const call: Call = {
+    description: "transfer",
+    to: ctx.sstbAddress,
+    data: ctx.sstb.interface.encodeFunctionData("transfer", [to, amount]),
+  };
+  await ctx.sender.check(account, call);
+  const shown = { from: account, to, sstb_amount: wholeSstb(amount) };
+  const done = await ctx.perform(account, [call], {
+    // the account's earlier transfers in the queue may have spent the balance meanwhile
+    recheck: () => ctx.requireBalance(account, amount, "sstb_amount", "amount"),
+  });
+  if (done.mode === "external") return { mode: "external", ...shown, transactions: done.transactions };
+  return { mode: "managed", ...shown, transaction_hash: done.receipts[0].hash };
+}

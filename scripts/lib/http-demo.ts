@@ -1,0 +1,88 @@
+import { parseEther } from "ethers";
+import type { Signer } from "ethers";
+
+import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
+import { generateAccessKeyPair } from "./access-details.js";
+import { fulfilEncrypted } from "./redemption.js";
+import { sampleAccessDetails } from "./samples.js";
+
+/** An unsigned transaction as the gateway's write routes answer it for an external account. */
+interface UnsignedTransaction {
+  description: string;
+  to: string;
+  data: string;
+  value: string;
+  chainId: number;
+  nonce: number;
+  gas: number;
+}
+
+/**
+ * The demo's redemption once more, through the gateway's HTTP API with the user's API key. The
+ * user's account is external (the gateway holds no key for it), so each write answers the
+ * unsigned transactions and the user's wallet signs and sends them; the provider fulfils with its
+ * own tooling, as providers do. Returns the redemption's id.
+ */
+export async function runHttpRedemption(
+  gatewayUrl: string,
+  apiKey: string,
+  accounts: { user: Signer; provider: Signer },
+  d: { sstb: SSTB; redemptionManager: RedemptionManager },
+  chainId: bigint,
+  log: (line: string) => void,
+): Promise<bigint> {
+  const { user, provider } = accounts;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(gatewayUrl + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json()) as { success: boolean; data?: any; error?: { message: string } };
+    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.error?.message}`);
+    return json.data;
+  };
+  const signAndSend = async (transactions: UnsignedTransaction[]) => {
+    let last;
+    for (const t of transactions) {
+      last = await (
+        await user.sendTransaction({ to: t.to, data: t.data, value: BigInt(t.value), nonce: t.nonce, gasLimit: t.gas })
+      ).wait();
+      log(`    signed and sent ${t.description} (nonce ${t.nonce})`);
+    }
+    return last!;
+  };
+
+  await (await d.sstb.connect(provider).transfer(await user.getAddress(), parseEther("2"))).wait();
+  const providerId = await provider.getAddress();
+  const body = { sstb_amount: 1, provider_id: providerId };
+  log(`  POST /v1/redemptions ${JSON.stringify(body)}`);
+  const redeemed = await call("POST", "/v1/redemptions", body);
+  log(`    mode ${redeemed.mode}: ${redeemed.transactions.length} unsigned transactions`);
+  const receipt = await signAndSend(redeemed.transactions);
+  const initiated = receipt.logs
+    .map((entry) => d.redemptionManager.interface.parseLog(entry))
+    .find((parsed) => parsed?.name === "RedemptionInitiated");
+  const redemptionId = initiated!.args.redemptionId as bigint;
+  log(`    redemption #${redemptionId} initiated`);
+
+  const keys = generateAccessKeyPair();
+  await fulfilEncrypted(
+    d.redemptionManager,
+    provider,
+    redemptionId,
+    sampleAccessDetails(redemptionId),
+    keys.publicKey,
+    chainId,
+  );
+  log(`  the provider fulfilled #${redemptionId} with encrypted access details`);
+
+  log(`  POST /v1/redemptions/${redemptionId}/confirm`);
+  const confirmed = await call("POST", `/v1/redemptions/${redemptionId}/confirm`);
+  await signAndSend(confirmed.transactions);
+  log(`    redemption #${redemptionId} confirmed`);
+  return redemptionId;
+}
