@@ -33,7 +33,7 @@ describe("managed accounts", function () {
       expect(statSync(file).mode & 0o777).to.equal(0o600);
       expect(loadConfig({ "data-dir": dataDir }, {}, dir).accountKey).to.equal(config.accountKey); // kept
 
-      const env = { GATEWAY_JWT_SECRET: "x".repeat(32) };
+      const env = { GATEWAY_JWT_SECRET: "x".repeat(32), GATEWAY_TRUSTED_PROXIES: "10.0.0.2" }; // outside the devnet: behind a TLS proxy
       const testnetDir = path.join(dir, "testnet");
       const testnet = loadConfig({ environment: "testnet", "data-dir": testnetDir }, env, dir);
       expect(testnet.accountKey).to.equal(undefined); // no managed accounts without a configured key
