@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 import { CHAINS } from "../scripts/lib/environments.js";
+import { webhookSettingsFromEnv } from "./webhooks/settings.js";
+import type { WebhookSettings } from "./webhooks/settings.js";
 
 /** Everything the gateway process is configured with (flags override environment variables). */
 export interface GatewayConfig {
@@ -23,6 +25,8 @@ export interface GatewayConfig {
   rpcUrls: Record<string, string>;
   pollIntervalMs: number;
   batchBlocks: number;
+  /** Webhook delivery and e-mail alerts (defaults per environment: gateway/webhooks/settings.ts). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** Raised for a configuration the gateway cannot start with; the message names the setting. */
@@ -107,6 +111,7 @@ export function loadConfig(
     rpcUrls,
     pollIntervalMs: Number(pick("poll-ms", "GATEWAY_POLL_MS") ?? (environment === "devnet" ? 200 : 2_000)),
     batchBlocks: Number(pick("batch-blocks", "GATEWAY_BATCH_BLOCKS") ?? 500),
+    webhooks: webhookSettingsFromEnv(env),
   };
 }
 

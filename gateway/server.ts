@@ -13,6 +13,8 @@ import type { IndexerOptions } from "./indexer/indexer.js";
 import { openStore } from "./store/db.js";
 import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
+import { createWebhooks, webhookSettings } from "./webhooks/index.js";
+import type { Webhooks } from "./webhooks/index.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -22,6 +24,7 @@ export interface Gateway {
   keys: KeyService;
   indexers: ChainIndexer[];
   chains: DeployedChain[];
+  webhooks: Webhooks;
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
   synced(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +36,8 @@ export interface StartOptions {
   index?: boolean;
   listen?: boolean;
   afterApply?: IndexerOptions["afterApply"];
+  /** Run the webhook delivery workers (default true). */
+  deliver?: boolean;
 }
 
 /** The chains of the deployment file with where to reach them; refuses a chain it cannot reach. */
@@ -70,6 +75,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // ioredis reconnects by itself; an outage fails the requests that need it, not the process
   redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
   const keys = new KeyService(store.db, config.jwtSecret);
+  const webhooks = createWebhooks(store.db, webhookSettings(config.environment, config.webhooks), log);
   const indexers = chains.map(
     (c) =>
       new ChainIndexer(
@@ -82,7 +88,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           confirmations: config.confirmations[c.chain] ?? config.defaultConfirmations,
           startBlock: 0,
         },
-        { pollIntervalMs: config.pollIntervalMs, batchBlocks: config.batchBlocks, log, afterApply: options.afterApply },
+        {
+          pollIntervalMs: config.pollIntervalMs,
+          batchBlocks: config.batchBlocks,
+          log,
+          afterApply: options.afterApply,
+          sink: webhooks.outbox,
+        },
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!);
@@ -95,9 +107,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
     log,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
+    webhooks: webhooks.subscriptions,
   });
 
   if (options.index !== false) for (const indexer of indexers) indexer.start();
+  if (options.deliver !== false) webhooks.workers.start();
   let url = "";
   if (options.listen !== false) {
     url = await app.listen({ host: config.host, port: config.port });
@@ -111,6 +125,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     keys,
     indexers,
     chains,
+    webhooks,
     async synced(timeoutMs = 60_000) {
       await Promise.all(
         indexers.map(async (indexer) => {
@@ -124,6 +139,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       closed = true;
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
+      await webhooks.close();
       redis?.disconnect();
       await store.close();
     },

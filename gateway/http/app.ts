@@ -15,6 +15,8 @@ import { ApiError, errorSchema, invalidParameter } from "./errors.js";
 import { adminRoutes } from "./routes/admin.js";
 import { readRoutes } from "./routes/read.js";
 import type { ReadRouteOptions } from "./routes/read.js";
+import { webhookRoutes } from "../webhooks/routes.js";
+import type { SubscriptionService } from "../webhooks/subscriptions.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -39,6 +41,8 @@ export interface AppOptions extends ReadRouteOptions {
   /** What `/health` reports (indexer positions). */
   health: () => Record<string, unknown>;
   log?: (line: string) => void;
+  /** Webhook subscriptions (routes under both prefixes at `/webhooks`). */
+  webhooks?: SubscriptionService;
 }
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
@@ -236,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
+    if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   await app.register(adminRoutes, { keys: options.keys });

@@ -244,3 +244,4 @@ export const trades = pgTable(
   },
   (t) => [primaryKey({ columns: [t.chainId, t.blockNumber, t.logIndex] }), index("trades_time").on(t.timestamp)],
 );
+export * from "./tables/webhooks.js";
