@@ -27,8 +27,8 @@ export const MAX_URL_LENGTH = 2048;
 
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
-/** A subscription as the API shows it (the secret only when just created or rotated). */
-export function subscriptionView(row: SubscriptionRow, secret?: string) {
+/** A subscription as the API shows it (the secret is added only when just created or rotated). */
+export function subscriptionView(row: SubscriptionRow) {
   return {
     subscription_id: row.subscriptionId,
     url: row.url,
@@ -37,7 +37,6 @@ export function subscriptionView(row: SubscriptionRow, secret?: string) {
     own_events_only: row.ownEventsOnly,
     created_at: seconds(row.createdAt)!,
     rotated_at: seconds(row.rotatedAt),
-    ...(secret === undefined ? {} : { secret }),
   };
 }
 
@@ -123,7 +122,7 @@ export class SubscriptionService {
         createdAt: Date.now(),
       })
       .returning();
-    return subscriptionView(row, secret);
+    return { ...subscriptionView(row), secret };
   }
 
   async list(account: string, paging: { page: number; limit: number }) {
@@ -167,7 +166,7 @@ export class SubscriptionService {
       .set({ secret, rotatedAt: Date.now() })
       .where(eq(webhookSubscriptions.subscriptionId, subscriptionId))
       .returning();
-    return subscriptionView(row, secret);
+    return { ...subscriptionView(row), secret };
   }
 
   /** The delivery log, newest first. */

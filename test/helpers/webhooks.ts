@@ -33,12 +33,15 @@ export class TestReceiver {
   readonly received: Received[] = [];
   readonly hits: Hit[] = [];
   mode: "ok" | "error" | "hang" = "ok";
+  /** How long an accepted webhook takes to answer (a slow receiver). */
+  delayMs = 0;
   secrets: string[] = [];
   private server: http.Server | undefined;
   port = 0;
 
   async start(): Promise<this> {
-    const verified = webhookHandler({ secrets: () => this.secrets }, (webhook) => {
+    const verified = webhookHandler({ secrets: () => this.secrets }, async (webhook) => {
+      if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       this.received.push({
         deliveryId: webhook.deliveryId,
         event: webhook.event,
