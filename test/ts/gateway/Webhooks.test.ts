@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 
 import { expect } from "chai";
 import { and, eq, sql } from "drizzle-orm";
-import { parseEther, parseUnits } from "ethers";
+import { keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
@@ -11,11 +11,13 @@ import type { GatewayConfig } from "../../../gateway/config.js";
 import { webhooksCommand } from "../../../gateway/webhooks/command.js";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
+import { verifySignature } from "../../../gateway/webhooks/receiver.js";
+import { signBody } from "../../../gateway/webhooks/signature.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
 import { DeliveryWorkers } from "../../../gateway/webhooks/worker.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../../gateway/store/schema.js";
 import { generateAccessKeyPair } from "../../../scripts/lib/access-details.js";
-import { fulfilEncrypted, redeem } from "../../../scripts/lib/redemption.js";
+import { IssueType, fulfilEncrypted, redeem } from "../../../scripts/lib/redemption.js";
 import { sampleAccessDetails, sampleProfile } from "../../../scripts/lib/samples.js";
 import {
   ROLE,
@@ -360,6 +362,29 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       tx.listing = (await (
         await spot.connect(provider).createListing(parseEther("10"), parseUnits("2", 6), now + 86_400n)
       ).wait())!.hash;
+      // user2 buys 4 of the 10 (USDC from the test token's open mint)
+      const buyer = signer("user2");
+      await (await live.d.collateral.connect(buyer).mint(buyer.address, parseUnits("100", 6))).wait();
+      await (await live.d.collateral.connect(buyer).approve(await spot.getAddress(), parseUnits("100", 6))).wait();
+      tx.purchase = (await (await spot.connect(buyer).buy(1n, parseEther("4"), parseUnits("2", 6))).wait())!.hash;
+      // a second redemption, disputed by the user and ruled on by the arbitrator
+      const disputed = await redeem(manager, sstb, user, parseEther("2"), provider.address);
+      await fulfilEncrypted(
+        manager,
+        provider,
+        disputed.redemptionId,
+        sampleAccessDetails(disputed.redemptionId),
+        keys.publicKey,
+        42161n,
+      );
+      tx.dispute = (await (
+        await manager
+          .connect(user)
+          .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
+      ).wait())!.hash;
+      tx.resolve = (await (
+        await manager.connect(signer("arbitrator")).resolveDispute(disputed.redemptionId, true, false)
+      ).wait())!.hash;
     });
 
     it("announces a mint (cu.verified, sstb.minted) with the documented data", async function () {
@@ -438,17 +463,19 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
     });
 
     it("e-mails the provider a new redemption with what it needs (local SMTP server)", async function () {
-      await eventually(async () => (smtp.mails.length > 0 ? true : undefined), 20_000, "the provider's e-mail");
-      expect(smtp.mails).to.have.length(1);
-      const [mail] = smtp.mails;
+      // one e-mail per redemption (1 confirmed, 2 disputed)
+      await eventually(async () => (smtp.mails.length >= 2 ? true : undefined), 20_000, "the provider's e-mails");
+      expect(smtp.mails).to.have.length(2);
+      const mail = smtp.mails.find((m) => m.subject.includes("Redemption 1:"))!;
       expect(mail.to).to.deep.equal(["ops@acme.example"]);
       expect(mail.subject).to.include("Redemption 1").and.include("3 sSTB");
       expect(mail.raw).to.include(signer("user").address).and.include("Deadline:");
       const [initiated] = rAll.of("redemption.initiated");
       const deadline = new Date(initiated.payload.data.estimated_fulfillment_time * 1000).toISOString();
       expect(mail.raw).to.include(deadline);
-      const [row] = await gw.store.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.channel, "email"));
-      expect(row).to.include({ status: "delivered", target: "ops@acme.example", deliveryId: mail.deliveryId });
+      const rows = await gw.store.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.channel, "email"));
+      expect(rows.map((r) => r.deliveryId).sort()).to.deep.equal(smtp.mails.map((m) => m.deliveryId).sort());
+      for (const row of rows) expect(row).to.include({ status: "delivered", target: "ops@acme.example" });
     });
 
     it("announces a market listing under both names", async function () {
@@ -468,6 +495,55 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       expect(again.payload.id).to.not.equal(listed.payload.id);
     });
 
+    it("announces a purchase and its trade", async function () {
+      await rAll.waitFor((r) => r.some((x) => x.event === "marketplace.trade_executed"));
+      const [purchased] = rAll.of("listing.purchased");
+      const provider = signer("providerA").address;
+      const buyer = signer("user2").address;
+      expect(purchased.payload.data).to.include({
+        listing_id: 1,
+        market_type: "spot",
+        seller: provider,
+        buyer,
+        amount: 4,
+        remaining: 6,
+        price_per_token: 2,
+        transactionHash: tx.purchase,
+      });
+      const [trade] = rAll.of("marketplace.trade_executed");
+      expect(trade.payload.data).to.include({
+        listing_id: 1,
+        trade_type: "spot_fill",
+        buyer,
+        seller: provider,
+        amount: 4,
+        price: 2,
+        transactionHash: tx.purchase,
+      });
+      expect(trade.payload.data.payment).to.equal(8);
+      expect(trade.payload.data.fee).to.be.a("number").and.be.at.least(0);
+    });
+
+    it("announces a dispute and its resolution", async function () {
+      await rAll.waitFor((r) => r.some((x) => x.event === "redemption.resolved"));
+      const [disputed] = rAll.of("redemption.disputed");
+      expect(disputed.payload.data).to.include({
+        redemption_id: "2",
+        status: "disputed",
+        issue_type: "resource_mismatch",
+        evidence_hash: keccak256(toUtf8Bytes("evidence")),
+        transactionHash: tx.dispute,
+      });
+      const [resolved] = rAll.of("redemption.resolved");
+      expect(resolved.payload.data).to.include({
+        redemption_id: "2",
+        status: "resolved",
+        user_won: true,
+        transactionHash: tx.resolve,
+      });
+      expect(resolved.payload.data.compensation).to.be.greaterThan(0);
+    });
+
     it("signs every body: the receiver helper refused nothing and the log shows each attempt", async function () {
       for (const r of [rAll, rIso, rOwn]) expect(r.hits.filter((h) => h.answer === "refused")).to.have.length(0);
       const log = await api(tokens.user).get(`/v1/webhooks/${subs.all.subscription_id}/deliveries?limit=100`);
@@ -480,6 +556,22 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       expect(minted.attempt_log).to.have.length(1);
       expect(minted.attempt_log[0]).to.include({ ok: true, status_code: 200, attempt: 1 });
       expect(minted.payload).to.deep.equal(rAll.of("sstb.minted")[0].payload);
+    });
+  });
+
+  describe("verifySignature (receiver helper)", function () {
+    it("accepts the signature of the exact body and refuses anything else", function () {
+      const body = '{"id":"1","event":"sstb.minted","timestamp":1,"data":{}}';
+      const signature = signBody(body, "whsec_a");
+      expect(signature).to.match(/^[0-9a-f]{64}$/);
+      expect(verifySignature(body, signature, "whsec_a")).to.equal(true);
+      expect(verifySignature(Buffer.from(body), signature, "whsec_a")).to.equal(true);
+      expect(verifySignature(body + " ", signature, "whsec_a")).to.equal(false);
+      expect(verifySignature(body, signature, "whsec_b")).to.equal(false);
+      expect(verifySignature(body, signature.toUpperCase(), "whsec_a")).to.equal(false);
+      expect(verifySignature(body, signature.slice(2), "whsec_a")).to.equal(false);
+      expect(verifySignature(body, undefined, "whsec_a")).to.equal(false);
+      expect(verifySignature(body, [signature], "whsec_a")).to.equal(false);
     });
   });
 
