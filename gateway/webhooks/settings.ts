@@ -30,7 +30,8 @@ const HOUR = 60 * MINUTE;
 
 /**
  * Defaults: two workers, a 10 s timeout, retries from 10 s doubling up to one hour apart for 24
- * hours (about 30 attempts), a lease of the timeout plus a minute.
+ * hours (about 30 attempts), a lease of twice the timeout plus 5 s (an attempt never outlives it;
+ * a crashed worker's delivery is due again within 25 s).
  */
 export function webhookSettings(environment: string, overrides: Partial<WebhookSettings> = {}): WebhookSettings {
   const devnet = environment === "devnet";
@@ -39,7 +40,7 @@ export function webhookSettings(environment: string, overrides: Partial<WebhookS
     workers: 2,
     timeoutMs,
     pollMs: devnet ? 100 : 500,
-    leaseMs: timeoutMs + MINUTE,
+    leaseMs: 2 * timeoutMs + 5_000,
     backoffBaseMs: 10_000,
     backoffCapMs: HOUR,
     retryWindowMs: 24 * HOUR,
