@@ -60,6 +60,8 @@ export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookS
     if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer`);
     return n;
   };
+  if (env.SMTP_URL && !env.SMTP_FROM)
+    throw new ConfigError("SMTP_FROM (the alerts' from-address) must be set with SMTP_URL");
   const workers = positive("GATEWAY_WEBHOOK_WORKERS");
   const timeoutMs = positive("GATEWAY_WEBHOOK_TIMEOUT_MS");
   return {

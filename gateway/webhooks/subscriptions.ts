@@ -194,18 +194,26 @@ export class SubscriptionService {
   }
 
   /**
-   * Sends a delivery again (any status but cancelled): due now, with the same delivery id and
-   * body, and a new retry window.
+   * Sends a delivery again: due now, with the same delivery id and body, and a new retry window.
+   * Not a cancelled one: its event was reorged out and never became final.
    */
   async redeliver(account: string, subscriptionId: string, deliveryId: string) {
     await this.owned(account, subscriptionId);
+    const ofSubscription = and(
+      eq(webhookDeliveries.deliveryId, deliveryId),
+      eq(webhookDeliveries.subscriptionId, subscriptionId),
+    );
+    const [existing] = await this.db.select().from(webhookDeliveries).where(ofSubscription);
+    if (existing === undefined) throw notFound("delivery", deliveryId);
+    if (existing.status === "cancelled") {
+      throw invalidParameter("delivery_id", "was cancelled: its event was removed by a chain reorganization");
+    }
     const now = Date.now();
     const [row] = await this.db
       .update(webhookDeliveries)
       .set({ status: "pending", nextAttemptAt: now, giveUpAt: now + this.settings.retryWindowMs })
-      .where(and(eq(webhookDeliveries.deliveryId, deliveryId), eq(webhookDeliveries.subscriptionId, subscriptionId)))
+      .where(ofSubscription)
       .returning();
-    if (row === undefined) throw notFound("delivery", deliveryId);
     return deliveryView(row, (await this.attemptsOf([deliveryId])).get(deliveryId) ?? []);
   }
 

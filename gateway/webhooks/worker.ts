@@ -139,10 +139,18 @@ export class DeliveryWorkers {
     await this.finish(row, worker, status, attempt, started);
   }
 
-  /** Records the attempt and the row's new state, if the lease is still this worker's. */
+  /**
+   * Records the row's new state if the lease is still this worker's, and the attempt in the log
+   * unless the delivery is gone (its subscription was deleted meanwhile).
+   */
   private async finish(row: DeliveryRow, worker: string, status: string, attempt: Attempt, started: number) {
     const now = Date.now();
     await this.db.transaction(async (tx) => {
+      const [exists] = await tx
+        .select({ id: webhookDeliveries.deliveryId })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.deliveryId, row.deliveryId));
+      if (exists === undefined) return;
       await tx.insert(webhookAttempts).values({
         deliveryId: row.deliveryId,
         attempt: row.attempts,

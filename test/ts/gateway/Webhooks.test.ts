@@ -206,6 +206,9 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       });
       expect(plain.status).to.equal(400);
       expect((plain.body as any).error.details.parameter).to.equal("content-type");
+      const badStatus = await api(tokens.user).get(`/v1/webhooks/${subs.all.subscription_id}/deliveries?status=lost`);
+      expect(badStatus.status).to.equal(400);
+      expect((badStatus.body as any).error.details.parameter).to.equal("status");
       const none = await api(tokens.user).request("POST", "/v1/webhooks", {
         ...json({ url: rAll.url, events }),
         token: null,
@@ -747,6 +750,12 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       const after = await transfer("user", "user2", "0.06");
       await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", after).length === 1);
       expect(rAll.hits.filter((h) => h.deliveryId === row.deliveryId)).to.have.length(0);
+      const redeliver = await api(tokens.user).request(
+        "POST",
+        `/v1/webhooks/${subs.all.subscription_id}/deliveries/${row.deliveryId}/redeliver`,
+      );
+      expect(redeliver.status).to.equal(400);
+      expect((redeliver.body as any).error.message).to.include("reorganization");
     });
   });
 
