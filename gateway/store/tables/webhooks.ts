@@ -27,7 +27,11 @@ export const webhookSubscriptions = pgTable(
     createdAt: millis("created_at").notNull(),
     rotatedAt: millis("rotated_at"),
   },
-  (t) => [index("webhook_subscriptions_account").on(t.accountLower)],
+  (t) => [
+    index("webhook_subscriptions_account").on(t.accountLower),
+    // each indexed event looks up its subscribers with `events @> '["<event>"]'`
+    index("webhook_subscriptions_events").using("gin", t.events),
+  ],
 );
 
 /**

@@ -48,4 +48,5 @@ CREATE UNIQUE INDEX "webhook_deliveries_once" ON "webhook_deliveries" USING btre
 CREATE INDEX "webhook_deliveries_due" ON "webhook_deliveries" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_subscription" ON "webhook_deliveries" USING btree ("subscription_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_block" ON "webhook_deliveries" USING btree ("chain_id","block_number");--> statement-breakpoint
-CREATE INDEX "webhook_subscriptions_account" ON "webhook_subscriptions" USING btree ("account_lower");
+CREATE INDEX "webhook_subscriptions_account" ON "webhook_subscriptions" USING btree ("account_lower");--> statement-breakpoint
+CREATE INDEX "webhook_subscriptions_events" ON "webhook_subscriptions" USING gin ("events");
