@@ -61,11 +61,6 @@ export class DeliveryWorkers {
     this.loops = [];
   }
 
-  /** Makes idle workers look for due rows now (after a commit that queued some). */
-  wake(): void {
-    for (const wake of this.wakers) wake();
-  }
-
   private async loop(worker: string): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
