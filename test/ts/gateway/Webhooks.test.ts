@@ -11,6 +11,7 @@ import type { GatewayConfig } from "../../../gateway/config.js";
 import { webhooksCommand } from "../../../gateway/webhooks/command.js";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
+import { Outbox } from "../../../gateway/webhooks/outbox.js";
 import { verifySignature } from "../../../gateway/webhooks/receiver.js";
 import { signBody } from "../../../gateway/webhooks/signature.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
@@ -814,6 +815,51 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
   });
 
   describe("POST /webhooks/:id/deliveries/:delivery_id/redeliver", function () {
+    it("gives up after the retry window (failed) and sends a failed delivery again on request", async function () {
+      const sink = await new TestReceiver().start();
+      sink.mode = "error";
+      const account = signer("user2").address;
+      const sub = await gw.webhooks.subscriptions.create(account, {
+        url: sink.url,
+        events: ["verification.completed"],
+      });
+      sink.secrets = [sub.secret];
+      try {
+        // queued with a 1 s retry window (the gateway's is 2 minutes in this test, 24 hours by default)
+        await gw.store.db.transaction((tx) =>
+          new Outbox({ retryWindowMs: 1_000, email: false }).publish(tx, {
+            id: "verification:gives-up",
+            event: "verification.completed",
+            timestamp: Math.floor(Date.now() / 1000),
+            data: { verification_id: "0x02" },
+            accounts: [account],
+          }),
+        );
+        const failed = await eventually(async () => {
+          const [r] = await rowsOf(sub.subscription_id);
+          return r?.status === "failed" ? r : undefined;
+        });
+        expect(failed.attempts).to.be.at.least(2);
+        expect(Date.now()).to.be.at.least(failed.giveUpAt);
+        const attempts = sink.hits.length;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(sink.hits.length, "no attempt after giving up").to.equal(attempts);
+
+        sink.mode = "ok";
+        const r = await api(tokens.user2).request(
+          "POST",
+          `/api/v1/webhooks/${sub.subscription_id}/deliveries/${failed.deliveryId}/redeliver`,
+        );
+        expect(r.status, r.text).to.equal(200);
+        expect((r.body as any).data).to.include({ status: "pending", last_status_code: 500 });
+        await sink.waitFor((x) => x.length === 1);
+        expect(sink.received[0].deliveryId).to.equal(failed.deliveryId);
+      } finally {
+        await gw.webhooks.subscriptions.remove(account, sub.subscription_id);
+        await sink.stop();
+      }
+    });
+
     it("sends a delivered webhook again with the same delivery id and body", async function () {
       const [first] = rAll.of("sstb.minted");
       const path = `/v1/webhooks/${subs.all.subscription_id}/deliveries/${first.deliveryId}/redeliver`;
