@@ -247,6 +247,7 @@ export class ChainIndexer {
       }
       await this.saveCursor(tx, to, toBlock.hash!);
     });
+    this.options.sink?.committed();
     this.indexed = to;
     this.notify();
     return to >= target;

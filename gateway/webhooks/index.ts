@@ -28,7 +28,7 @@ export function createWebhooks(db: Db, settings: WebhookSettings, log: (line: st
   const workers = new DeliveryWorkers(db, settings, mailer, log);
   return {
     settings,
-    outbox: new Outbox({ retryWindowMs: settings.retryWindowMs, email }),
+    outbox: new Outbox({ retryWindowMs: settings.retryWindowMs, email }, () => workers.wake()),
     subscriptions: new SubscriptionService(db, settings),
     workers,
     async close() {

@@ -31,6 +31,8 @@ export interface EventSink {
   indexed(tx: Tx, event: StoredEvent, context: ChainContext): Promise<void>;
   /** A reorg removed the chain's events above `block`. */
   retract(tx: Tx, chainId: number, block: number): Promise<void>;
+  /** The batch's transaction committed: what it queued is now visible to the workers. */
+  committed(): void;
 }
 
 /**
@@ -39,7 +41,19 @@ export interface EventSink {
  * the store does not have). Workers (worker.ts) send what is due.
  */
 export class Outbox implements EventSink {
-  constructor(private readonly options: OutboxOptions) {}
+  private queuedSinceCommit = false;
+
+  /** `onCommitted`: told after a batch that queued deliveries committed (the workers wake up). */
+  constructor(
+    private readonly options: OutboxOptions,
+    private readonly onCommitted: () => void = () => {},
+  ) {}
+
+  committed(): void {
+    if (!this.queuedSinceCommit) return;
+    this.queuedSinceCommit = false;
+    this.onCommitted();
+  }
 
   async indexed(tx: Tx, e: StoredEvent, context: ChainContext): Promise<void> {
     for (const event of await webhookEventsOf(tx, e, context)) await this.publish(tx, event);
@@ -74,6 +88,7 @@ export class Outbox implements EventSink {
       if (alert !== undefined) rows.push({ ...alert, ...this.schedule(event, now) });
     }
     if (rows.length === 0) return 0;
+    this.queuedSinceCommit = true;
     const queued = await tx
       .insert(webhookDeliveries)
       .values(rows)

@@ -53,6 +53,11 @@ export class DeliveryWorkers {
     this.loops = Array.from({ length: count }, (_, i) => this.loop(`${run}-${i}`));
   }
 
+  /** Makes idle workers look for due rows now (the outbox calls it after a commit that queued some). */
+  wake(): void {
+    for (const wake of this.wakers) wake();
+  }
+
   /** Stops after the deliveries in flight (each bounded by the timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
