@@ -11,6 +11,8 @@ import { ConfigError, loadConfig } from "./config.js";
 import type { GatewayConfig } from "./config.js";
 import { startGateway } from "./server.js";
 import { StoreError, folderLockOwner, openStore } from "./store/db.js";
+import { WEBHOOK_ACTIONS, WebhookCommandError, webhooksCommand } from "./webhooks/command.js";
+import type { WebhookAction } from "./webhooks/command.js";
 
 const USAGE = `Usage:
   npm run gateway [-- --port 8080 --host 127.0.0.1 --environment devnet --deployment FILE --data-dir DIR
@@ -22,6 +24,10 @@ const USAGE = `Usage:
   npm run gateway -- keys revoke KEY_ID
   npm run gateway -- accounts create [--label TEXT]    (a managed account: the gateway holds its key sealed)
   npm run gateway -- accounts list
+  npm run gateway -- webhooks create --account 0x... --url URL --events a,b [--timestamp-format unix|iso8601]
+                                     [--own-events-only]
+  npm run gateway -- webhooks list|delete|rotate|deliveries|redeliver --account 0x... [SUBSCRIPTION_ID [DELIVERY_ID]]
+                                     [--status pending|delivered|failed|cancelled] [--page N --limit N]
 
 Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
 GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
@@ -30,7 +36,8 @@ GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE, GATEWAY_TRUSTED_PROXIES, GATEWAY
 devnet HTTPS is required: serve TLS or name the TLS-terminating proxy),
 GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
 GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400),
-GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits).`;
+GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits),
+GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -54,6 +61,13 @@ async function main(argv: string[]): Promise<number> {
       label: { type: "string" },
       "expires-in": { type: "string" },
       "rate-limit": { type: "string" },
+      url: { type: "string" },
+      events: { type: "string" },
+      "timestamp-format": { type: "string" },
+      "own-events-only": { type: "boolean" },
+      status: { type: "string" },
+      page: { type: "string" },
+      limit: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -87,6 +101,21 @@ async function main(argv: string[]): Promise<number> {
   if (command === "accounts" && (sub === "create" || sub === "list")) {
     const request = sub === "create" ? { action: "create" as const, label: values.label } : { action: "list" as const };
     console.log(JSON.stringify(await accountsCommand(config, request), null, 2));
+    return 0;
+  }
+  if (command === "webhooks" && (WEBHOOK_ACTIONS as readonly string[]).includes(sub ?? "")) {
+    const result = await webhooksCommand(config, sub as WebhookAction, {
+      account: values.account,
+      url: values.url,
+      events: values.events,
+      timestampFormat: values["timestamp-format"],
+      ownEventsOnly: values["own-events-only"],
+      ids: positionals.slice(2),
+      status: values.status,
+      page: values.page === undefined ? undefined : Number(values.page),
+      limit: values.limit === undefined ? undefined : Number(values.limit),
+    });
+    console.log(JSON.stringify(result, null, 2));
     return 0;
   }
   console.error(USAGE);
@@ -150,7 +179,11 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      const known = error instanceof ConfigError || error instanceof StoreError || error instanceof KeyInputError;
+      const known =
+        error instanceof ConfigError ||
+        error instanceof StoreError ||
+        error instanceof KeyInputError ||
+        error instanceof WebhookCommandError;
       console.error(
         `gateway: ${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );

@@ -4,6 +4,8 @@ import path from "node:path";
 
 import { CHAINS } from "../scripts/lib/environments.js";
 import { loadVerifierKeys } from "./verification/keys.js";
+import { webhookSettingsFromEnv } from "./webhooks/settings.js";
+import type { WebhookSettings } from "./webhooks/settings.js";
 
 /** Everything the gateway process is configured with (flags override environment variables). */
 export interface GatewayConfig {
@@ -36,6 +38,8 @@ export interface GatewayConfig {
   verifierKeys?: string[];
   /** Seconds of chain time an attestation stays mintable (default one day). */
   verificationTtlSeconds?: number;
+  /** Webhook delivery and e-mail alerts (defaults per environment: gateway/webhooks/settings.ts). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** Raised for a configuration the gateway cannot start with; the message names the setting. */
@@ -146,6 +150,7 @@ export function loadConfig(
     requireHttps,
     verifierKeys: loadVerifierKeys(env, environment),
     verificationTtlSeconds: positiveInteger(env.GATEWAY_VERIFICATION_TTL ?? "86400", "GATEWAY_VERIFICATION_TTL"),
+    webhooks: webhookSettingsFromEnv(env),
   };
 }
 

@@ -18,6 +18,8 @@ import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
+import { createWebhooks, webhookSettings } from "./webhooks/index.js";
+import type { Webhooks } from "./webhooks/index.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -30,6 +32,7 @@ export interface Gateway {
   accounts: ManagedAccounts;
   indexers: ChainIndexer[];
   chains: DeployedChain[];
+  webhooks: Webhooks;
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
   synced(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +46,8 @@ export interface StartOptions {
   afterApply?: IndexerOptions["afterApply"];
   /** Keep answers of the read routes until the indexer commits (default true; the benchmark measures both). */
   responseCache?: boolean;
+  /** Run the webhook delivery workers (default true). */
+  deliver?: boolean;
 }
 
 /** The chains of the deployment file with where to reach them; refuses a chain it cannot reach. */
@@ -81,6 +86,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
   const keys = new KeyService(store.db, config.jwtSecret);
   const responseCache = options.responseCache === false ? undefined : new ResponseCache();
+  const webhooks = createWebhooks(store.db, webhookSettings(config.environment, config.webhooks), log);
   const indexers = chains.map(
     (c) =>
       new ChainIndexer(
@@ -99,6 +105,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           log,
           afterApply: options.afterApply,
           onCommit: () => responseCache?.invalidate(),
+          sink: webhooks.outbox,
         },
       ),
   );
@@ -147,9 +154,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     db: store.db,
     writes,
     accounts,
+    webhooks: webhooks.subscriptions,
   });
 
   if (options.index !== false) for (const indexer of indexers) indexer.start();
+  if (options.deliver !== false) webhooks.workers.start();
   let url = "";
   if (options.listen !== false) {
     url = await app.listen({ host: config.host, port: config.port });
@@ -165,6 +174,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     accounts,
     indexers,
     chains,
+    webhooks,
     async synced(timeoutMs = 60_000) {
       await Promise.all(
         indexers.map(async (indexer) => {
@@ -181,6 +191,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       bridgeFees.close();
       verification.close();
       writes.close();
+      await webhooks.close();
       redis?.disconnect();
       await store.close();
     },

@@ -24,6 +24,8 @@ import { readRoutes } from "./routes/read.js";
 import type { ReadRouteOptions } from "./routes/read.js";
 import { verificationRoutes } from "./routes/verification.js";
 import { writeRoutes } from "./routes/write.js";
+import { webhookRoutes } from "../webhooks/routes.js";
+import type { SubscriptionService } from "../webhooks/subscriptions.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -64,6 +66,8 @@ export interface AppOptions extends ReadRouteOptions {
   writes?: WriteService;
   /** Managed accounts, for the `accounts` command through a running gateway. */
   accounts?: ManagedAccounts;
+  /** Webhook subscriptions (routes under both prefixes at `/webhooks`). */
+  webhooks?: SubscriptionService;
 }
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
@@ -282,6 +286,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(readRoutes, { ...options, prefix });
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
     if (options.writes !== undefined) await app.register(writeRoutes, { writes: options.writes, prefix });
+    if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   await app.register(adminRoutes, { keys: options.keys });

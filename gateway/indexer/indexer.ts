@@ -21,6 +21,7 @@ import {
 import { plain } from "./module.js";
 import type { ChainContext, ContractModule, StoredEvent } from "./module.js";
 import { moduleOf } from "./modules/index.js";
+import type { EventSink } from "../webhooks/outbox.js";
 
 /** One chain to index: where it is, which contracts, how deep a block must be to count. */
 export interface ChainSource {
@@ -43,6 +44,8 @@ export interface IndexerOptions {
   onCommit?: () => void;
   /** Test hook: called inside the batch's transaction after each applied event. */
   afterApply?: (event: StoredEvent) => void | Promise<void>;
+  /** Told of each newly indexed event and of each reorg, inside the batch's transaction (the webhook outbox). */
+  sink?: EventSink;
 }
 
 /** Tables rebuilt from `events` after a reorg. */
@@ -234,6 +237,7 @@ export class ChainIndexer {
       for (const e of stored) {
         if (!fresh.has(`${e.blockNumber}:${e.logIndex}`)) continue;
         await this.apply(tx, e);
+        await this.options.sink?.indexed(tx, e, this.context);
       }
       const seen = new Map<number, { hash: string; timestamp: number }>();
       for (const e of stored) seen.set(e.blockNumber, { hash: e.blockHash, timestamp: e.timestamp });
@@ -249,6 +253,7 @@ export class ChainIndexer {
       }
       await this.saveCursor(tx, to, toBlock.hash!);
     });
+    this.options.sink?.committed();
     this.indexed = to;
     if (stored.length > 0) this.options.onCommit?.();
     this.notify();
@@ -347,6 +352,7 @@ export class ChainIndexer {
     await this.db.transaction(async (tx) => {
       await tx.delete(events).where(and(eq(events.chainId, chainId), gt(events.blockNumber, ancestor.number)));
       await tx.delete(blocks).where(and(eq(blocks.chainId, chainId), gt(blocks.number, ancestor.number)));
+      await this.options.sink?.retract(tx, chainId, ancestor.number);
       for (const table of PROJECTIONS) await tx.delete(table).where(eq(table.chainId, chainId));
       for (let offset = 0; ; offset += 1000) {
         const page = await tx

@@ -248,3 +248,4 @@ export const trades = pgTable(
 export * from "./tables/bridge.js";
 export * from "./tables/verification.js";
 export * from "./tables/writes.js";
+export * from "./tables/webhooks.js";

@@ -1,0 +1,39 @@
+import type { Db } from "../store/db.js";
+import { Mailer } from "./email.js";
+import { Outbox } from "./outbox.js";
+import type { WebhookSettings } from "./settings.js";
+import { SubscriptionService } from "./subscriptions.js";
+import { DeliveryWorkers } from "./worker.js";
+
+export { WEBHOOK_EVENTS } from "./events.js";
+export type { WebhookEvent, WebhookEventName } from "./events.js";
+export type { EventSink } from "./outbox.js";
+export { webhookSettings, webhookSettingsFromEnv } from "./settings.js";
+export type { WebhookSettings } from "./settings.js";
+
+/** The webhook side of a gateway: the outbox the indexer writes to, the subscriptions, the workers. */
+export interface Webhooks {
+  settings: WebhookSettings;
+  /** The indexer's sink, and `publish(tx, event)` for off-chain events (verification.completed). */
+  outbox: Outbox;
+  subscriptions: SubscriptionService;
+  workers: DeliveryWorkers;
+  close(): Promise<void>;
+}
+
+/** Builds the webhook side; the workers start with `workers.start()` (startGateway does it). */
+export function createWebhooks(db: Db, settings: WebhookSettings, log: (line: string) => void): Webhooks {
+  const email = settings.smtpUrl !== undefined && settings.smtpFrom !== undefined;
+  const mailer = email ? new Mailer(settings.smtpUrl!, settings.smtpFrom!, settings.timeoutMs) : undefined;
+  const workers = new DeliveryWorkers(db, settings, mailer, log);
+  return {
+    settings,
+    outbox: new Outbox({ retryWindowMs: settings.retryWindowMs, email }, () => workers.wake()),
+    subscriptions: new SubscriptionService(db, settings),
+    workers,
+    async close() {
+      await workers.stop();
+      mailer?.close();
+    },
+  };
+}

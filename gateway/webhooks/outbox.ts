@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
+
+import type { ChainContext, StoredEvent } from "../indexer/module.js";
+import type { Tx } from "../store/db.js";
+import { providers, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
+import { alertOf } from "./email.js";
+import type { WebhookEvent } from "./events.js";
+import { webhookEventsOf } from "./events.js";
+
+/** The payload's `timestamp`: Unix seconds (reference form) or ISO 8601 UTC (guide form). */
+export type TimestampFormat = "unix" | "iso8601";
+
+/** The exact body of a webhook (what is signed and sent on every attempt). */
+export function renderBody(event: WebhookEvent, timestampFormat: TimestampFormat): string {
+  const timestamp = timestampFormat === "iso8601" ? new Date(event.timestamp * 1000).toISOString() : event.timestamp;
+  return JSON.stringify({ id: event.id, event: event.event, timestamp, data: event.data });
+}
+
+export interface OutboxOptions {
+  /** Retries continue at least this long after the event (ms). */
+  retryWindowMs: number;
+  /** Whether provider e-mail alerts are configured (SMTP URL and from-address). */
+  email: boolean;
+}
+
+/** Hooks the indexer calls inside its batch transaction (gateway/indexer/indexer.ts). */
+export interface EventSink {
+  /** After a newly indexed event's projection was applied (not when projections are rebuilt). */
+  indexed(tx: Tx, event: StoredEvent, context: ChainContext): Promise<void>;
+  /** A reorg removed the chain's events above `block`. */
+  retract(tx: Tx, chainId: number, block: number): Promise<void>;
+  /** The batch's transaction committed: what it queued is now visible to the workers. */
+  committed(): void;
+}
+
+/**
+ * The outbox: deliveries are rows written in the transaction that commits the event, so either
+ * both are committed or neither (a crash between them cannot lose a webhook or announce an event
+ * the store does not have). Workers (worker.ts) send what is due.
+ */
+export class Outbox implements EventSink {
+  private queuedSinceCommit = false;
+
+  /** `onCommitted`: told after a batch that queued deliveries committed (the workers wake up). */
+  constructor(
+    private readonly options: OutboxOptions,
+    private readonly onCommitted: () => void = () => {},
+  ) {}
+
+  committed(): void {
+    if (!this.queuedSinceCommit) return;
+    this.queuedSinceCommit = false;
+    this.onCommitted();
+  }
+
+  async indexed(tx: Tx, e: StoredEvent, context: ChainContext): Promise<void> {
+    for (const event of await webhookEventsOf(tx, e, context)) await this.publish(tx, event);
+  }
+
+  /**
+   * Queues `event` for every subscription that wants it, in `tx`. For off-chain events (the
+   * verification service's `verification.completed`): call it in the transaction that stores the
+   * outcome. Publishing the same id twice queues nothing the second time.
+   */
+  async publish(tx: Tx, event: WebhookEvent): Promise<number> {
+    const accounts = event.accounts.map((a) => a.toLowerCase());
+    const subscribers = await tx
+      .select()
+      .from(webhookSubscriptions)
+      .where(sql`${webhookSubscriptions.events} @> ${JSON.stringify([event.event])}::jsonb`);
+    const now = Date.now();
+    const rows: (typeof webhookDeliveries.$inferInsert)[] = subscribers
+      .filter((s) => (event.public === true && !s.ownEventsOnly) || accounts.includes(s.accountLower))
+      .map((s) => ({
+        deliveryId: randomUUID(),
+        channel: "webhook",
+        subscriptionId: s.subscriptionId,
+        target: s.subscriptionId,
+        eventId: event.id,
+        event: event.event,
+        body: renderBody(event, s.timestampFormat as TimestampFormat),
+        ...this.schedule(event, now),
+      }));
+    if (this.options.email && event.event === "redemption.initiated") {
+      const alert = await this.providerAlert(tx, event);
+      if (alert !== undefined) rows.push({ ...alert, ...this.schedule(event, now) });
+    }
+    if (rows.length === 0) return 0;
+    this.queuedSinceCommit = true;
+    const queued = await tx
+      .insert(webhookDeliveries)
+      .values(rows)
+      .onConflictDoUpdate({
+        // an event reorged out (cancelled) and mined again with the same id: queue it again
+        target: [webhookDeliveries.channel, webhookDeliveries.target, webhookDeliveries.eventId],
+        set: {
+          status: "pending",
+          body: sql`excluded.body`,
+          blockNumber: sql`excluded.block_number`,
+          nextAttemptAt: sql`excluded.next_attempt_at`,
+          giveUpAt: sql`excluded.give_up_at`,
+        },
+        setWhere: eq(webhookDeliveries.status, "cancelled"),
+      })
+      .returning({ id: webhookDeliveries.deliveryId });
+    return queued.length;
+  }
+
+  /**
+   * Deliveries of events above `block` not yet sent are cancelled: those events never became final.
+   * One being sent right now may still arrive (documented in docs/decisions.md "Webhooks").
+   */
+  async retract(tx: Tx, chainId: number, block: number): Promise<void> {
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: "cancelled", leaseUntil: null, leaseOwner: null })
+      .where(
+        and(
+          eq(webhookDeliveries.chainId, chainId),
+          gt(webhookDeliveries.blockNumber, block),
+          inArray(webhookDeliveries.status, ["pending", "failed"]),
+        ),
+      );
+  }
+
+  private schedule(event: WebhookEvent, now: number) {
+    return {
+      chainId: event.chainId ?? null,
+      blockNumber: event.blockNumber ?? null,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      giveUpAt: now + this.options.retryWindowMs,
+      createdAt: now,
+    };
+  }
+
+  /** The e-mail to the provider of a new redemption, if its on-chain profile has an address. */
+  private async providerAlert(tx: Tx, event: WebhookEvent) {
+    const providerId = event.data.provider_id as string;
+    const [provider] = await tx
+      .select({ email: providers.email, name: providers.name })
+      .from(providers)
+      .where(eq(providers.providerId, providerId));
+    if (provider === undefined || !/^[^\s@]+@[^\s@]+$/.test(provider.email)) return undefined;
+    return {
+      deliveryId: randomUUID(),
+      channel: "email",
+      subscriptionId: null,
+      target: provider.email,
+      eventId: event.id,
+      event: event.event,
+      body: JSON.stringify(alertOf(event, provider.email, provider.name)),
+    };
+  }
+}
