@@ -116,6 +116,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     environment: config.environment,
     ttlSeconds: config.verificationTtlSeconds,
     log,
+    publish: (tx, event) => webhooks.outbox.publish(tx, event),
   }).catch(async (error: unknown) => {
     redis?.disconnect();
     await store.close();

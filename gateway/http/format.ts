@@ -159,25 +159,6 @@ export function activity(row: TradeRow) {
 }
 
 /**
- * A whole-token amount from a JSON number -> base units, exactly: the number's shortest decimal
- * text (what `String(n)` prints, which round-trips to the same double) is shifted by `decimals`
- * without floating-point arithmetic. Returns undefined when that text has more fractional digits
- * than the token has (the amount is not representable in base units), or for a negative or
- * non-finite number.
- */
-export function toBaseUnits(whole: number, decimals = 18): bigint | undefined {
-  if (!Number.isFinite(whole) || whole < 0) return undefined;
-  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(whole));
-  if (match === null) return undefined;
-  const digits = match[1] + (match[2] ?? "");
-  const scale = decimals - (match[2]?.length ?? 0) + Number(match[3] ?? 0);
-  if (scale >= 0) return BigInt(digits) * 10n ** BigInt(scale);
-  const cut = digits.length + scale;
-  if (/[^0]/.test(digits.slice(Math.max(cut, 0)))) return undefined;
-  return cut <= 0 ? 0n : BigInt(digits.slice(0, cut));
-}
-
-/**
  * A bridge transfer (SPEC.md "Bridge transaction") from what each side's indexer has seen.
  * `status`: `pending` once sent (the destination has not seen it yet), `queued` when it arrived
  * but its delivery waits (paused bridge or inbound rate limit), `completed` once the tokens were

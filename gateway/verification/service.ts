@@ -28,7 +28,8 @@ import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import type { Db, Tx } from "../store/db.js";
 import { rejectionOf } from "./checks.js";
 import type { Rejection } from "./checks.js";
-import { onVerified } from "./events.js";
+import { verificationCompleted } from "./events.js";
+import type { PublishEvent } from "./events.js";
 import { resolveVerifierWallets } from "./keys.js";
 import { VerificationStore } from "./store.js";
 import type { VerificationRequestRow } from "./store.js";
@@ -42,6 +43,8 @@ export interface VerificationOptions {
   /** How long an attestation can be minted, seconds of chain time (default one day). */
   ttlSeconds?: number;
   log?: (line: string) => void;
+  /** Queues `verification.completed` in the transaction that stores a verdict (the webhook outbox). */
+  publish?: PublishEvent;
 }
 
 /** A report the service has accepted for a decision: its id, figures and provider. */
@@ -66,6 +69,7 @@ export class VerificationService {
   private readonly attestationDomain: TypedDataDomain;
   private readonly reportDomain: TypedDataDomain;
   private readonly ttl: number;
+  private readonly publish?: PublishEvent;
   private collateralToken?: string;
 
   private constructor(
@@ -83,6 +87,7 @@ export class VerificationService {
     this.attestationDomain = attestationDomain(BigInt(chainId), verifierAddress);
     this.reportDomain = benchmarkReportDomain(BigInt(chainId), verifierAddress);
     this.ttl = options.ttlSeconds ?? DEFAULT_TTL;
+    this.publish = options.publish;
   }
 
   /**
@@ -347,6 +352,8 @@ export class VerificationService {
   private async saveRejected(tx: Tx, base: VerificationRequestRow, rejection: Rejection) {
     const row = { ...base, status: "rejected", rejection };
     await this.store.save(tx, row);
+    const view = verificationView(row, undefined, { proof: null, threshold: null, mint: null });
+    await this.publish?.(tx, verificationCompleted(view, row.updatedAt));
     return row;
   }
 
@@ -374,7 +381,8 @@ export class VerificationService {
         attestation,
         combined.map((s) => s.signature),
       );
-      await onVerified(tx, verificationView(row, undefined, { proof, threshold, mint: null }));
+      const view = verificationView(row, undefined, { proof, threshold, mint: null });
+      await this.publish?.(tx, verificationCompleted(view, now));
     }
     return row;
   }

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import { sstb as wholeSstb } from "../http/format.js";
 import { redemptionRequests } from "../store/schema.js";
-import { baseUnitsOf } from "./amounts.js";
+import { baseUnitsOf } from "../http/amounts.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
 

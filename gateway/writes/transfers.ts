@@ -2,7 +2,7 @@ import { ZeroAddress, getAddress } from "ethers";
 
 import { invalidParameter } from "../http/errors.js";
 import { sstb as wholeSstb } from "../http/format.js";
-import { baseUnitsOf } from "./amounts.js";
+import { baseUnitsOf } from "../http/amounts.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
 

@@ -6,6 +6,7 @@ import type { DeployedChain } from "../../../scripts/lib/environments.js";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
 import type { ReadModel } from "../../store/queries.js";
+import { baseUnitsOf } from "../amounts.js";
 import { ApiError, invalidParameter, notFound } from "../errors.js";
 import * as format from "../format.js";
 import * as s from "../schemas.js";
@@ -353,9 +354,7 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
         amount: number;
         token: "sSTB" | "STBGOV";
       };
-      const amount = format.toBaseUnits(q.amount);
-      if (amount === undefined || amount === 0n)
-        throw invalidParameter("amount", "must have at most 18 decimals and be above 0");
+      const amount = baseUnitsOf(q.amount, "amount");
       try {
         return ok(await options.bridgeFees.quote(q.source_chain, q.destination_chain, q.token, amount));
       } catch (error) {
