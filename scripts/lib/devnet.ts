@@ -9,7 +9,7 @@ import { runBridgeScenario } from "./bridge-demo.js";
 import type { RouteLimits } from "./ccip.js";
 import { runScenario } from "./demo.js";
 import { gatherDeployment, writeDeploymentFile } from "./environments.js";
-import { runHttpRedemption } from "./http-demo.js";
+import { runHttpRedemption, subscribeDemoReceiver } from "./http-demo.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
@@ -240,6 +240,14 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     log("Redemption through the gateway's HTTP API (the user's API key; the user's wallet signs):");
     await step("redeem through the HTTP API", async () => {
       await gateway.synced();
+      const receiver = await subscribeDemoReceiver(gateway.url, apiKey, [
+        "sstb.transferred",
+        "redemption.initiated",
+        "redemption.fulfilled",
+        "redemption.confirmed",
+      ]);
+      closers.push(() => receiver.close());
+      log(`  POST /api/v1/webhooks: the user's events go to a receiver at ${receiver.url}`);
       const id = await runHttpRedemption(
         gateway.url,
         apiKey,
@@ -254,6 +262,12 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       });
       const { data } = (await response.json()) as { data: { status: string } };
       log(`    GET /v1/redemptions/${id}: status ${data.status}`);
+      await receiver.waitFor((w) => w.event === "redemption.confirmed" && w.data.redemption_id === String(id));
+      log(`  Webhooks received (X-SERVICE-Signature checked by gateway/webhooks/receiver.ts):`);
+      for (const w of receiver.received) {
+        const what = w.data.redemption_id === undefined ? `${w.data.sstb_amount} sSTB` : `#${w.data.redemption_id}`;
+        log(`    ${w.event.padEnd(21)} ${what}  delivery ${w.deliveryId}`);
+      }
     });
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
     log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);

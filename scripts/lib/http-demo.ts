@@ -1,5 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
 import { parseEther } from "ethers";
 import type { Signer } from "ethers";
+
+import { webhookHandler } from "../../gateway/webhooks/receiver.js";
 
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
 import { generateAccessKeyPair } from "./access-details.js";
@@ -85,4 +90,69 @@ export async function runHttpRedemption(
   await signAndSend(confirmed.transactions);
   log(`    redemption #${redemptionId} confirmed`);
   return redemptionId;
+}
+
+/** A webhook the demo's receiver accepted (its signature checked by the receiver helper). */
+export interface DemoWebhook {
+  event: string;
+  deliveryId: string;
+  data: Record<string, unknown>;
+}
+
+/** The demo's webhook receiver on loopback, subscribed through the API with the user's key. */
+export interface DemoReceiver {
+  url: string;
+  subscriptionId: string;
+  received: DemoWebhook[];
+  /** Resolves once a webhook matching `predicate` arrived; rejects after `timeoutMs`. */
+  waitFor(predicate: (webhook: DemoWebhook) => boolean, timeoutMs?: number): Promise<DemoWebhook>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an HTTP receiver on loopback built on the gateway's receiver helper (every body's
+ * `X-SERVICE-Signature` checked against the subscription's secret in constant time) and subscribes
+ * it through `POST /api/v1/webhooks` to `events` that involve the key's account.
+ */
+export async function subscribeDemoReceiver(
+  gatewayUrl: string,
+  apiKey: string,
+  events: readonly string[],
+): Promise<DemoReceiver> {
+  const received: DemoWebhook[] = [];
+  let secret = "";
+  const server = createServer(
+    webhookHandler({ secrets: () => secret }, ({ event, deliveryId, payload }) => {
+      if (!received.some((r) => r.deliveryId === deliveryId)) received.push({ event, deliveryId, data: payload.data });
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  const close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+  const response = await fetch(`${gatewayUrl}/api/v1/webhooks`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ url, events, own_events_only: true }),
+  });
+  const json = (await response.json()) as { data?: { subscription_id: string; secret: string }; error?: unknown };
+  if (json.data === undefined) {
+    await close();
+    throw new Error(`POST /api/v1/webhooks: ${response.status} ${JSON.stringify(json.error)}`);
+  }
+  secret = json.data.secret;
+  return {
+    url,
+    subscriptionId: json.data.subscription_id,
+    received,
+    async waitFor(predicate, timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = received.find(predicate);
+        if (found !== undefined) return found;
+        if (Date.now() > until) throw new Error(`no matching webhook within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close,
+  };
 }

@@ -91,6 +91,13 @@ describe("npm start (the devnet, end to end)", function () {
     expect(output).to.contain("The gateway has indexed it");
     // the redemption once more through the HTTP API, signed by the user's wallet, confirmed
     expect(output).to.match(/GET \/v1\/redemptions\/\d+: status confirmed/);
+    // ... and its webhooks, received and signature-checked by the demo's receiver
+    const id = /GET \/v1\/redemptions\/(\d+): status confirmed/.exec(output)![1];
+    for (const event of ["sstb.transferred", "redemption.initiated", "redemption.fulfilled", "redemption.confirmed"]) {
+      expect(output).to.match(
+        new RegExp(`^\\s+${event.replace(".", "\\.")}\\s+(#${id}|[\\d.]+ sSTB)\\s+delivery [0-9a-f-]{36}$`, "m"),
+      );
+    }
 
     const pids = [...output.matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1]));
     expect(pids, output).to.have.length(3);
