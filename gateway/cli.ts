@@ -1,16 +1,17 @@
-// `npm run gateway` (serve) and `npm run gateway -- keys create|revoke|list`. Thin: the logic is in
-// gateway/server.ts and gateway/auth/keys.ts.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// `npm run gateway` (serve) and its commands: keys, accounts, webhooks. Thin: the logic is in
+// gateway/server.ts and the modules of each command.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
 import { accountsCommand } from "./accounts/command.js";
+import { adminRequest, runningGatewayUrl } from "./auth/admin-client.js";
 import { KeyInputError, KeyService } from "./auth/keys.js";
 import type { CreateKeyOptions, Scope, Tier } from "./auth/keys.js";
 import { ConfigError, loadConfig } from "./config.js";
 import type { GatewayConfig } from "./config.js";
 import { startGateway } from "./server.js";
-import { StoreError, folderLockOwner, openStore } from "./store/db.js";
+import { StoreError, openStore } from "./store/db.js";
 import { WEBHOOK_ACTIONS, WebhookCommandError, webhooksCommand } from "./webhooks/command.js";
 import type { WebhookAction } from "./webhooks/command.js";
 
@@ -148,20 +149,13 @@ type KeyRequest =
  * gateway's admin route (authorized by a one-minute token signed with the same secret).
  */
 export async function keysCommand(config: GatewayConfig, request: KeyRequest): Promise<unknown> {
-  const owner = config.databaseUrl === undefined ? folderLockOwner(config.dataDir) : undefined;
-  if (owner !== undefined && owner !== process.pid) {
-    const url = readFileSync(path.join(config.dataDir, "gateway.url"), "utf8").trim();
-    const keys = new KeyService(undefined as never, config.jwtSecret);
-    const headers = { authorization: `Bearer ${keys.adminToken()}`, "content-type": "application/json" };
-    const response =
-      request.action === "create"
-        ? await fetch(`${url}/admin/keys`, { method: "POST", headers, body: JSON.stringify(request.options) })
-        : request.action === "revoke"
-          ? await fetch(`${url}/admin/keys/${encodeURIComponent(request.keyId)}`, { method: "DELETE", headers })
-          : await fetch(`${url}/admin/keys`, { headers });
-    const body = (await response.json()) as { success: boolean; data?: unknown; error?: { message: string } };
-    if (!body.success) throw new KeyInputError(body.error?.message ?? `gateway answered ${response.status}`);
-    return body.data;
+  const url = runningGatewayUrl(config);
+  if (url !== undefined) {
+    if (request.action === "create") return adminRequest(url, config, "POST", "/admin/keys", request.options);
+    if (request.action === "revoke") {
+      return adminRequest(url, config, "DELETE", `/admin/keys/${encodeURIComponent(request.keyId)}`);
+    }
+    return adminRequest(url, config, "GET", "/admin/keys");
   }
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

@@ -13,7 +13,7 @@ const sstbAmount = {
 } as const;
 
 /** A JSON object whose every listed property is required and no other is allowed. */
-function object(properties: Record<string, unknown>, description?: string) {
+export function object(properties: Record<string, unknown>, description?: string) {
   return {
     type: "object",
     ...(description === undefined ? {} : { description }),

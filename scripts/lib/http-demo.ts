@@ -5,22 +5,12 @@ import { parseEther } from "ethers";
 import type { Signer } from "ethers";
 
 import { webhookHandler } from "../../gateway/webhooks/receiver.js";
+import type { UnsignedTransaction } from "../../gateway/writes/sender.js";
 
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
 import { generateAccessKeyPair } from "./access-details.js";
 import { fulfilEncrypted } from "./redemption.js";
 import { sampleAccessDetails } from "./samples.js";
-
-/** An unsigned transaction as the gateway's write routes answer it for an external account. */
-interface UnsignedTransaction {
-  description: string;
-  to: string;
-  data: string;
-  value: string;
-  chainId: number;
-  nonce: number;
-  gas: number;
-}
 
 /**
  * The demo's redemption once more, through the gateway's HTTP API with the user's API key. The

@@ -4,20 +4,12 @@ import type { AccessDetails } from "./access-details.js";
 import type { ComputeSpecs } from "./attestation.js";
 import type { PrimaryDeployOptions } from "./deploy.js";
 import type { GovernanceSettings } from "./governance.js";
+import { REFERENCE_SERVER } from "./valuation.js";
 
 /** Sample data for local chains, demos, benchmarks and tests: never used on a real chain. */
 
-/** A plausible benchmarked server. */
-export const SAMPLE_SPECS: ComputeSpecs = {
-  cpuCores: 64,
-  ramGb: 256,
-  storageGb: 4096,
-  networkMbps: 10000,
-  cpuScore: 9100,
-  memoryScore: 8800,
-  storageScore: 7600,
-  networkScore: 9500,
-};
+/** A plausible benchmarked server: the valuation's reference server (worth exactly 100 sSTB). */
+export const SAMPLE_SPECS: ComputeSpecs = { ...REFERENCE_SERVER };
 
 /** A provider profile as `ProviderRegistry.register` takes it. */
 export function sampleProfile(name = "Acme Compute") {

@@ -1,3 +1,5 @@
+import { expect } from "chai";
+
 /** A response as the tests see it, kept for the OpenAPI contract test. */
 export interface Recorded {
   method: string;
@@ -57,4 +59,32 @@ export class HttpClient {
       headers: { "content-type": "application/json" },
     });
   }
+}
+
+/**
+ * The envelope of a failure with the DESIGN.md status of its code, never a stack trace; with
+ * `parameter`, also `details.parameter` and a `details.reason`. Returns the error.
+ */
+export function expectError(r: Recorded, code: string, status: number, parameter?: string) {
+  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(status);
+  const body = r.body as {
+    success: boolean;
+    error: { code: string; message: string; details: Record<string, any> };
+  };
+  expect(body.success, r.text).to.equal(false);
+  expect(body.error.code, r.text).to.equal(code);
+  expect(body.error.message).to.be.a("string").and.not.equal("");
+  expect(body.error.details).to.be.an("object");
+  expect(r.text).to.not.match(/at .*\.(ts|js):\d+/); // never a stack trace
+  if (parameter !== undefined) {
+    expect(body.error.details.parameter, r.text).to.equal(parameter);
+    expect(body.error.details.reason, r.text).to.be.a("string").and.not.equal("");
+  }
+  return body.error;
+}
+
+/** `data` of a successful (200) answer. */
+export function dataOf<T = Record<string, any>>(r: Recorded): T {
+  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(200);
+  return (r.body as { data: T }).data;
 }

@@ -10,7 +10,6 @@ import { sampleAccessDetails, sampleProfile } from "../../scripts/lib/samples.js
 import { ROLE, mintUnit, registerProvider, startTestGateway } from "./gateway.js";
 import type { LiveDeployment } from "./gateway.js";
 import { HttpClient } from "./http.js";
-import type { Recorded } from "./http.js";
 
 /** A gateway with write routes over a deployment with one active provider and a funded managed account. */
 export interface WriteSetup {
@@ -69,12 +68,6 @@ export function post(http: HttpClient, path: string, body?: unknown, headers: Re
         }),
     ...(body === undefined ? { headers } : {}),
   });
-}
-
-/** `data` of a successful write. */
-export function dataOf<T = Record<string, any>>(r: Recorded): T {
-  if (r.status !== 200) throw new Error(`${r.method} ${r.path}: ${r.status} ${r.text}`);
-  return (r.body as { data: T }).data;
 }
 
 /** The provider fulfils a redemption with an encrypted envelope, as a provider's own tooling does. */

@@ -6,6 +6,7 @@ import type { AttestationJson } from "../../../scripts/lib/attestation.js";
 import type { VerificationService } from "../../verification/service.js";
 import { ApiError, notFound } from "../errors.js";
 import * as s from "../schemas.js";
+import { object } from "../schemas.js";
 
 export interface VerificationRouteOptions {
   verification: VerificationService;
@@ -19,17 +20,6 @@ const bytes32 = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } as const;
 const signature = { type: "string", pattern: "^0x[0-9a-fA-F]{130}$", description: "65-byte ECDSA signature" } as const;
 const decimal = { type: "string", pattern: "^[0-9]{1,78}$", description: "decimal integer" } as const;
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
-
-/** Closed object: every property required, no other allowed. */
-function object(properties: Record<string, unknown>, description?: string) {
-  return {
-    type: "object",
-    ...(description === undefined ? {} : { description }),
-    required: Object.keys(properties),
-    additionalProperties: false,
-    properties,
-  };
-}
 
 /** The spec's body of `POST /verification/submit`. */
 export const benchmarkReport = object({

@@ -8,11 +8,11 @@ import type { Gateway } from "../../../gateway/server.js";
 import { sampleProfile } from "../../../scripts/lib/samples.js";
 import { ROLE, registerProvider, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
-import { HttpClient } from "../../helpers/http.js";
+import { dataOf, HttpClient } from "../../helpers/http.js";
 import { mintVerified, signedReport } from "../../helpers/verification.js";
 import { TestReceiver } from "../../helpers/webhooks.js";
 import type { Received } from "../../helpers/webhooks.js";
-import { dataOf, fulfil, post } from "../../helpers/writes.js";
+import { fulfil, post } from "../../helpers/writes.js";
 
 /**
  * Issue 13's promise, end to end on a real `hardhat node` and real HTTP: a provider and a user with

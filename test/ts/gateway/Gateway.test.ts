@@ -25,29 +25,11 @@ import {
   startTestGateway,
 } from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
-import { HttpClient } from "../../helpers/http.js";
+import { expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
 
 const STATUS = ["none", "pending", "active", "suspended"];
 const sstb = (wei: bigint) => Number(formatEther(wei));
-
-/** The envelope of a failure, with the DESIGN.md status of its code. */
-function expectError(r: Recorded, code: string, status: number, parameter?: string) {
-  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(status);
-  const body = r.body as {
-    success: boolean;
-    error: { code: string; message: string; details: Record<string, unknown> };
-  };
-  expect(body.success, r.text).to.equal(false);
-  expect(body.error.code, r.text).to.equal(code);
-  expect(body.error.message).to.be.a("string").and.not.equal("");
-  expect(body.error.details).to.be.an("object");
-  expect(r.text).to.not.match(/at .*\.(ts|js):\d+/); // never a stack trace
-  if (parameter !== undefined) {
-    expect(body.error.details.parameter, r.text).to.equal(parameter);
-    expect(body.error.details.reason, r.text).to.be.a("string").and.not.equal("");
-  }
-}
 
 describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (indexed devnet-style deployment)`, function () {
   this.timeout(180_000);

@@ -36,34 +36,11 @@ import {
   testConfig,
 } from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
-import { HttpClient } from "../../helpers/http.js";
-import type { Recorded } from "../../helpers/http.js";
+import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import { REFERENCE_HARDWARE, mintVerified, signedReport } from "../../helpers/verification.js";
 
 const DAY = 86_400;
 const json = { "content-type": "application/json" };
-
-/** The envelope of a failure: its code, status and, when given, `details.parameter`. */
-function expectError(r: Recorded, code: string, status: number, parameter?: string) {
-  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(status);
-  const body = r.body as {
-    success: boolean;
-    error: { code: string; message: string; details: Record<string, unknown> };
-  };
-  expect(body.success, r.text).to.equal(false);
-  expect(body.error.code, r.text).to.equal(code);
-  expect(r.text).to.not.match(/at .*\.(ts|js):\d+/);
-  if (parameter !== undefined) {
-    expect(body.error.details.parameter, r.text).to.equal(parameter);
-    expect(body.error.details.reason, r.text).to.be.a("string").and.not.equal("");
-  }
-}
-
-/** `data` of a 200 answer. */
-function dataOf(r: Recorded): Record<string, any> {
-  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(200);
-  return (r.body as { data: Record<string, any> }).data;
-}
 
 /** The malleable twin of a signature (s -> n - s, v flipped): valid for ecrecover, refused by EIP-2. */
 function highS(signature: string): string {

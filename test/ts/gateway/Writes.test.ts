@@ -9,18 +9,9 @@ import { idempotencyKeys, managedAccounts, redemptionRequests } from "../../../g
 import { ROLE, startLiveDeployment } from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
 import type { Recorded } from "../../helpers/http.js";
-import { dataOf, fulfil, post, setupWrites } from "../../helpers/writes.js";
+import { fulfil, post, setupWrites } from "../../helpers/writes.js";
 import type { WriteSetup } from "../../helpers/writes.js";
-
-/** The envelope of a failure with its code and status. */
-function expectError(r: Recorded, code: string, status: number) {
-  expect(r.status, `${r.method} ${r.path}: ${r.text}`).to.equal(status);
-  const body = r.body as { success: boolean; error: { code: string; message: string; details: object } };
-  expect(body.success, r.text).to.equal(false);
-  expect(body.error.code, r.text).to.equal(code);
-  expect(body.error.details).to.be.an("object");
-  return body.error as { code: string; message: string; details: Record<string, any> };
-}
+import { dataOf, expectError } from "../../helpers/http.js";
 
 describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, function () {
   this.timeout(240_000);

@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+import type { GatewayConfig } from "../config.js";
+import { folderLockOwner } from "../store/db.js";
+import { KeyInputError, KeyService } from "./keys.js";
+
+/**
+ * The URL of another process's gateway that holds this configuration's PGlite folder (PGlite
+ * admits one process per folder), or undefined when the command may open the store itself.
+ */
+export function runningGatewayUrl(config: GatewayConfig): string | undefined {
+  const owner = config.databaseUrl === undefined ? folderLockOwner(config.dataDir) : undefined;
+  if (owner === undefined || owner === process.pid) return undefined;
+  return readFileSync(path.join(config.dataDir, "gateway.url"), "utf8").trim();
+}
+
+/**
+ * A call to a running gateway's hidden `/admin/...` routes, authorized by a one-minute admin
+ * token signed with the gateway's JWT secret; answers the `data`, or throws the gateway's error
+ * message as a {@link KeyInputError}.
+ */
+export async function adminRequest(
+  url: string,
+  config: GatewayConfig,
+  method: "GET" | "POST" | "DELETE",
+  route: string,
+  body?: unknown,
+): Promise<unknown> {
+  const token = new KeyService(undefined as never, config.jwtSecret).adminToken();
+  const response = await fetch(`${url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const answer = (await response.json()) as { success: boolean; data?: unknown; error?: { message: string } };
+  if (!answer.success) throw new KeyInputError(answer.error?.message ?? `gateway answered ${response.status}`);
+  return answer.data;
+}
