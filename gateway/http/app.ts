@@ -73,6 +73,20 @@ export interface AppOptions extends ReadRouteOptions {
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
 export const PREFIXES = ["/api/v1", "/v1"] as const;
 const WINDOW_MS = 60_000;
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether `value` nests arrays or objects deeper than `limit` (iterative: any depth is safe to ask). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(item as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /**
  * The HTTP API: JSON-schema validation on every route, the `{success, data}` envelope, the spec's
@@ -105,6 +119,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error, _request, reply) => fail(error, reply));
   // JSON only: a text/plain body is refused as a wrong content type, not parsed as a string
   app.removeContentTypeParser("text/plain");
+  // Fastify's own JSON parser (prototype-poisoning checks included), then a depth limit: a small
+  // body nested thousands deep would otherwise overflow the stack of whatever walks it later
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+      if (error !== null) return done(error, undefined);
+      if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+        return done(invalidParameter("body", `is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
+      done(null, value);
+    });
+  });
   app.addSchema(errorSchema);
 
   // --- API keys: read here, refused in preParsing (after the rate limit has counted the request) ---

@@ -26,6 +26,12 @@ export interface UnsignedTransaction {
 
 /** Gas hint for a call that cannot be estimated before the previous one is mined (an approval's spender). */
 const UNESTIMATED_GAS = 400_000n;
+/**
+ * How long a sent transaction may take to be mined before the write answers without its receipt
+ * (a dropped transaction or a node that restarted must not hold the account's queue, the request
+ * and its idempotency key forever).
+ */
+export const MINE_TIMEOUT_MS = 120_000;
 /** Headroom over an estimate, percent. */
 const GAS_MARGIN = 20n;
 
@@ -41,6 +47,7 @@ export class TransactionSender {
     private readonly chainId: number,
     private readonly signers: AccountSigners,
     private readonly queue: AccountQueue,
+    private readonly mineTimeoutMs = MINE_TIMEOUT_MS,
   ) {}
 
   manages(account: string): Promise<boolean> {
@@ -80,8 +87,14 @@ export class TransactionSender {
         if (balance < gasLimit * price) throw noGasFunds();
         try {
           const sent = await signer.sendTransaction({ to: call.to, data: call.data, chainId: this.chainId, gasLimit });
-          const receipt = await sent.wait();
-          if (receipt === null) throw new Error(`transaction ${sent.hash} was not mined`);
+          let receipt: TransactionReceipt | null;
+          try {
+            receipt = await sent.wait(1, this.mineTimeoutMs);
+          } catch (error) {
+            if ((error as { code?: string }).code !== "TIMEOUT") throw error;
+            receipt = null;
+          }
+          if (receipt === null) throw notMined(sent.hash, call.description, this.mineTimeoutMs);
           receipts.push(receipt);
         } catch (error) {
           throw mapSendError(error);
@@ -142,4 +155,13 @@ function noGasFunds(): ApiError {
     parameter: "account",
     reason: "insufficient funds for gas",
   });
+}
+
+/** A sent transaction whose receipt did not come in time: the client learns its hash, not a guess at its fate. */
+function notMined(hash: string, description: string, timeoutMs: number): ApiError {
+  return new ApiError(
+    "internal_error",
+    `${description}: transaction ${hash} was sent but not mined within ${timeoutMs / 1000} s; look it up before retrying`,
+    { transaction_hash: hash },
+  );
 }

@@ -12,7 +12,12 @@ export async function transfer(
   account: string,
   input: { to: string; sstb_amount: number },
 ): Promise<Outcome<{ from: string; to: string; sstb_amount: number }>> {
-  const to = getAddress(input.to);
+  let to: string;
+  try {
+    to = getAddress(input.to);
+  } catch {
+    throw invalidParameter("to", "is not a valid address (a mixed-case address must carry its EIP-55 checksum)");
+  }
   if (to === ZeroAddress) throw invalidParameter("to", "must not be the zero address");
   const amount = baseUnitsOf(input.sstb_amount);
   await ctx.requireBalance(account, amount, "sstb_amount", "amount");

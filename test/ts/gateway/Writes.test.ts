@@ -413,6 +413,20 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
           "resource_not_found",
         ],
         ["/v1/sstb/transfer", { to: "0x123", sstb_amount: 1 }, "invalid_parameter"],
+        // a mixed-case address whose EIP-55 checksum is wrong (one letter's case flipped)
+        [
+          "/v1/sstb/transfer",
+          { to: to.replace(/[a-f]/, (c) => c.toUpperCase()), sstb_amount: 1 },
+          "invalid_parameter",
+          "is not a valid address (a mixed-case address must carry its EIP-55 checksum)",
+        ],
+        // a small body nested 5,000 deep (under the size limit; deeper than any walker's stack)
+        [
+          "/v1/redemptions/1/dispute",
+          `{"issue_type":"other","description":"x","evidence":${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
+          "invalid_parameter",
+          "is nested deeper than 32 levels",
+        ],
         ["/v1/sstb/transfer", { to, sstb_amount: true }, "invalid_parameter"],
         ["/v1/sstb/transfer", { to, sstb_amount: 1e9 }, "invalid_parameter", "exceeds the balance"],
         ["/v1/sstb/transfer", { to: "0x" + "0".repeat(40), sstb_amount: 1 }, "invalid_parameter"],
