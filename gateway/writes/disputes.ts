@@ -1,9 +1,9 @@
 import { keccak256, toUtf8Bytes } from "ethers";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 
 import { invalidParameter, notFound } from "../http/errors.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
-import { disputeEvidence } from "../store/schema.js";
+import { disputeEvidence, events } from "../store/schema.js";
 import { canonicalJson } from "./canonical.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
@@ -50,34 +50,70 @@ export async function openDispute(
     data: ctx.manager.interface.encodeFunctionData("openDispute", [redemptionId, issueType, hash]),
   };
   await ctx.sender.check(account, call);
-  const store = (txHash: string | null) => {
-    const row = { issueType: input.issue_type, document, evidence: input.evidence as object, hash, txHash };
-    return ctx.db
-      .insert(disputeEvidence)
-      .values({ chainId: ctx.chainId, redemptionId, account, createdAt: Math.floor(Date.now() / 1000), ...row })
-      .onConflictDoUpdate({ target: [disputeEvidence.chainId, disputeEvidence.redemptionId], set: row });
-  };
+  // stored before anything is sent, keyed by its hash: evidence whose hash reaches the chain is
+  // never lost, and a second document (another attempt) never overwrites the first
+  await ctx.db
+    .insert(disputeEvidence)
+    .values({
+      chainId: ctx.chainId,
+      redemptionId,
+      account,
+      issueType: input.issue_type,
+      document,
+      evidence: input.evidence as object,
+      hash,
+      txHash: null,
+      createdAt: Math.floor(Date.now() / 1000),
+    })
+    .onConflictDoNothing();
   const shown = { redemption_id: String(redemptionId), issue_type: input.issue_type, evidence_hash: hash };
   const done = await ctx.perform(account, [call], {
     recheck: async () => {
       await ctx.sender.check(account, call);
     },
   });
-  if (done.mode === "external") {
-    await store(null);
-    return { mode: "external", ...shown, transactions: done.transactions };
-  }
-  await store(done.receipts[0].hash);
-  return { mode: "managed", ...shown, status: "disputed", transaction_hash: done.receipts[0].hash };
+  if (done.mode === "external") return { mode: "external", ...shown, transactions: done.transactions };
+  const txHash = done.receipts[0].hash;
+  await ctx.db
+    .update(disputeEvidence)
+    .set({ txHash })
+    .where(
+      and(
+        eq(disputeEvidence.chainId, ctx.chainId),
+        eq(disputeEvidence.redemptionId, redemptionId),
+        eq(disputeEvidence.hash, hash),
+      ),
+    );
+  return { mode: "managed", ...shown, status: "disputed", transaction_hash: txHash };
 }
 
 /** The stored evidence of a redemption's dispute, for the redemption's user or provider only. */
 export async function disputeEvidenceOf(ctx: WriteContext, account: string, redemptionId: number) {
   await ctx.partyOf(account, redemptionId);
+  // the document whose hash the indexed `DisputeOpened` carries (other stored attempts never went on-chain)
+  const [opened] = await ctx.db
+    .select({ args: events.args, txHash: events.txHash })
+    .from(events)
+    .where(
+      and(
+        eq(events.chainId, ctx.chainId),
+        eq(events.name, "DisputeOpened"),
+        sql`${events.args}->>'redemptionId' = ${String(redemptionId)}`,
+      ),
+    )
+    .limit(1);
+  if (opened === undefined) throw notFound("dispute of redemption", redemptionId);
+  const onChainHash = (opened.args.evidenceHash as string).toLowerCase();
   const [row] = await ctx.db
     .select()
     .from(disputeEvidence)
-    .where(and(eq(disputeEvidence.chainId, ctx.chainId), eq(disputeEvidence.redemptionId, redemptionId)))
+    .where(
+      and(
+        eq(disputeEvidence.chainId, ctx.chainId),
+        eq(disputeEvidence.redemptionId, redemptionId),
+        eq(disputeEvidence.hash, onChainHash),
+      ),
+    )
     .limit(1);
   if (row === undefined) throw notFound("dispute evidence of redemption", redemptionId);
   const { description } = JSON.parse(row.document) as { description: string };
@@ -88,7 +124,7 @@ export async function disputeEvidenceOf(ctx: WriteContext, account: string, rede
     evidence: row.evidence,
     document: row.document,
     evidence_hash: row.hash,
-    transaction_hash: row.txHash,
+    transaction_hash: opened.txHash,
     created_at: row.createdAt,
   };
 }

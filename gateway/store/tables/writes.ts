@@ -50,7 +50,8 @@ export const disputeEvidence = pgTable(
     txHash: text("tx_hash"),
     createdAt: seconds("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.chainId, t.redemptionId] })],
+  // one row per document: a redemption's attempts each keep theirs; the on-chain hash picks the one
+  (t) => [primaryKey({ columns: [t.chainId, t.redemptionId, t.hash] })],
 );
 
 /**

@@ -273,13 +273,24 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         }),
       );
       expect(data).to.include({ mode: "external", issue_type: "resource_mismatch" });
-      await sendAll(data.transactions);
+      // a second attempt with another document, never sent: stored beside the first, not over it
+      const other = dataOf(
+        await post(w.http.external, `/v1/redemptions/${id}/dispute`, {
+          issue_type: "resource_mismatch",
+          description: "16 cores delivered, 64 promised",
+          evidence: "nproc: 8",
+        }),
+      );
+      expect(other.evidence_hash).to.not.equal(data.evidence_hash);
+      const [receipt] = await sendAll(data.transactions);
       const dispute = await live.d.redemptionManager.disputeOf(id);
       expect(dispute.evidenceHash).to.equal(data.evidence_hash);
+      await w.gw.synced();
+      // the document whose hash went on-chain, and the transaction the client sent
       const stored = dataOf(await w.http.external.get(`/api/v1/redemptions/${id}/dispute`));
       expect(stored.evidence).to.equal("nproc: 16");
       expect(keccak256(toUtf8Bytes(stored.document))).to.equal(dispute.evidenceHash);
-      expect(stored.transaction_hash).to.equal(null); // the client sent it
+      expect(stored.transaction_hash).to.equal(receipt!.hash);
     });
 
     it("redeem answers the initiation alone, pre-checked, when the allowance already covers amount plus fee", async function () {
