@@ -1,7 +1,5 @@
 // `npm run gateway` (serve) and its commands: keys, accounts, webhooks. Thin: the logic is in
 // gateway/server.ts and the modules of each command.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 
 import { accountsCommand } from "./accounts/command.js";
@@ -125,9 +123,6 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(config: GatewayConfig): Promise<number> {
   const gateway = await startGateway(config, { log: (line) => console.log(line) });
-  const urlFile = path.join(config.dataDir, "gateway.url");
-  mkdirSync(config.dataDir, { recursive: true });
-  writeFileSync(urlFile, gateway.url);
   console.log(`Gateway on ${gateway.url} (${gateway.store.kind}: ${gateway.store.location})`);
   console.log(`  chains: ${gateway.chains.map((c) => `${c.chain} (${c.chainId}) ${c.rpcUrl}`).join(", ")}`);
   console.log(`  docs: ${gateway.url}/docs   OpenAPI: ${gateway.url}/api/v1/openapi.json`);
@@ -136,7 +131,6 @@ async function serve(config: GatewayConfig): Promise<number> {
     process.once("SIGTERM", resolve);
   });
   console.log("Stopping the gateway...");
-  rmSync(urlFile, { force: true });
   await gateway.close();
   return 0;
 }

@@ -205,3 +205,8 @@ function accountKey(env: NodeJS.ProcessEnv, environment: string, dataDir: string
   }
   return { accountKey: key.replace(/^0x/, "") };
 }
+
+/** Where a gateway holding a PGlite folder leaves its URL for the commands of other processes. */
+export function urlFileOf(config: Pick<GatewayConfig, "dataDir">): string {
+  return path.join(config.dataDir, "gateway.url");
+}

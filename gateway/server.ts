@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from "node:fs";
+
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
@@ -7,7 +9,7 @@ import { ManagedAccounts } from "./accounts/managed.js";
 import { KeyService } from "./auth/keys.js";
 import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
 import type { GatewayConfig } from "./config.js";
-import { CHAIN_LABELS, ConfigError } from "./config.js";
+import { CHAIN_LABELS, ConfigError, urlFileOf } from "./config.js";
 import { buildApp } from "./http/app.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { activity } from "./http/format.js";
@@ -164,6 +166,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   if (options.listen !== false) {
     url = await app.listen({ host: config.host, port: config.port });
     url = url.replace("[::1]", "localhost");
+    // the commands (keys, accounts, webhooks) of another process reach a gateway that holds the
+    // PGlite folder through this file (PGlite admits one process per folder)
+    if (store.kind === "pglite") writeFileSync(urlFileOf(config), url);
   }
   let closed = false;
   return {
@@ -187,6 +192,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       if (closed) return;
       closed = true;
+      if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
       bridgeFees.close();

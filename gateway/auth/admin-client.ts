@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
 
+import { urlFileOf } from "../config.js";
 import type { GatewayConfig } from "../config.js";
+
 import { folderLockOwner } from "../store/db.js";
 import { KeyInputError, KeyService } from "./keys.js";
 
@@ -12,7 +13,13 @@ import { KeyInputError, KeyService } from "./keys.js";
 export function runningGatewayUrl(config: GatewayConfig): string | undefined {
   const owner = config.databaseUrl === undefined ? folderLockOwner(config.dataDir) : undefined;
   if (owner === undefined || owner === process.pid) return undefined;
-  return readFileSync(path.join(config.dataDir, "gateway.url"), "utf8").trim();
+  try {
+    return readFileSync(urlFileOf(config), "utf8").trim();
+  } catch {
+    throw new KeyInputError(
+      `process ${owner} holds the data folder ${config.dataDir} but left no gateway.url: stop it, or use its HTTP API`,
+    );
+  }
 }
 
 /**

@@ -317,9 +317,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   await app.register(adminRoutes, { keys: options.keys });
-  if (options.accounts !== undefined) {
-    await app.register(accountAdminRoutes, { keys: options.keys, accounts: options.accounts });
-  }
+  await app.register(accountAdminRoutes, {
+    keys: options.keys,
+    accounts: options.accounts,
+    webhooks: options.webhooks,
+  });
   app.get("/health", { schema: { hide: true }, config: { public: true } }, async () => ({
     success: true,
     data: options.health(),

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 
 import { invalidParameter, notFound } from "../http/errors.js";
 import type { Db } from "../store/db.js";
@@ -98,30 +98,35 @@ export class SubscriptionService {
       throw invalidParameter("timestamp_format", "must be unix or iso8601");
     const url = await this.checkUrl(input.url);
     const owner = account.toLowerCase();
-    const [{ n }] = await this.db
-      .select({ n: count() })
-      .from(webhookSubscriptions)
-      .where(eq(webhookSubscriptions.accountLower, owner));
-    if (n >= this.settings.maxSubscriptionsPerAccount) {
-      throw invalidParameter(
-        "url",
-        `an account may have at most ${this.settings.maxSubscriptionsPerAccount} subscriptions`,
-      );
-    }
     const secret = newSecret();
-    const [row] = await this.db
-      .insert(webhookSubscriptions)
-      .values({
-        subscriptionId: randomUUID(),
-        accountLower: owner,
-        url,
-        events: events as WebhookEventName[],
-        timestampFormat: format,
-        ownEventsOnly: input.own_events_only ?? false,
-        secret,
-        createdAt: Date.now(),
-      })
-      .returning();
+    // count and insert under a per-account lock: concurrent creates cannot pass the limit together
+    const row = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"webhook-subscriptions:" + owner}))`);
+      const [{ n }] = await tx
+        .select({ n: count() })
+        .from(webhookSubscriptions)
+        .where(eq(webhookSubscriptions.accountLower, owner));
+      if (n >= this.settings.maxSubscriptionsPerAccount) {
+        throw invalidParameter(
+          "url",
+          `an account may have at most ${this.settings.maxSubscriptionsPerAccount} subscriptions`,
+        );
+      }
+      const [inserted] = await tx
+        .insert(webhookSubscriptions)
+        .values({
+          subscriptionId: randomUUID(),
+          accountLower: owner,
+          url,
+          events: events as WebhookEventName[],
+          timestampFormat: format,
+          ownEventsOnly: input.own_events_only ?? false,
+          secret,
+          createdAt: Date.now(),
+        })
+        .returning();
+      return inserted;
+    });
     return { ...subscriptionView(row), secret };
   }
 
@@ -209,11 +214,15 @@ export class SubscriptionService {
       throw invalidParameter("delivery_id", "was cancelled: its event was removed by a chain reorganization");
     }
     const now = Date.now();
+    // not while a worker holds it: that worker's outcome would overwrite the redelivery
     const [row] = await this.db
       .update(webhookDeliveries)
-      .set({ status: "pending", nextAttemptAt: now, giveUpAt: now + this.settings.retryWindowMs })
-      .where(ofSubscription)
+      .set({ status: "pending", attempts: 0, nextAttemptAt: now, giveUpAt: now + this.settings.retryWindowMs })
+      .where(and(ofSubscription, or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now))))
       .returning();
+    if (row === undefined) {
+      throw invalidParameter("delivery_id", "is being delivered right now; ask again once this attempt has ended");
+    }
     return deliveryView(row, (await this.attemptsOf([deliveryId])).get(deliveryId) ?? []);
   }
 

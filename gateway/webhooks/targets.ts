@@ -43,6 +43,11 @@ for (const [network, prefix] of [
   ["ff00::", 8], // multicast
   ["2001:db8::", 32],
   ["100::", 64],
+  // transition ranges that carry an IPv4 address a host may route to (no receiver lives there):
+  ["::", 96], // IPv4-compatible (::a.b.c.d, deprecated)
+  ["2002::", 16], // 6to4
+  ["2001::", 32], // Teredo
+  ["64:ff9b:1::", 48], // local-use NAT64
 ] as const) {
   INTERNAL.addSubnet(network, prefix, "ipv6");
 }
