@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { readDeploymentFile } from "../scripts/lib/environments.js";
 import type { DeployedChain } from "../scripts/lib/environments.js";
 import { ManagedAccounts } from "./accounts/managed.js";
+import { Sealer } from "./accounts/sealed.js";
 import { KeyService } from "./auth/keys.js";
 import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
 import type { GatewayConfig } from "./config.js";
@@ -20,7 +21,7 @@ import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
-import { createWebhooks, webhookSettings } from "./webhooks/index.js";
+import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
 import type { Webhooks } from "./webhooks/index.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
@@ -88,7 +89,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
   const keys = new KeyService(store.db, config.jwtSecret);
   const responseCache = options.responseCache === false ? undefined : new ResponseCache();
-  const webhooks = createWebhooks(store.db, webhookSettings(config.environment, config.webhooks), log);
+  // the master key that seals managed accounts' keys also seals webhook secrets and stored responses
+  const sealer = config.accountKey === undefined ? undefined : new Sealer(config.accountKey);
+  if (sealer === undefined && config.environment !== "devnet") {
+    log("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
+  }
+  const webhooks = createWebhooks(
+    store.db,
+    webhookSettings(config.environment, config.webhooks),
+    log,
+    new WebhookSecrets(sealer),
+  );
   const indexers = chains.map(
     (c) =>
       new ChainIndexer(
@@ -155,6 +166,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
     verification,
     db: store.db,
+    ...(sealer === undefined ? {} : { sealer }),
     writes,
     accounts,
     webhooks: webhooks.subscriptions,

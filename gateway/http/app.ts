@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import mercurius from "mercurius";
 
 import type { ManagedAccounts } from "../accounts/managed.js";
+import type { Sealer } from "../accounts/sealed.js";
 import type { ApiKey, KeyService, Scope } from "../auth/keys.js";
 import { TIER_LIMITS } from "../auth/keys.js";
 import { resolvers, typeDefs } from "../graphql/schema.js";
@@ -60,6 +61,8 @@ export interface AppOptions extends ReadRouteOptions {
   log?: (line: string) => void;
   /** The verifier: verification routes (GET always, the writes with verifier keys). */
   verification?: VerificationService;
+  /** Seals secrets at rest (stored idempotent responses) under the gateway's master key. */
+  sealer?: Sealer;
   /** The store: `Idempotency-Key` records for every POST route. */
   db?: Db;
   /** The write routes' operations (none: the write routes are not served). */
@@ -239,7 +242,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // every POST route registered from here on honours Idempotency-Key
-  if (options.db !== undefined) registerIdempotency(app, options.db);
+  if (options.db !== undefined) {
+    registerIdempotency(app, options.db, options.sealer === undefined ? {} : { sealer: options.sealer });
+  }
 
   // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
   app.addHook("onSend", async (_request, reply, payload) => {

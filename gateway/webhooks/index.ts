@@ -2,6 +2,7 @@ import type { Db } from "../store/db.js";
 import { Mailer } from "./email.js";
 import { Outbox } from "./outbox.js";
 import type { WebhookSettings } from "./settings.js";
+import { WebhookSecrets } from "./secrets.js";
 import { SubscriptionService } from "./subscriptions.js";
 import { DeliveryWorkers } from "./worker.js";
 
@@ -10,6 +11,7 @@ export type { WebhookEvent, WebhookEventName } from "./events.js";
 export type { EventSink } from "./outbox.js";
 export { webhookSettings, webhookSettingsFromEnv } from "./settings.js";
 export type { WebhookSettings } from "./settings.js";
+export { WebhookSecrets } from "./secrets.js";
 
 /** The webhook side of a gateway: the outbox the indexer writes to, the subscriptions, the workers. */
 export interface Webhooks {
@@ -22,14 +24,19 @@ export interface Webhooks {
 }
 
 /** Builds the webhook side; the workers start with `workers.start()` (startGateway does it). */
-export function createWebhooks(db: Db, settings: WebhookSettings, log: (line: string) => void): Webhooks {
+export function createWebhooks(
+  db: Db,
+  settings: WebhookSettings,
+  log: (line: string) => void,
+  secrets = new WebhookSecrets(),
+): Webhooks {
   const email = settings.smtpUrl !== undefined && settings.smtpFrom !== undefined;
   const mailer = email ? new Mailer(settings.smtpUrl!, settings.smtpFrom!, settings.timeoutMs) : undefined;
-  const workers = new DeliveryWorkers(db, settings, mailer, log);
+  const workers = new DeliveryWorkers(db, settings, mailer, log, secrets);
   return {
     settings,
     outbox: new Outbox({ retryWindowMs: settings.retryWindowMs, email }, () => workers.wake()),
-    subscriptions: new SubscriptionService(db, settings),
+    subscriptions: new SubscriptionService(db, settings, secrets),
     workers,
     async close() {
       await workers.stop();

@@ -10,6 +10,7 @@ import type { WebhookEventName } from "./events.js";
 import type { TimestampFormat } from "./outbox.js";
 import type { WebhookSettings } from "./settings.js";
 import { TargetError, checkHost, hostOf, parseTargetUrl } from "./targets.js";
+import { WebhookSecrets } from "./secrets.js";
 
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -80,6 +81,7 @@ export class SubscriptionService {
       WebhookSettings,
       "allowLoopback" | "requireHttps" | "maxSubscriptionsPerAccount" | "retryWindowMs"
     >,
+    private readonly secrets = new WebhookSecrets(),
   ) {}
 
   async create(account: string, input: CreateSubscription) {
@@ -99,6 +101,7 @@ export class SubscriptionService {
     const url = await this.checkUrl(input.url);
     const owner = account.toLowerCase();
     const secret = newSecret();
+    const subscriptionId = randomUUID();
     // count and insert under a per-account lock: concurrent creates cannot pass the limit together
     const row = await this.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"webhook-subscriptions:" + owner}))`);
@@ -115,13 +118,13 @@ export class SubscriptionService {
       const [inserted] = await tx
         .insert(webhookSubscriptions)
         .values({
-          subscriptionId: randomUUID(),
+          subscriptionId,
           accountLower: owner,
           url,
           events: events as WebhookEventName[],
           timestampFormat: format,
           ownEventsOnly: input.own_events_only ?? false,
-          secret,
+          secret: this.secrets.toStored(secret, subscriptionId),
           createdAt: Date.now(),
         })
         .returning();
@@ -168,7 +171,7 @@ export class SubscriptionService {
     const secret = newSecret();
     const [row] = await this.db
       .update(webhookSubscriptions)
-      .set({ secret, rotatedAt: Date.now() })
+      .set({ secret: this.secrets.toStored(secret, subscriptionId), rotatedAt: Date.now() })
       .where(eq(webhookSubscriptions.subscriptionId, subscriptionId))
       .returning();
     return { ...subscriptionView(row), secret };

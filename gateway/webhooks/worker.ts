@@ -11,6 +11,7 @@ import type { EmailMessage, Mailer } from "./email.js";
 import type { WebhookSettings } from "./settings.js";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "./signature.js";
 import { guardedLookup, hostOf, parseTargetUrl, refusalOf } from "./targets.js";
+import { WebhookSecrets } from "./secrets.js";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -44,6 +45,7 @@ export class DeliveryWorkers {
     private readonly settings: WebhookSettings,
     private readonly mailer: Mailer | undefined,
     private readonly log: (line: string) => void,
+    private readonly secrets = new WebhookSecrets(),
   ) {}
 
   start(count = this.settings.workers): void {
@@ -132,7 +134,9 @@ export class DeliveryWorkers {
         );
         return;
       }
-      attempt = await this.post(subscription.url, row, subscription.secret);
+      // read at send time: a rotation applies to retries too
+      const secret = this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
+      attempt = await this.post(subscription.url, row, secret);
     }
     const now = Date.now();
     const status = attempt.ok ? "delivered" : now >= row.giveUpAt ? "failed" : "pending";

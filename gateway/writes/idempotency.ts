@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
+import type { Sealer } from "../accounts/sealed.js";
 import { ApiError, invalidParameter } from "../http/errors.js";
 import type { Db } from "../store/db.js";
 import { idempotencyKeys } from "../store/schema.js";
@@ -25,6 +26,11 @@ export interface IdempotencyOptions {
   ttlSeconds?: number;
   /** How long a retry waits for the first request with its key to finish (default 120 s). */
   waitMs?: number;
+  /**
+   * Seals stored responses with the gateway's master key (some carry secrets: a webhook
+   * subscription's is shown at creation and rotation only, and a replay must show it again).
+   */
+  sealer?: Sealer;
 }
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -83,7 +89,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
       if (row.requestHash !== requestHash) {
         throw invalidParameter("Idempotency-Key", "was already used with a different request");
       }
-      if (row.state === "done") return replay(reply, row.statusCode ?? 200, row.response ?? "");
+      if (row.state === "done") {
+        const stored = row.response ?? "";
+        const body = stored.startsWith("v1.") ? options.sealer!.open(stored, aad(account, header)).toString() : stored;
+        return replay(reply, row.statusCode ?? 200, body);
+      }
       if (Date.now() >= deadline) {
         throw new ApiError(
           "invalid_parameter",
@@ -99,9 +109,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
     const claim = request.idempotencyClaim;
     if (claim === undefined) return payload;
     request.idempotencyClaim = undefined;
+    const text = typeof payload === "string" ? payload : "";
+    const response =
+      options.sealer === undefined ? text : options.sealer.seal(Buffer.from(text), aad(claim.account, claim.key));
     await db
       .update(idempotencyKeys)
-      .set({ state: "done", statusCode: reply.statusCode, response: typeof payload === "string" ? payload : "" })
+      .set({ state: "done", statusCode: reply.statusCode, response })
       .where(and(eq(idempotencyKeys.account, claim.account), eq(idempotencyKeys.key, claim.key)));
     return payload;
   });
@@ -115,6 +128,9 @@ export async function purgeExpiredKeys(db: Db, now = Math.floor(Date.now() / 100
     .returning({ key: idempotencyKeys.key });
   return removed.length;
 }
+
+/** A sealed response opens only under its own account and key. */
+const aad = (account: string, key: string) => `idempotency:${account.toLowerCase()}:${key}`;
 
 function hashOf(request: FastifyRequest): string {
   const path = request.url.split("?")[0];

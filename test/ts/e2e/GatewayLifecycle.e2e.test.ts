@@ -5,6 +5,7 @@ import { parseEther } from "ethers";
 import type { JsonRpcSigner } from "ethers";
 
 import type { Gateway } from "../../../gateway/server.js";
+import { idempotencyKeys, webhookSubscriptions } from "../../../gateway/store/schema.js";
 import { sampleProfile } from "../../../scripts/lib/samples.js";
 import { ROLE, registerProvider, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
@@ -192,6 +193,26 @@ describe(`Gateway end to end on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGl
       const heard = await webhook(hooks.user, "sstb.transferred", (d) => d.transactionHash === sent.transaction_hash);
       expect(heard.payload.data).to.include({ from: user, to, sstb_amount: 1.5 });
       expect(await live.d.sstb.balanceOf(to)).to.equal(parseEther("1.5"));
+    });
+  });
+
+  describe("secrets at rest", function () {
+    it("keeps subscription secrets and replayable responses sealed under the master key", async function () {
+      const body = { url: hooks.user.url, events: ["sstb.minted"] };
+      const first = await post(http.user, "/api/v1/webhooks", body, { "Idempotency-Key": "sub-1" });
+      const replay = await post(http.user, "/api/v1/webhooks", body, { "Idempotency-Key": "sub-1" });
+      expect(first.status).to.equal(201);
+      expect(replay.headers.get("idempotent-replayed")).to.equal("true");
+      const { secret, subscription_id: id } = (first.body as { data: { secret: string; subscription_id: string } })
+        .data;
+      expect((replay.body as { data: { secret: string } }).data.secret).to.equal(secret); // shown again on a replay
+      const subscriptions = await gw.store.db.select().from(webhookSubscriptions);
+      expect(subscriptions.length).to.be.greaterThan(2);
+      for (const row of subscriptions) expect(row.secret).to.match(/^v1\./).and.not.include("whsec_");
+      const responses = await gw.store.db.select().from(idempotencyKeys);
+      expect(responses.length).to.be.greaterThan(0);
+      for (const row of responses) expect(row.response).to.match(/^v1\./).and.not.include(secret.slice(6));
+      expect(dataOf(await http.user.request("DELETE", `/api/v1/webhooks/${id}`))).to.include({ deleted: true });
     });
   });
 
