@@ -1,10 +1,11 @@
-import { ZeroAddress, formatEther } from "ethers";
+import { ZeroAddress } from "ethers";
 import { and, eq } from "drizzle-orm";
 
 import { TRADE_TYPES } from "../../scripts/lib/markets.js";
 import * as format from "../http/format.js";
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import { addr, big, num } from "../indexer/module.js";
+import { FEE_OPTION_NAMES, bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import type { Tx } from "../store/db.js";
 import { computeUnits, listings, redemptions } from "../store/schema.js";
@@ -219,19 +220,19 @@ const MAPPERS: Record<string, Mapper> = {
     };
     return [["marketplace.trade_executed", data, [buyer, seller]]];
   },
-  // decoded by the Bridge indexer module (contracts/interfaces/IBridge.sol); amounts have 18 decimals
+  // the bridge transaction's fields as `/bridge/status/:message_id` names them; amounts have 18 decimals
   "Bridge.MessageSent": async (_tx, e, context) => {
     const sender = addr(e.args, "sender");
     const recipient = addr(e.args, "recipient");
     const data = {
       message_id: e.args.messageId as string,
       source_chain: context.chain,
-      destination_chain_selector: String(e.args.destinationChainSelector),
+      destination_chain: chainOfSelector(e.args.destinationChainSelector as string),
+      token: bridgeTokenSymbol(addr(e.args, "token"), context),
+      amount: format.sstb(big(e.args, "amount")),
       sender,
       recipient,
-      token: addr(e.args, "token"),
-      amount: Number(formatEther(big(e.args, "amount"))),
-      fee_option: num(e.args, "feeOption"),
+      fee_option: FEE_OPTION_NAMES[num(e.args, "feeOption")] ?? String(e.args.feeOption),
       transactionHash: e.txHash,
     };
     return [["bridge.message_sent", data, [sender, recipient]]];
@@ -241,13 +242,14 @@ const MAPPERS: Record<string, Mapper> = {
     const recipient = addr(e.args, "recipient");
     const data = {
       message_id: e.args.messageId as string,
+      source_chain: chainOfSelector(e.args.sourceChainSelector as string),
       destination_chain: context.chain,
-      source_chain_selector: String(e.args.sourceChainSelector),
+      token: bridgeTokenSymbol(addr(e.args, "token"), context),
+      amount: format.sstb(big(e.args, "amount")),
       sender,
       recipient,
-      token: addr(e.args, "token"),
-      amount: Number(formatEther(big(e.args, "amount"))),
-      completed: e.args.completed as boolean,
+      // `queued`: the delivery waits (paused bridge or inbound limit); `bridge.status` shows when it completes
+      status: (e.args.completed as boolean) ? "completed" : "queued",
       transactionHash: e.txHash,
     };
     return [["bridge.message_received", data, [sender, recipient]]];

@@ -1,9 +1,9 @@
 import { ZeroAddress, formatEther } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import { CCIP_CHAIN_SELECTORS } from "../../../scripts/lib/ccip.js";
 import type { DeployedChain } from "../../../scripts/lib/environments.js";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
+import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
 import type { ReadModel } from "../../store/queries.js";
 import { baseUnitsOf } from "../amounts.js";
@@ -321,13 +321,10 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
   );
 
   // a chain's name from its id or its CCIP selector (a chain outside the deployment keeps its number)
-  const chainIdOfSelector = new Map(
-    Object.entries(CCIP_CHAIN_SELECTORS).map(([id, selector]) => [String(selector), id]),
-  );
-  const chainOf = ({ chainId, selector }: { chainId?: number; selector?: string }) => {
-    const id = chainId !== undefined ? String(chainId) : chainIdOfSelector.get(selector!);
-    return options.chains.find((c) => String(c.chainId) === id)?.chain ?? `chain-${id ?? selector}`;
-  };
+  const chainOf = ({ chainId, selector }: { chainId?: number; selector?: string }) =>
+    chainId === undefined
+      ? chainOfSelector(selector!)
+      : (options.chains.find((c) => c.chainId === chainId)?.chain ?? `chain-${chainId}`);
 
   app.get(
     "/bridge/fees",

@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 
+import { CCIP_CHAIN_SELECTORS } from "../../../scripts/lib/ccip.js";
+import { CHAINS } from "../../../scripts/lib/environments.js";
 import { Bridge__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";
@@ -8,6 +10,13 @@ import type { ChainContext, ContractModule, StoredEvent } from "../module.js";
 
 /** `IBridge.FeeOption`, by index, as the API names the fee options. */
 export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const;
+
+/** A chain's deployment name from its CCIP selector (a chain the protocol does not know keeps its selector). */
+export function chainOfSelector(selector: string | bigint): string {
+  const chainId = Object.entries(CCIP_CHAIN_SELECTORS).find(([, s]) => s === BigInt(selector))?.[0];
+  const chain = Object.entries(CHAINS).find(([, c]) => String(c.chainId) === chainId)?.[0];
+  return chain ?? `selector-${selector}`;
+}
 
 /** The symbol the API shows for a bridged token address of this chain. */
 export function bridgeTokenSymbol(token: string, context: Pick<ChainContext, "contracts">): string {

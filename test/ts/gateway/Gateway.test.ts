@@ -27,6 +27,7 @@ import {
 import type { LiveDeployment } from "../../helpers/gateway.js";
 import { expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
+import { TestReceiver } from "../../helpers/webhooks.js";
 
 const STATUS = ["none", "pending", "active", "suspended"];
 const sstb = (wei: bigint) => Number(formatEther(wei));
@@ -436,10 +437,28 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
 
   describe("bridge: GET /api/v1/bridge/fees and /bridge/status/:message_id", function () {
     let sent: { messageId: string; txHash: string };
+    const hooks = new TestReceiver();
 
     before(async function () {
+      // the user's receiver hears of its transfer on both chains (webhooks bridge.message_sent / _received)
+      await hooks.start();
+      const { token } = await gw.keys.create({ tier: "premium", account: user, scopes: ["read", "write"] });
+      const subscribed = await new HttpClient(gw.url, token).request("POST", "/api/v1/webhooks", {
+        body: JSON.stringify({
+          url: hooks.url,
+          events: ["bridge.message_sent", "bridge.message_received"],
+          own_events_only: true,
+        }),
+        headers: { "content-type": "application/json" },
+      });
+      expect(subscribed.status, subscribed.text).to.equal(201);
+      hooks.secrets = [(subscribed.body as { data: { secret: string } }).data.secret];
       sent = await bridgeSstbToEthereum(live, live.signers[ROLE.user], parseEther("2.5"));
       await gw.synced();
+    });
+
+    after(async function () {
+      await hooks.stop();
     });
 
     it("quotes every fee option and the transport fee as the source chain's bridge does", async function () {
@@ -533,6 +552,23 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       expect({ ...done, status: "pending", completed_at: null, destination_transaction: null }).to.deep.equal(pending);
       // the same URL as before the delivery: the indexer's commit dropped the cached pending answer
       expect(await http.data(`/api/v1/bridge/status/${sent.messageId}`)).to.deep.equal(done);
+      // both sides announced, signed, with the status route's names
+      const common = {
+        message_id: sent.messageId,
+        source_chain: "arbitrum",
+        destination_chain: "ethereum",
+        token: "sSTB",
+        amount: 2.5,
+        sender: user,
+        recipient: user,
+      };
+      await hooks.waitFor((all) => all.some((r) => r.event === "bridge.message_received"));
+      expect(hooks.of("bridge.message_sent").map((r) => r.payload.data)).to.deep.equal([
+        { ...common, fee_option: "default", transactionHash: sent.txHash },
+      ]);
+      expect(hooks.of("bridge.message_received").map((r) => r.payload.data)).to.deep.equal([
+        { ...common, status: "completed", transactionHash: delivery!.transactionHash },
+      ]);
       // the id in decimal (the spec documents it as a number) names the same transfer
       expect(await http.data(`/api/v1/bridge/status/${BigInt(sent.messageId).toString()}`)).to.deep.equal(done);
     });
