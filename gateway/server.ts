@@ -7,6 +7,7 @@ import { readDeploymentFile } from "../scripts/lib/environments.js";
 import type { DeployedChain } from "../scripts/lib/environments.js";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
+import { postgresAccountLock } from "./accounts/signer.js";
 import { KeyService } from "./auth/keys.js";
 import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
 import type { GatewayConfig } from "./config.js";
@@ -142,6 +143,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     primary,
     signers: accounts,
     pollIntervalMs: config.pollIntervalMs,
+    // gateways sharing a PostgreSQL database take turns per managed account
+    ...(store.kind === "postgres" ? { accountLock: postgresAccountLock(store.db) } : {}),
     // with depth 0 (the devnet) a write's block is indexed within a poll: answer after it, so the
     // read routes show the write at once; deeper chains would hold the answer for the whole depth
     ...(options.index === false || (config.confirmations[primary.chain] ?? config.defaultConfirmations) > 0

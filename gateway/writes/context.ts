@@ -5,7 +5,7 @@ import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
 import type { DeployedChain } from "../../scripts/lib/environments.js";
 import { AccountQueue } from "../accounts/signer.js";
-import type { AccountSigners } from "../accounts/signer.js";
+import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../http/errors.js";
 import { sstb as wholeSstb } from "../http/format.js";
 import type { Db } from "../store/db.js";
@@ -30,6 +30,8 @@ export interface WriteContextOptions {
    * delays the answer by its timeout, not fails it).
    */
   indexed?: (blockNumber: number) => Promise<void>;
+  /** Holds a managed account across gateways sharing the database (PostgreSQL). */
+  accountLock?: AccountLock;
 }
 
 /**
@@ -68,7 +70,7 @@ export class WriteContext {
     this.sstbAddress = contract("SSTB");
     this.manager = RedemptionManager__factory.connect(this.managerAddress, this.rpc);
     this.sstb = SSTB__factory.connect(this.sstbAddress, this.rpc);
-    this.sender = new TransactionSender(this.rpc, this.chainId, options.signers, new AccountQueue());
+    this.sender = new TransactionSender(this.rpc, this.chainId, options.signers, new AccountQueue(options.accountLock));
   }
 
   close(): void {
