@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -359,4 +360,44 @@ export async function relayMessages(live: LiveDeployment): Promise<RelayedMessag
     ),
   );
   return relayer.poll();
+}
+
+/** A gateway started as its own process (`gateway/cli.ts`), up and serving. */
+export interface GatewayProcess {
+  /** Everything it printed so far. */
+  output(): string;
+  /** SIGKILL, then resolves once it is gone. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts the gateway command as a node process (node itself, not the tsx wrapper, so a SIGKILL
+ * hits the process that writes) and resolves once it says it is up.
+ */
+export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${output}`)), 60_000);
+    const onData = (c: Buffer) => {
+      output += c.toString();
+      if (output.includes("Gateway on ")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+  });
+  return {
+    output: () => output,
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -10,7 +9,14 @@ import type { Gateway } from "../../../gateway/server.js";
 import { openStore } from "../../../gateway/store/db.js";
 import type { Db } from "../../../gateway/store/db.js";
 import * as schema from "../../../gateway/store/schema.js";
-import { ROLE, populate, resetDatabase, startLiveDeployment, testConfig } from "../../helpers/gateway.js";
+import {
+  ROLE,
+  populate,
+  resetDatabase,
+  spawnGatewayProcess,
+  startLiveDeployment,
+  testConfig,
+} from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
 
 /** Every indexed table, ordered, as plain JSON: two stores that indexed the same chain compare equal. */
@@ -126,35 +132,15 @@ describe(`Indexer on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (real
     };
     let cursors: number[] = [];
     for (const delay of [100, 400, 900]) {
-      // node itself (not the tsx wrapper), so that SIGKILL hits the process that writes
-      const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts"], {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      // the indexers start with the server: kill it `delay` ms after it says it is up
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${output}`)), 60_000);
-        const onData = (c: Buffer) => {
-          output += c.toString();
-          if (output.includes("Gateway on ")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        child.stdout.on("data", onData);
-        child.stderr.on("data", onData);
-      });
+      const gateway = await spawnGatewayProcess(env);
       await new Promise((r) => setTimeout(r, delay));
-      child.kill("SIGKILL");
-      await exited;
+      await gateway.kill();
       const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir });
       const [cursor] = await store.db.select().from(schema.cursors);
       cursors.push(cursor?.blockNumber ?? -1);
       const partial = await dump(store.db);
       // whatever was committed is a prefix of the reference: nothing half-applied, nothing twice
-      expect(partial.events, output).to.deep.equal(reference.events.slice(0, partial.events.length));
+      expect(partial.events, gateway.output()).to.deep.equal(reference.events.slice(0, partial.events.length));
       await store.close();
     }
     cursors = cursors.filter((c) => c >= 0);

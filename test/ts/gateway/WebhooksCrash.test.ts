@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -11,7 +10,14 @@ import { events, webhookDeliveries } from "../../../gateway/store/schema.js";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
-import { ROLE, populate, resetDatabase, startLiveDeployment, testConfig } from "../../helpers/gateway.js";
+import {
+  ROLE,
+  populate,
+  resetDatabase,
+  spawnGatewayProcess,
+  startLiveDeployment,
+  testConfig,
+} from "../../helpers/gateway.js";
 import type { LiveDeployment } from "../../helpers/gateway.js";
 import { TestReceiver } from "../../helpers/webhooks.js";
 
@@ -88,28 +94,9 @@ describe(`Webhooks across SIGKILLs on ${process.env.DATABASE_URL ? "PostgreSQL" 
     };
     const partialCounts: number[] = [];
     for (const delay of [150, 500, 1_000]) {
-      // node itself (not the tsx wrapper), so that SIGKILL hits the process that writes
-      const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts"], {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${output}`)), 60_000);
-        const onData = (c: Buffer) => {
-          output += c.toString();
-          if (output.includes("Gateway on ")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        child.stdout.on("data", onData);
-        child.stderr.on("data", onData);
-      });
+      const gateway = await spawnGatewayProcess(env);
       await new Promise((resolve) => setTimeout(resolve, delay));
-      child.kill("SIGKILL");
-      await exited;
+      await gateway.kill();
 
       const after = await openStore({ databaseUrl: config.databaseUrl, dataDir });
       const { queued, positions } = await outboxAndEvents(after.db, sub.subscription_id);
