@@ -17,7 +17,8 @@ import type { Db } from "../store/db.js";
 import type { VerificationService } from "../verification/service.js";
 import { registerIdempotency } from "../writes/idempotency.js";
 import type { WriteService } from "../writes/operations.js";
-import { ApiError, errorSchema, invalidParameter } from "./errors.js";
+import { ApiError, ERROR_STATUS, errorSchema, invalidParameter } from "./errors.js";
+import type { ErrorCode } from "./errors.js";
 import type { ResponseCache } from "./response-cache.js";
 import { accountAdminRoutes } from "./routes/account-admin.js";
 import { adminRoutes } from "./routes/admin.js";
@@ -356,7 +357,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const api = toApiError((e as { originalError?: unknown }).originalError ?? e, log);
         return graphqlError({ message: api.message, locations: e.locations, path: e.path }, api.code, api.details);
       });
-      const status = execution.data ? 200 : Math.max(...errors.map((e) => ERROR_STATUS_OF[e.extensions.code] ?? 500));
+      const status = execution.data
+        ? 200
+        : Math.max(...errors.map((e) => ERROR_STATUS[e.extensions.code as ErrorCode] ?? 500));
       return { statusCode: status, response: { data: execution.data ?? null, errors } };
     },
   });
@@ -382,15 +385,6 @@ const graphqlErrors = {
     },
   },
 } as const;
-
-const ERROR_STATUS_OF: Record<string, number> = {
-  invalid_parameter: 400,
-  authentication_error: 401,
-  authorization_error: 403,
-  resource_not_found: 404,
-  rate_limit_exceeded: 429,
-  internal_error: 500,
-};
 
 function graphqlError(
   error: { message: string; locations?: unknown; path?: unknown },
