@@ -1,6 +1,7 @@
 import { ZeroAddress, ZeroHash, parseEther, parseUnits } from "ethers";
 import type { BaseContract, BytesLike, Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { NetworkConnection } from "hardhat/types/network";
 
 import {
   AttestationVerifier__factory,
@@ -223,7 +224,7 @@ export async function deployLegacyProtocol(connection: IgnitionConnection): Prom
  * executes it; returns the execution's transaction.
  */
 export async function throughTimelock(
-  connection: IgnitionConnection,
+  connection: Pick<NetworkConnection, "networkHelpers">,
   d: LegacyDeployment,
   calls: readonly { target: string; data: string }[],
   salt: string = ZeroHash,
