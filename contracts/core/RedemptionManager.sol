@@ -63,6 +63,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint24 standardDeadline;
         uint24 premiumDeadline;
         uint24 enterpriseDeadline;
+        // (the slot's last byte held the first implementation's pause flag: see {initializeV2})
         // one slot, read and written by every initiation
         uint64 redemptionCount;
         uint32 disputeWindow;
@@ -111,6 +112,54 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setDisputeResolutionPeriod($, 14 days);
         _setReputationUnit($, 10e18);
         _setMinRedemptionAmount($, 1e18);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Upgrade from the first implementation (version 1 to 2)
+    // ---------------------------------------------------------------------------------------------
+
+    /// @notice {initializeV2}'s arbitrator resolution period, as {initialize} sets it.
+    uint256 public constant V2_DISPUTE_RESOLUTION_PERIOD = 14 days;
+    /// @notice {initializeV2}'s minimum redemption, as {initialize} sets it: 1 sSTB.
+    uint256 public constant V2_MIN_REDEMPTION_AMOUNT = 1e18;
+    /// @notice {initializeV2}'s reputation unit, as {initialize} sets it: 10 sSTB.
+    uint256 public constant V2_REPUTATION_UNIT = 10e18;
+    /// @dev The first implementation's `bool paused` was the last byte of the storage's first slot,
+    /// after the treasury, the fee and the three tier deadlines; nothing has used that byte since.
+    uint256 private constant V1_PAUSED_SHIFT = 248;
+
+    /// @notice Brings a proxy that the first implementation initialized to version 2: sets the
+    /// parameters added since (arbitrator resolution period 14 days, minimum redemption 1 sSTB,
+    /// reputation unit 10 sSTB, guardian pause 14 days) to {initialize}'s defaults, which
+    /// governance may change afterwards, and keeps a pause of the first implementation as a
+    /// governance pause. Emits {ParameterUpdated} and {GuardianPauseDurationUpdated} as the setters do.
+    /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
+    /// `upgradeToAndCall`, so no proxy runs the new code with a parameter at zero (a zero
+    /// reputation unit would make every initiation divide by zero). Redemptions opened before the
+    /// upgrade keep a zero `weight` and `lockRatioBps`: they settle their lock as they would have
+    /// (a lapse pays the whole lock) and move no reputation. How later versions add parameters:
+    /// docs/decisions.md, "Governance and upgrades".
+    function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
+        RedemptionManagerStorage storage $ = _storage();
+        __EmergencyPausable_initV2(_takeV1PauseFlag($));
+        _setDisputeResolutionPeriod($, V2_DISPUTE_RESOLUTION_PERIOD);
+        _setReputationUnit($, V2_REPUTATION_UNIT);
+        _setMinRedemptionAmount($, V2_MIN_REDEMPTION_AMOUNT);
+    }
+
+    /// @dev Reads the first implementation's pause flag and clears its byte, so that a later field
+    /// packed there starts at zero.
+    function _takeV1PauseFlag(RedemptionManagerStorage storage $) private returns (bool wasPaused) {
+        uint256 word;
+        assembly {
+            word := sload($.slot)
+        }
+        wasPaused = word >> V1_PAUSED_SHIFT != 0;
+        if (wasPaused) {
+            assembly {
+                sstore($.slot, and(word, not(shl(V1_PAUSED_SHIFT, 0xff))))
+            }
+        }
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ export default buildModule("Primary", (m) => {
       ["Bridge", bridge, UPGRADEABLE_ROLES],
       ["AttestationVerifier", deployments.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
       ["CUToken", deployments.cuToken, [Roles.DEFAULT_ADMIN]],
+      ["GovernanceToken", deployments.governanceToken, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
     ],
     [PrimaryBridgeModule, routes] as never,
   );

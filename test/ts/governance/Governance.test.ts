@@ -58,6 +58,7 @@ describe("Governance (after the hand-off to the timelock)", function () {
       const holdings = await currentRoleHolders({
         SSTB: f.sstb,
         CUToken: f.cuToken,
+        GovernanceToken: f.governanceToken,
         ProviderRegistry: f.registry,
         AttestationVerifier: f.verifier,
         MintingAgent: f.mintingAgent,
