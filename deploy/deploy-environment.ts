@@ -4,11 +4,11 @@ import path from "node:path";
 
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import PrimaryModule from "../../deploy/modules/Primary.js";
-import PrimaryBridgeModule from "../../deploy/modules/PrimaryBridge.js";
-import SatelliteModule from "../../deploy/modules/Satellite.js";
-import SatelliteCoreModule from "../../deploy/modules/SatelliteCore.js";
-import { routeTo } from "./ccip.js";
+import PrimaryModule from "./modules/Primary.js";
+import PrimaryBridgeModule from "./modules/PrimaryBridge.js";
+import SatelliteModule from "./modules/Satellite.js";
+import SatelliteCoreModule from "./modules/SatelliteCore.js";
+import { routeTo } from "#sdk/bridge";
 import { routeParameter } from "./deploy.js";
 import {
   CHAINS,

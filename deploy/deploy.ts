@@ -1,11 +1,11 @@
 import type { NetworkConnection } from "hardhat/types/network";
 
-import DevnetCCIPModule from "../../deploy/modules/DevnetCCIP.js";
-import MockCollateralModule from "../../deploy/modules/MockCollateral.js";
-import PrimaryModule from "../../deploy/modules/Primary.js";
-import PrimaryBridgeModule from "../../deploy/modules/PrimaryBridge.js";
-import SatelliteModule from "../../deploy/modules/Satellite.js";
-import SatelliteCoreModule from "../../deploy/modules/SatelliteCore.js";
+import DevnetCCIPModule from "./modules/DevnetCCIP.js";
+import MockCollateralModule from "./modules/MockCollateral.js";
+import PrimaryModule from "./modules/Primary.js";
+import PrimaryBridgeModule from "./modules/PrimaryBridge.js";
+import SatelliteModule from "./modules/Satellite.js";
+import SatelliteCoreModule from "./modules/SatelliteCore.js";
 import {
   AttestationVerifier__factory,
   BridgedGovernanceToken__factory,
@@ -24,7 +24,7 @@ import {
   SSTB__factory,
   SatelliteExecutor__factory,
   SpotMarket__factory,
-} from "../../typechain-types/index.js";
+} from "../typechain-types/index.js";
 import type {
   AttestationVerifier,
   Bridge,
@@ -43,10 +43,10 @@ import type {
   SSTB,
   SatelliteExecutor,
   SpotMarket,
-} from "../../typechain-types/index.js";
-import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "./ccip.js";
-import type { RateLimit, RouteConfig } from "./ccip.js";
-import type { GovernanceSettings } from "./governance.js";
+} from "../typechain-types/index.js";
+import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "#sdk/bridge";
+import type { RateLimit, RouteConfig } from "#sdk/bridge";
+import type { GovernanceSettings } from "#sdk";
 
 /**
  * Deployment goes through the Ignition modules in `deploy/modules/` everywhere: real chains (with

@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { getAddress } from "ethers";
 
-import { CCIP_CHAIN_SELECTORS } from "./ccip.js";
+import { CCIP_CHAIN_SELECTORS } from "#sdk/bridge";
 
 /**
  * Where the protocol lives: per environment, the primary chain (every contract) and the

@@ -7,9 +7,9 @@ import type {
   GovernanceToken,
   MockStablecoin,
   SSTB,
-} from "../../typechain-types/index.js";
-import { FeeOption, MESSAGE_STATUSES } from "./ccip.js";
-import type { FeeOptionName } from "./ccip.js";
+} from "../typechain-types/index.js";
+import { FeeOption, MESSAGE_STATUSES } from "#sdk";
+import type { FeeOptionName } from "#sdk";
 import type { LocalNetwork } from "./network.js";
 import type { Relayer } from "./relayer.js";
 

@@ -1,15 +1,24 @@
 import { MaxUint256, formatEther, formatUnits, parseEther, parseUnits } from "ethers";
 import type { Signer, Wallet } from "ethers";
 
-import { generateAccessKeyPair } from "./access-details.js";
-import { attestationDomain, buildProof, cuHashOf, randomNonce } from "./attestation.js";
-import { addressesOf, deployPrimary } from "./deploy.js";
-import { hashReviewedProfile } from "./provider-review.js";
-import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
-import { cost, listingStatusName } from "./markets.js";
-import { fulfilEncrypted, readAccessDetails, redeem, statusName } from "./redemption.js";
+import {
+  attestationDomain,
+  buildProof,
+  cost,
+  cuHashOf,
+  cuValueOf,
+  fulfilEncrypted,
+  generateAccessKeyPair,
+  hashReviewedProfile,
+  listingStatusName,
+  randomNonce,
+  readAccessDetails,
+  redeem,
+  statusName,
+} from "#sdk";
+import { addressesOf, deployPrimary } from "../deploy/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
-import { cuValueOf } from "./valuation.js";
 
 const DAY = 86_400n;
 

@@ -6,9 +6,9 @@ import { formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { runBridgeScenario } from "./bridge-demo.js";
-import type { RouteLimits } from "./ccip.js";
+import type { RouteLimits } from "#sdk";
 import { runScenario } from "./demo.js";
-import { gatherDeployment, writeDeploymentFile } from "./environments.js";
+import { gatherDeployment, writeDeploymentFile } from "../deploy/environments.js";
 import { runHttpRedemption, subscribeDemoReceiver } from "./http-demo.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
@@ -336,8 +336,8 @@ async function printSummary(
  * DATABASE_URL points at PostgreSQL, confirmation depth 0, on 127.0.0.1.
  */
 async function startDevnetGateway(root: string, deploymentFile: string, port: number, log: (line: string) => void) {
-  const { loadConfig } = await import("../../gateway/config.js");
-  const { startGateway } = await import("../../gateway/server.js");
+  const { loadConfig } = await import("../gateway/config.js");
+  const { startGateway } = await import("../gateway/server.js");
   const config = loadConfig(
     { environment: "devnet", deployment: deploymentFile, port: String(port) },
     process.env,

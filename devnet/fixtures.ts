@@ -7,32 +7,34 @@ import { network } from "hardhat";
 import { JsonRpcProvider, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 import type { JsonRpcSigner, Wallet } from "ethers";
 
-import type { GatewayConfig } from "../../gateway/config.js";
-import { startGateway } from "../../gateway/server.js";
-import type { Gateway, StartOptions } from "../../gateway/server.js";
-import { generateAccessKeyPair } from "../../scripts/lib/access-details.js";
-import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scripts/lib/attestation.js";
-import { addressesOf, deployPrimary } from "../../scripts/lib/deploy.js";
-import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "../../scripts/lib/devnet.js";
-import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
-import { FeeOption, chainSelectorOf } from "../../scripts/lib/ccip.js";
-import { gatherDeployment, readDeploymentFile, writeDeploymentFile } from "../../scripts/lib/environments.js";
-import { Relayer } from "../../scripts/lib/relayer.js";
-import type { RelayedMessage } from "../../scripts/lib/relayer.js";
-import { DevnetCCIPRouter__factory } from "../../typechain-types/index.js";
-import { startLocalNode } from "../../scripts/lib/local-node.js";
-import { deployLocalNetwork } from "../../scripts/lib/network.js";
-import type { LocalNode } from "../../scripts/lib/local-node.js";
-import { runScenario } from "../../scripts/lib/demo.js";
-import { hashReviewedProfile } from "../../scripts/lib/provider-review.js";
-import { IssueType, fulfilEncrypted, redeem } from "../../scripts/lib/redemption.js";
+import type { GatewayConfig } from "../gateway/config.js";
+import { startGateway } from "../gateway/server.js";
+import type { Gateway, StartOptions } from "../gateway/server.js";
 import {
-  SAMPLE_SPECS,
-  localDeployOptions,
-  sampleAccessDetails,
-  sampleProfile,
-  sampleVerifierKeys,
-} from "../../scripts/lib/samples.js";
+  attestationDomain,
+  buildProof,
+  chainSelectorOf,
+  cuHashOf,
+  FeeOption,
+  fulfilEncrypted,
+  generateAccessKeyPair,
+  hashReviewedProfile,
+  IssueType,
+  randomNonce,
+  redeem,
+} from "#sdk";
+import { addressesOf, deployPrimary } from "../deploy/deploy.js";
+import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "./devnet.js";
+import type { PrimaryDeployment } from "../deploy/deploy.js";
+import { gatherDeployment, readDeploymentFile, writeDeploymentFile } from "../deploy/environments.js";
+import { Relayer } from "./relayer.js";
+import type { RelayedMessage } from "./relayer.js";
+import { DevnetCCIPRouter__factory } from "../typechain-types/index.js";
+import { startLocalNode } from "./local-node.js";
+import { deployLocalNetwork } from "./network.js";
+import type { LocalNode } from "./local-node.js";
+import { runScenario } from "./demo.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
 
 const DAY = 86_400n;
 

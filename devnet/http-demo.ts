@@ -4,12 +4,11 @@ import type { AddressInfo } from "node:net";
 import { parseEther } from "ethers";
 import type { Signer } from "ethers";
 
-import { webhookHandler } from "../../gateway/webhooks/receiver.js";
-import type { UnsignedTransaction } from "../../gateway/writes/sender.js";
+import { webhookHandler } from "../gateway/webhooks/receiver.js";
+import type { UnsignedTransaction } from "../gateway/writes/sender.js";
 
-import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
-import { generateAccessKeyPair } from "./access-details.js";
-import { fulfilEncrypted } from "./redemption.js";
+import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
+import { fulfilEncrypted, generateAccessKeyPair } from "#sdk";
 import { sampleAccessDetails } from "./samples.js";
 
 /**

@@ -4,8 +4,8 @@ import net from "node:net";
 
 import { SMTPServer } from "smtp-server";
 
-import { webhookHandler } from "../../gateway/webhooks/receiver.js";
-import { DELIVERY_HEADER, EVENT_HEADER } from "../../gateway/webhooks/signature.js";
+import { webhookHandler } from "../gateway/webhooks/receiver.js";
+import { DELIVERY_HEADER, EVENT_HEADER } from "#sdk";
 
 /** A webhook the test receiver accepted (signature checked by the receiver helper). */
 export interface Received {

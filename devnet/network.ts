@@ -1,7 +1,7 @@
-import { chainSelectorOf, routeTo } from "./ccip.js";
-import type { RouteLimits } from "./ccip.js";
-import { deployPrimary, deploySatellite } from "./deploy.js";
-import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "./deploy.js";
+import { chainSelectorOf, routeTo } from "#sdk";
+import type { RouteLimits } from "#sdk";
+import { deployPrimary, deploySatellite } from "../deploy/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import { localDeployOptions } from "./samples.js";
 import type { LocalRoleAccounts } from "./samples.js";
 import type { Wallet } from "ethers";

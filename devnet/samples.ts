@@ -1,10 +1,8 @@
 import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
-import type { AccessDetails } from "./access-details.js";
-import type { ComputeSpecs } from "./attestation.js";
-import type { PrimaryDeployOptions } from "./deploy.js";
-import type { GovernanceSettings } from "./governance.js";
-import { REFERENCE_SERVER } from "./valuation.js";
+import { REFERENCE_SERVER } from "#sdk";
+import type { AccessDetails, ComputeSpecs, GovernanceSettings } from "#sdk";
+import type { PrimaryDeployOptions } from "../deploy/deploy.js";
 
 /** Sample data for local chains, demos, benchmarks and tests: never used on a real chain. */
 

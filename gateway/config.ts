@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { CHAINS } from "../scripts/lib/environments.js";
+import { CHAINS } from "../deploy/environments.js";
 import { loadVerifierKeys } from "./verification/keys.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";
 import type { WebhookSettings } from "./webhooks/settings.js";

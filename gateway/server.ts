@@ -3,8 +3,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
-import { readDeploymentFile } from "../scripts/lib/environments.js";
-import type { DeployedChain } from "../scripts/lib/environments.js";
+import { readDeploymentFile } from "../deploy/environments.js";
+import type { DeployedChain } from "../deploy/environments.js";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";

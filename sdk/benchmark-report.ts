@@ -1,8 +1,8 @@
 import { Signature, getAddress, verifyTypedData } from "ethers";
 import type { TypedDataDomain, TypedDataField } from "ethers";
 
-import { ATTESTATION_TYPES, cuHashOf } from "./attestation.js";
-import type { ComputeSpecs } from "./attestation.js";
+import { ATTESTATION_TYPES, cuHashOf } from "./attestations.js";
+import type { ComputeSpecs } from "./attestations.js";
 
 /**
  * A provider's benchmark report, as `POST /verification/submit` takes it (SPEC.md). `proof` is the

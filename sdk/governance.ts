@@ -1,7 +1,7 @@
 import { id, parseEther } from "ethers";
 import type { BaseContract, ContractTransactionReceipt, Signer } from "ethers";
 
-import type { ProtocolGovernor } from "../../typechain-types/index.js";
+import type { ProtocolGovernor } from "../typechain-types/index.js";
 
 /**
  * Governance settings of a deployment. The governance token's clock is timestamps, so delays and

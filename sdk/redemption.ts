@@ -1,6 +1,6 @@
 import type { ContractTransactionReceipt, Signer } from "ethers";
 
-import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
+import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
 import { decryptAccessDetails, encryptAccessDetails } from "./access-details.js";
 import type { AccessDetails, EnvelopeContext } from "./access-details.js";
 

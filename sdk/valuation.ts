@@ -1,6 +1,6 @@
 import { parseEther } from "ethers";
 
-import type { ComputeSpecs } from "./attestation.js";
+import type { ComputeSpecs } from "./attestations.js";
 
 /**
  * How a verified compute unit is valued (its `cuValue`, sSTB base units, 18 decimals), and which

@@ -50,7 +50,7 @@ export const BRANCH_LIBRARY_NAME = "__BranchCoverage";
 export const BRANCH_LIBRARY_SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity >=0.8.0;
 
-/// Branch probes for scripts/lib/branch-coverage.ts: returns the condition unchanged and reports
+/// Branch probes for tools/branch-coverage.ts: returns the condition unchanged and reports
 /// tag | 1 (true) or tag (false) to the address Hardhat's statement coverage reports to.
 library ${BRANCH_LIBRARY_NAME} {
     function _hit(uint256 tag) private view {

@@ -2,19 +2,37 @@ import { parseEther, parseUnits } from "ethers";
 import type { ContractTransactionReceipt, ContractTransactionResponse, Signer } from "ethers";
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
 
-import { attestationDomain, buildProof, cuHashOf } from "./attestation.js";
-import type { Attestation } from "./attestation.js";
-import { deployPrimary } from "./deploy.js";
-import type { IgnitionConnection, PrimaryDeployment } from "./deploy.js";
-import { generateAccessKeyPair } from "./access-details.js";
-import { Vote, execute, proposalCall, proposalOf, propose, queue } from "./governance.js";
-import { signPermit } from "./permit.js";
-import { hashReviewedProfile } from "./provider-review.js";
-import { IssueType, fulfilEncrypted, redeem } from "./redemption.js";
-import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
-import { CCIP_CHAIN_SELECTORS, FeeOption } from "./ccip.js";
-import { deployBridgePair } from "./network.js";
-import { Roles } from "./roles.js";
+import {
+  attestationDomain,
+  buildProof,
+  CCIP_CHAIN_SELECTORS,
+  cuHashOf,
+  execute,
+  FeeOption,
+  fulfilEncrypted,
+  generateAccessKeyPair,
+  hashReviewedProfile,
+  IssueType,
+  proposalCall,
+  proposalOf,
+  propose,
+  queue,
+  redeem,
+  Roles,
+  signPermit,
+  Vote,
+} from "#sdk";
+import type { Attestation } from "#sdk";
+import { deployPrimary } from "../deploy/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
+import {
+  SAMPLE_SPECS,
+  localDeployOptions,
+  sampleAccessDetails,
+  sampleProfile,
+  sampleVerifierKeys,
+} from "../devnet/samples.js";
+import { deployBridgePair } from "../devnet/network.js";
 
 /** One measured operation. */
 export interface GasRow {

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 
-import { populate, resetDatabase, startLiveDeployment, startTestGateway } from "../test/helpers/gateway.js";
+import { populate, resetDatabase, startLiveDeployment, startTestGateway } from "../devnet/fixtures.js";
 
 const CONNECTIONS = 10;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -36,7 +36,8 @@ async function measure(url: string, token?: string): Promise<Omit<Row, "database
   };
 }
 
-async function main() {
+/** Runs the benchmark and writes its report under docs/ (see the header of this file). */
+export async function runGatewayBench(): Promise<void> {
   const bare = Fastify();
   bare.get("/bare", async () => ({ success: true, data: { ok: true } }));
   const bareUrl = await bare.listen({ host: "127.0.0.1", port: 0 });
@@ -126,5 +127,3 @@ function render(rows: Row[]): string {
   lines.push("", "Targets (issue 12: on PostgreSQL; PGlite shown for comparison):", "", ...targets, "");
   return lines.join("\n");
 }
-
-await main();

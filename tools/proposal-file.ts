@@ -3,18 +3,9 @@ import { readFile } from "node:fs/promises";
 import { FunctionFragment, Interface, getAddress } from "ethers";
 import type { Signer } from "ethers";
 
-import { ProtocolGovernor__factory } from "../../typechain-types/index.js";
-import {
-  PROPOSAL_STATES,
-  Vote,
-  descriptionHash,
-  execute,
-  proposalIdOf,
-  proposalOf,
-  propose,
-  queue,
-} from "./governance.js";
-import type { Proposal } from "./governance.js";
+import { ProtocolGovernor__factory } from "../typechain-types/index.js";
+import { descriptionHash, execute, PROPOSAL_STATES, proposalIdOf, proposalOf, propose, queue, Vote } from "#sdk";
+import type { Proposal } from "#sdk";
 
 /**
  * A proposal as a reviewable JSON file (see `proposals/example-redemption-fee.json`):

@@ -5,8 +5,8 @@ import { writeFile } from "node:fs/promises";
 
 import { webhookSettings } from "../gateway/webhooks/settings.js";
 import { DeliveryWorkers } from "../gateway/webhooks/worker.js";
-import { ROLE, startLiveDeployment, startTestGateway } from "../test/helpers/gateway.js";
-import { TestReceiver } from "../test/helpers/webhooks.js";
+import { ROLE, startLiveDeployment, startTestGateway } from "../devnet/fixtures.js";
+import { TestReceiver } from "../devnet/local-servers.js";
 
 const INTRO =
   "`npm run bench:webhooks` (with `DATABASE_URL` for PostgreSQL too), one real `hardhat node`, 2 cores shared with the node and the receivers, loopback receivers built on `gateway/webhooks/receiver.ts` (signature checked on every body). Latency: a transfer of sSTB is mined (its receipt in hand) until the receiver has accepted the webhook, devnet polling (indexer every 200 ms, depth 0; idle workers every 100 ms, and woken when a batch that queued deliveries commits). Throughput: a backlog of 400 queued deliveries drained by 1 or 3 workers, with a receiver that answers at once or after 20 ms.";
@@ -19,7 +19,8 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 
-async function main() {
+/** Runs the benchmark and writes its report under docs/ (see the header of this file). */
+export async function runWebhookBench(): Promise<void> {
   const live = await startLiveDeployment("bench-webhooks", { satellite: false });
   const lines: string[] = [];
   const databases = [{ name: "PGlite", url: undefined as string | undefined }];
@@ -111,5 +112,3 @@ async function main() {
   await writeFile("docs/webhook-bench.md", `# Webhook benchmark\n\n${INTRO}\n\n${table}\n`);
   console.log("Written docs/webhook-bench.md");
 }
-
-await main();

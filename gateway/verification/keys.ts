@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { Wallet, isHexString } from "ethers";
 
-import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import { sampleVerifierKeys } from "../../devnet/samples.js";
 import { ConfigError } from "../config.js";
 
 /**

@@ -6,21 +6,18 @@ import {
   attestationFromJson,
   attestationSigner,
   attestationToJson,
-  combineSignatures,
-  encodeProof,
-  randomNonce,
-  signAttestation,
-} from "../../scripts/lib/attestation.js";
-import type { Attestation, AttestationJson, ComputeSpecs } from "../../scripts/lib/attestation.js";
-import {
   benchmarkReportDomain,
   benchmarkReportHash,
   benchmarkReportSigner,
+  combineSignatures,
+  cuValueOf,
+  encodeProof,
+  randomNonce,
+  signAttestation,
   specsOfReport,
-} from "../../scripts/lib/benchmark-report.js";
-import type { SignedBenchmarkReport } from "../../scripts/lib/benchmark-report.js";
-import type { DeployedChain } from "../../scripts/lib/environments.js";
-import { cuValueOf } from "../../scripts/lib/valuation.js";
+} from "#sdk";
+import type { Attestation, AttestationJson, ComputeSpecs, SignedBenchmarkReport } from "#sdk";
+import type { DeployedChain } from "../../deploy/environments.js";
 import { AttestationVerifier__factory, ProviderRegistry__factory } from "../../typechain-types/index.js";
 import type { AttestationVerifier, ProviderRegistry } from "../../typechain-types/index.js";
 import { ConfigError } from "../config.js";

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, verifySignature } from "./signature.js";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, verifySignature } from "#sdk";
 
-export { verifySignature } from "./signature.js";
+export { verifySignature } from "#sdk";
 
 /** A webhook as the receiver sees it once its signature checked out. */
 export interface ReceivedWebhook {

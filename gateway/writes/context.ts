@@ -3,7 +3,7 @@ import type { TransactionReceipt } from "ethers";
 
 import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
-import type { DeployedChain } from "../../scripts/lib/environments.js";
+import type { DeployedChain } from "../../deploy/environments.js";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../http/errors.js";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 
-import { CCIP_CHAIN_SELECTORS } from "../../../scripts/lib/ccip.js";
-import { CHAINS } from "../../../scripts/lib/environments.js";
+import { CCIP_CHAIN_SELECTORS } from "#sdk";
+import { CHAINS } from "../../../deploy/environments.js";
 import { Bridge__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";

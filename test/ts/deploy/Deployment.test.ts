@@ -5,8 +5,8 @@ import path from "node:path";
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { deployPrimary, deploySatellite } from "../../../scripts/lib/deploy.js";
-import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS } from "../../../scripts/lib/ccip.js";
+import { deployPrimary, deploySatellite } from "../../../deploy/deploy.js";
+import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS } from "#sdk";
 import {
   CHAINS,
   DeploymentConfigError,
@@ -15,10 +15,10 @@ import {
   gatherDeployment,
   parameterFileOf,
   writeDeploymentFile,
-} from "../../../scripts/lib/environments.js";
-import { startLocalNode } from "../../../scripts/lib/local-node.js";
-import type { LocalNode } from "../../../scripts/lib/local-node.js";
-import { localDeployOptions, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
+} from "../../../deploy/environments.js";
+import { startLocalNode } from "../../../devnet/local-node.js";
+import type { LocalNode } from "../../../devnet/local-node.js";
+import { localDeployOptions, sampleVerifierKeys } from "../../../devnet/samples.js";
 
 /** Circle's native USDC on each chain. */
 const USDC = {

@@ -6,7 +6,7 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { freePort, isProcessAlive } from "../../../scripts/lib/local-node.js";
+import { freePort, isProcessAlive } from "../../../devnet/local-node.js";
 
 const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")), "dist/src/cli.js");
 

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { runFoundationDemo } from "../../../scripts/lib/demo.js";
-import { renderGasReport, runGasBenchmark } from "../../../scripts/lib/gas-bench.js";
+import { runFoundationDemo } from "../../../devnet/demo.js";
+import { renderGasReport, runGasBenchmark } from "../../../tools/gas-bench.js";
 
 describe("scripts", function () {
   describe("runFoundationDemo (npm start)", function () {

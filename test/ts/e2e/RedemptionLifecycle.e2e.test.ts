@@ -6,21 +6,30 @@ import { network } from "hardhat";
 import { AbiCoder, JsonRpcProvider, dataSlice, id, parseEther, parseUnits } from "ethers";
 import type { ContractTransactionReceipt, JsonRpcSigner } from "ethers";
 
-import { generateAccessKeyPair } from "../../../scripts/lib/access-details.js";
-import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../../scripts/lib/attestation.js";
-import { deployPrimary } from "../../../scripts/lib/deploy.js";
-import type { PrimaryDeployment } from "../../../scripts/lib/deploy.js";
-import { isProcessAlive, startLocalNode } from "../../../scripts/lib/local-node.js";
-import { hashReviewedProfile } from "../../../scripts/lib/provider-review.js";
-import type { LocalNode } from "../../../scripts/lib/local-node.js";
-import { IssueType, fulfilEncrypted, readAccessDetails, redeem, statusName } from "../../../scripts/lib/redemption.js";
+import {
+  attestationDomain,
+  buildProof,
+  cuHashOf,
+  fulfilEncrypted,
+  generateAccessKeyPair,
+  hashReviewedProfile,
+  IssueType,
+  randomNonce,
+  readAccessDetails,
+  redeem,
+  statusName,
+} from "#sdk";
+import { deployPrimary } from "../../../deploy/deploy.js";
+import type { PrimaryDeployment } from "../../../deploy/deploy.js";
+import { isProcessAlive, startLocalNode } from "../../../devnet/local-node.js";
+import type { LocalNode } from "../../../devnet/local-node.js";
 import {
   SAMPLE_SPECS,
   localDeployOptions,
   sampleAccessDetails,
   sampleProfile,
   sampleVerifierKeys,
-} from "../../../scripts/lib/samples.js";
+} from "../../../devnet/samples.js";
 
 const ARBITRUM = 42161n;
 /** Ignition journals deployments to HTTP networks; this run's journal is removed afterwards. */

@@ -16,17 +16,15 @@ import {
   attestationDomain,
   attestationFromJson,
   combineSignatures,
+  cuValueOf,
   encodeProof,
-  signAttestation,
-} from "../../../scripts/lib/attestation.js";
-import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
-import {
+  implausibleFigure,
   REFERENCE_SERVER,
   REFERENCE_VALUE,
-  cuValueOf,
-  implausibleFigure,
   scoresFor,
-} from "../../../scripts/lib/valuation.js";
+  signAttestation,
+} from "#sdk";
+import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../../devnet/samples.js";
 import {
   ROLE,
   mintUnit,
@@ -34,8 +32,8 @@ import {
   startLiveDeployment,
   startTestGateway,
   testConfig,
-} from "../../helpers/gateway.js";
-import type { LiveDeployment } from "../../helpers/gateway.js";
+} from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
 import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import { REFERENCE_HARDWARE, mintVerified, signedReport } from "../../helpers/verification.js";
 
@@ -53,7 +51,7 @@ function highS(signature: string): string {
 const submit = (http: HttpClient, body: unknown, token?: string | null) =>
   http.request("POST", "/api/v1/verification/submit", { body: JSON.stringify(body), headers: json, token });
 
-describe("Valuation of a verified unit (scripts/lib/valuation.ts)", function () {
+describe("Valuation of a verified unit (sdk/valuation.ts)", function () {
   it("values the reference server at 100 sSTB and a unit in proportion to its scores", function () {
     expect(cuValueOf(REFERENCE_SERVER)).to.equal(REFERENCE_VALUE);
     expect(cuValueOf(SAMPLE_SPECS)).to.equal(parseEther("100")); // the demo's unit keeps its value

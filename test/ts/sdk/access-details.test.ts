@@ -2,15 +2,15 @@ import { expect } from "chai";
 
 import {
   AccessDetailsError,
-  ENVELOPE_PREFIX,
   accessPublicKeyOf,
   decryptAccessDetails,
   encryptAccessDetails,
+  ENVELOPE_PREFIX,
   generateAccessKeyPair,
   validateAccessDetails,
-} from "../../../scripts/lib/access-details.js";
-import type { EnvelopeContext } from "../../../scripts/lib/access-details.js";
-import { sampleAccessDetails } from "../../../scripts/lib/samples.js";
+} from "#sdk";
+import type { EnvelopeContext } from "#sdk";
+import { sampleAccessDetails } from "../../../devnet/samples.js";
 
 const CONTEXT: EnvelopeContext = {
   chainId: 42161n,
@@ -18,7 +18,7 @@ const CONTEXT: EnvelopeContext = {
   redemptionId: 7n,
 };
 
-describe("access-details envelope (scripts/lib/access-details.ts)", function () {
+describe("access-details envelope (sdk/access-details.ts)", function () {
   describe("encryptAccessDetails / decryptAccessDetails", function () {
     it("round-trips the spec's object to the holder of the private key", function () {
       const keys = generateAccessKeyPair();

@@ -10,8 +10,8 @@ import {
   lineRanges,
   renderCoverageTable,
   statementLines,
-} from "../../../scripts/lib/branch-coverage.js";
-import type { BranchPoint } from "../../../scripts/lib/branch-coverage.js";
+} from "../../../tools/branch-coverage.js";
+import type { BranchPoint } from "../../../tools/branch-coverage.js";
 
 /** Every kind of branch point, and what is not one (initializer, loop, Yul), after a non-ASCII comment. */
 const SNIPPET = `// SPDX-License-Identifier: MIT
@@ -58,7 +58,7 @@ interface ISnippet {
 
 const summary = (p: BranchPoint) => [p.kind, p.line, p.expression, p.sides[0].label, p.sides[1].label];
 
-describe("branch coverage (scripts/lib/branch-coverage.ts)", function () {
+describe("branch coverage (tools/branch-coverage.ts)", function () {
   describe("findBranchPoints", function () {
     it("finds if (with an implicit else), require, assert, && and || and ternaries, in source order", function () {
       expect(findBranchPoints("Snippet.sol", SNIPPET).map(summary)).to.deep.equal([

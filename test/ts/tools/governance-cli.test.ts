@@ -9,7 +9,7 @@ import {
   loadProposalFile,
   proposalFromJson,
   runGovernanceAction,
-} from "../../../scripts/lib/proposal-file.js";
+} from "../../../tools/proposal-file.js";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 
 const connection = await network.create();
@@ -20,7 +20,7 @@ async function governed() {
   return deployGovernedProtocol(connection);
 }
 
-describe("governance command (scripts/governance.ts, scripts/lib/proposal-file.ts)", function () {
+describe("governance command (scripts/governance.ts, tools/proposal-file.ts)", function () {
   describe("runGovernanceAction", function () {
     it("takes a proposal file from propose to execute against the deployed governor", async function () {
       const f = await networkHelpers.loadFixture(governed);
