@@ -11,7 +11,6 @@ import SatelliteCoreModule from "./modules/SatelliteCore.js";
 import { routeTo } from "#sdk/bridge";
 import { routeParameter } from "./deploy.js";
 import {
-  CHAINS,
   DeploymentConfigError,
   chainsOf,
   checkParameterFile,
@@ -20,7 +19,8 @@ import {
   parameterFileOf,
   writeDeploymentFile,
 } from "./environments.js";
-import type { ChainName } from "./environments.js";
+import { CHAINS } from "#sdk/chains";
+import type { ChainName } from "#sdk/chains";
 
 /** A parameter file's `$global` with `"123n"` strings turned into bigints, as Ignition reads files. */
 async function readParameters(chain: string): Promise<Record<string, unknown>> {

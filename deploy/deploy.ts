@@ -46,7 +46,7 @@ import type {
 } from "../typechain-types/index.js";
 import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "#sdk/bridge";
 import type { RateLimit, RouteConfig } from "#sdk/bridge";
-import type { GovernanceSettings } from "#sdk";
+import type { GovernanceSettings } from "./governance-settings.js";
 
 /**
  * Deployment goes through the Ignition modules in `deploy/modules/` everywhere: real chains (with

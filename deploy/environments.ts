@@ -4,21 +4,15 @@ import path from "node:path";
 import { getAddress } from "ethers";
 
 import { CCIP_CHAIN_SELECTORS } from "#sdk/bridge";
+import { CHAINS } from "#sdk/chains";
+import type { ChainName } from "#sdk/chains";
+import { formatDeploymentFile, parseDeploymentFile } from "#sdk/deployments";
+import type { ChainNetwork, DeployedChain, DeploymentRecord } from "#sdk/deployments";
 
 /**
- * Where the protocol lives: per environment, the primary chain (every contract) and the
- * satellites (tokens), by Hardhat network name, with the chain id each network must report.
+ * The environments: per environment, the primary chain (every contract) and the satellites
+ * (tokens), by Hardhat network name (the chains' ids and labels are the SDK's `CHAINS`).
  */
-export const CHAINS = {
-  arbitrum: { chainId: 42161n, label: "Arbitrum One" },
-  ethereum: { chainId: 1n, label: "Ethereum" },
-  polygon: { chainId: 137n, label: "Polygon PoS" },
-  arbitrumSepolia: { chainId: 421614n, label: "Arbitrum Sepolia" },
-  sepolia: { chainId: 11155111n, label: "Sepolia" },
-  polygonAmoy: { chainId: 80002n, label: "Polygon Amoy" },
-} as const;
-export type ChainName = keyof typeof CHAINS;
-
 export const ENVIRONMENTS = {
   mainnet: { primary: "arbitrum", satellites: ["ethereum", "polygon"] },
   testnet: { primary: "arbitrumSepolia", satellites: ["sepolia", "polygonAmoy"] },
@@ -183,63 +177,23 @@ export async function gatherDeployment(
   return out;
 }
 
-/** Where a chain of a deployment file is reached: its chain id, and a JSON-RPC URL on local chains. */
-export interface ChainNetwork {
-  chainId: bigint | number;
-  /** Written for local chains only: a real chain's RPC URL often holds an API key, so it stays a
-   * configuration variable (`<CHAIN>_RPC_URL`, as in hardhat.config.ts). */
-  rpcUrl?: string;
-}
-
 /**
- * Writes `deployments/<environment>.json`, read by tooling and the gateway: per chain its
- * contracts by name, and, when `networks` names the chain, `chainId` (a number) and `rpcUrl`
- * beside them (contract names start with a capital letter, so the two never collide).
+ * Writes `deployments/<environment>.json` in the SDK's format (`sdk/deployments.ts`): per chain
+ * its contracts by name, and, when `networks` names the chain, `chainId` and `rpcUrl` beside them.
  */
 export async function writeDeploymentFile(
   environment: string,
-  record: Record<string, Record<string, string>>,
+  record: DeploymentRecord,
   dir = "deployments",
   networks: Record<string, ChainNetwork> = {},
 ): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${environment}.json`);
-  const out: Record<string, Record<string, string | number>> = {};
-  for (const [chain, contracts] of Object.entries(record)) {
-    const network = networks[chain];
-    out[chain] = {
-      ...(network === undefined ? {} : { chainId: Number(network.chainId) }),
-      ...(network?.rpcUrl === undefined ? {} : { rpcUrl: network.rpcUrl }),
-      ...contracts,
-    };
-  }
-  await writeFile(file, JSON.stringify(out, null, 2) + "\n");
+  await writeFile(file, formatDeploymentFile(record, networks));
   return file;
 }
 
-/** A chain of a deployment file, split into its network and its contracts. */
-export interface DeployedChain {
-  chain: string;
-  chainId?: number;
-  rpcUrl?: string;
-  /** Contract name -> address (implementations included, as `<Contract>Implementation`). */
-  contracts: Record<string, string>;
-}
-
-/** Reads `deployments/<environment>.json` (the format {@link writeDeploymentFile} writes). */
+/** Reads a deployments file (the SDK's format, `sdk/deployments.ts`). */
 export async function readDeploymentFile(file: string): Promise<DeployedChain[]> {
-  const json = JSON.parse(await readFile(file, "utf8")) as Record<string, Record<string, unknown>>;
-  return Object.entries(json).map(([chain, entries]) => {
-    const { chainId, rpcUrl, ...rest } = entries;
-    const contracts: Record<string, string> = {};
-    for (const [name, address] of Object.entries(rest)) {
-      if (typeof address === "string") contracts[name] = getAddress(address);
-    }
-    return {
-      chain,
-      ...(typeof chainId === "number" ? { chainId } : {}),
-      ...(typeof rpcUrl === "string" ? { rpcUrl } : {}),
-      contracts,
-    };
-  });
+  return parseDeploymentFile(await readFile(file, "utf8"));
 }

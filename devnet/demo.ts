@@ -14,11 +14,12 @@ import {
   randomNonce,
   readAccessDetails,
   redeem,
+  sampleVerifierKeys,
   statusName,
 } from "#sdk";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
-import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "./samples.js";
 
 const DAY = 86_400n;
 

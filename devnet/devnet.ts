@@ -14,7 +14,7 @@ import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
 import { Relayer } from "./relayer.js";
-import { sampleVerifierKeys } from "./samples.js";
+import { sampleVerifierKeys } from "#sdk";
 
 /** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
 export const DEVNET_CHAINS = [

@@ -22,6 +22,7 @@ import {
   IssueType,
   randomNonce,
   redeem,
+  sampleVerifierKeys,
 } from "#sdk";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
 import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "./devnet.js";
@@ -34,7 +35,7 @@ import { startLocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
 import type { LocalNode } from "./local-node.js";
 import { runScenario } from "./demo.js";
-import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile, sampleVerifierKeys } from "./samples.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "./samples.js";
 
 const DAY = 86_400n;
 

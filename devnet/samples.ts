@@ -1,8 +1,10 @@
-import { Wallet, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import { parseEther, parseUnits } from "ethers";
+import type { Wallet } from "ethers";
 
 import { REFERENCE_SERVER } from "#sdk";
-import type { AccessDetails, ComputeSpecs, GovernanceSettings } from "#sdk";
+import type { AccessDetails, ComputeSpecs } from "#sdk";
 import type { PrimaryDeployOptions } from "../deploy/deploy.js";
+import type { GovernanceSettings } from "../deploy/governance-settings.js";
 
 /** Sample data for local chains, demos, benchmarks and tests: never used on a real chain. */
 
@@ -23,11 +25,6 @@ export function sampleProfile(name = "Acme Compute") {
     totalStorageGb: 61440,
     networkCapacityMbps: 100000,
   };
-}
-
-/** `count` deterministic verifier keys derived from `label`, for local attestation signing. */
-export function sampleVerifierKeys(label: string, count = 3): Wallet[] {
-  return Array.from({ length: count }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`${label}-${i + 1}`))));
 }
 
 /** 1 USDC (6 decimals) of collateral per whole sSTB. */

@@ -1,10 +1,9 @@
 import { rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
-import { readDeploymentFile } from "../deploy/environments.js";
-import type { DeployedChain } from "../deploy/environments.js";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
@@ -24,6 +23,8 @@ import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
 import type { Webhooks } from "./webhooks/index.js";
+import { parseDeploymentFile } from "#sdk";
+import type { DeployedChain } from "#sdk";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -58,7 +59,7 @@ export interface StartOptions {
 export async function chainsOf(config: GatewayConfig): Promise<DeployedChain[]> {
   let chains: DeployedChain[];
   try {
-    chains = await readDeploymentFile(config.deploymentFile);
+    chains = parseDeploymentFile(await readFile(config.deploymentFile, "utf8"));
   } catch (error) {
     throw new ConfigError(
       `cannot read the deployment file ${config.deploymentFile} (${(error as Error).message}); deploy first ` +

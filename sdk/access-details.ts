@@ -4,6 +4,8 @@ import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, randomBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
+import { fromBase64Url, toBase64Url } from "./encoding.js";
+
 /**
  * Access details travel on-chain as one string (SPEC.md), but they hold credentials, so the string
  * is an envelope only the redeeming user can open (DESIGN.md section 5):
@@ -89,13 +91,14 @@ export function encryptAccessDetails(
   const key = deriveKey(x25519.getSharedSecret(ephemeral.secretKey, recipient), ephemeral.publicKey, recipient);
   const nonce = randomBytes(NONCE_BYTES);
   const sealed = xchacha20poly1305(key, nonce, associatedData(context)).encrypt(utf8ToBytes(JSON.stringify(details)));
-  return ENVELOPE_PREFIX + Buffer.from(concatBytes(ephemeral.publicKey, nonce, sealed)).toString("base64url");
+  return ENVELOPE_PREFIX + toBase64Url(concatBytes(ephemeral.publicKey, nonce, sealed));
 }
 
 /** Opens an envelope with the recipient's private key and checks it belongs to `context`. */
 export function decryptAccessDetails(envelope: string, privateKey: string, context: EnvelopeContext): AccessDetails {
   if (!envelope.startsWith(ENVELOPE_PREFIX)) throw new AccessDetailsError("not an access-details envelope");
-  const bytes = new Uint8Array(Buffer.from(envelope.slice(ENVELOPE_PREFIX.length), "base64url"));
+  const bytes = fromBase64Url(envelope.slice(ENVELOPE_PREFIX.length));
+  if (bytes === undefined) throw new AccessDetailsError("envelope is not base64url");
   if (bytes.length < KEY_BYTES + NONCE_BYTES + TAG_BYTES) throw new AccessDetailsError("envelope too short");
   const ephemeralPublicKey = bytes.subarray(0, KEY_BYTES);
   const nonce = bytes.subarray(KEY_BYTES, KEY_BYTES + NONCE_BYTES);

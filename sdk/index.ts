@@ -14,6 +14,7 @@ export type { AccessDetails, AccessKeyPair, EnvelopeContext } from "./access-det
 
 export {
   ATTESTATION_TYPES,
+  sampleVerifierKeys,
   attestationDomain,
   attestationFromJson,
   attestationSigner,
@@ -48,6 +49,12 @@ export {
 } from "./bridge.js";
 export type { FeeOptionName, RateLimit, RouteLimits } from "./bridge.js";
 
+export { CHAINS, chainNameOf } from "./chains.js";
+export type { ChainName } from "./chains.js";
+
+export { formatDeploymentFile, parseDeploymentFile } from "./deployments.js";
+export type { ChainNetwork, DeployedChain, DeploymentRecord } from "./deployments.js";
+
 export {
   currentRoleHolders,
   descriptionHash,
@@ -60,7 +67,7 @@ export {
   queue,
   Vote,
 } from "./governance.js";
-export type { GovernanceSettings, Proposal } from "./governance.js";
+export type { Proposal } from "./governance.js";
 
 export {
   cost,
@@ -91,4 +98,13 @@ export { Roles } from "./roles.js";
 
 export { cuValueOf, implausibleFigure, REFERENCE_SERVER, REFERENCE_VALUE, scoresFor } from "./valuation.js";
 
-export { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody, verifySignature } from "./webhooks.js";
+export {
+  constantTimeEqual,
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  signBody,
+  verifySignature,
+  verifyWebhook,
+} from "./webhooks.js";
+export type { VerifiedWebhook, WebhookPayload, WebhookRefusal } from "./webhooks.js";

@@ -19,19 +19,14 @@ import {
   queue,
   redeem,
   Roles,
+  sampleVerifierKeys,
   signPermit,
   Vote,
 } from "#sdk";
 import type { Attestation } from "#sdk";
 import { deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
-import {
-  SAMPLE_SPECS,
-  localDeployOptions,
-  sampleAccessDetails,
-  sampleProfile,
-  sampleVerifierKeys,
-} from "../devnet/samples.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";
 import { deployBridgePair } from "../devnet/network.js";
 
 /** One measured operation. */

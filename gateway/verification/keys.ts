@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 
 import { Wallet, isHexString } from "ethers";
 
-import { sampleVerifierKeys } from "../../devnet/samples.js";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config-error.js";
+import { sampleVerifierKeys } from "#sdk";
 
 /**
  * The verifier keys this gateway signs attestations with: `GATEWAY_VERIFIER_KEYS` (private keys,

@@ -16,11 +16,10 @@ import {
   signAttestation,
   specsOfReport,
 } from "#sdk";
-import type { Attestation, AttestationJson, ComputeSpecs, SignedBenchmarkReport } from "#sdk";
-import type { DeployedChain } from "../../deploy/environments.js";
+import type { Attestation, AttestationJson, ComputeSpecs, DeployedChain, SignedBenchmarkReport } from "#sdk";
 import { AttestationVerifier__factory, ProviderRegistry__factory } from "../../typechain-types/index.js";
 import type { AttestationVerifier, ProviderRegistry } from "../../typechain-types/index.js";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config-error.js";
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import type { Db, Tx } from "../store/db.js";
 import { rejectionOf } from "./checks.js";

@@ -3,7 +3,6 @@ import type { TransactionReceipt } from "ethers";
 
 import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
-import type { DeployedChain } from "../../deploy/environments.js";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../http/errors.js";
@@ -12,6 +11,7 @@ import type { Db } from "../store/db.js";
 import type { ReadModel } from "../store/queries.js";
 import { TransactionSender } from "./sender.js";
 import type { Call, UnsignedTransaction } from "./sender.js";
+import type { DeployedChain } from "#sdk";
 
 /** A managed account's result, or the external account's unsigned transactions. */
 export type Outcome<T> =

@@ -2,7 +2,7 @@ import { parseEther, parseUnits } from "ethers";
 import type { Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { attestationDomain, buildProof, cuHashOf, hashReviewedProfile, randomNonce } from "#sdk";
+import { attestationDomain, buildProof, cuHashOf, hashReviewedProfile, randomNonce, sampleVerifierKeys } from "#sdk";
 import type { Attestation } from "#sdk";
 import { deployPrimary } from "../../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../../deploy/deploy.js";
@@ -12,7 +12,6 @@ import {
   SAMPLE_SPECS,
   localDeployOptions,
   sampleProfile,
-  sampleVerifierKeys,
 } from "../../devnet/samples.js";
 
 export const DAY = 24n * 60n * 60n;

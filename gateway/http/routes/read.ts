@@ -1,7 +1,6 @@
 import { ZeroAddress, formatEther } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import type { DeployedChain } from "../../../deploy/environments.js";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
@@ -10,6 +9,7 @@ import { baseUnitsOf } from "../amounts.js";
 import { ApiError, invalidParameter, notFound } from "../errors.js";
 import * as format from "../format.js";
 import * as s from "../schemas.js";
+import type { DeployedChain } from "#sdk";
 
 export interface ReadRouteOptions {
   model: ReadModel;

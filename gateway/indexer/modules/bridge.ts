@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 
-import { CCIP_CHAIN_SELECTORS } from "#sdk";
-import { CHAINS } from "../../../deploy/environments.js";
+import { CCIP_CHAIN_SELECTORS, chainNameOf } from "#sdk";
 import { Bridge__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";
@@ -14,7 +13,7 @@ export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const;
 /** A chain's deployment name from its CCIP selector (a chain the protocol does not know keeps its selector). */
 export function chainOfSelector(selector: string | bigint): string {
   const chainId = Object.entries(CCIP_CHAIN_SELECTORS).find(([, s]) => s === BigInt(selector))?.[0];
-  const chain = Object.entries(CHAINS).find(([, c]) => String(c.chainId) === chainId)?.[0];
+  const chain = chainId === undefined ? undefined : chainNameOf(chainId);
   return chain ?? `selector-${selector}`;
 }
 

@@ -7,7 +7,18 @@ import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { currentRoleHolders, execute, FeeOption, proposalCall, proposalOf, propose, queue, Roles, Vote } from "#sdk";
+import {
+  currentRoleHolders,
+  execute,
+  FeeOption,
+  proposalCall,
+  proposalOf,
+  propose,
+  queue,
+  Roles,
+  sampleVerifierKeys,
+  Vote,
+} from "#sdk";
 import type { RouteLimits } from "#sdk";
 import { startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";
@@ -15,7 +26,7 @@ import { deployLocalNetwork } from "../../../devnet/network.js";
 import type { LocalNetwork } from "../../../devnet/network.js";
 import { Relayer } from "../../../devnet/relayer.js";
 import type { RelayerChain } from "../../../devnet/relayer.js";
-import { LOCAL_GOVERNANCE, sampleVerifierKeys } from "../../../devnet/samples.js";
+import { LOCAL_GOVERNANCE } from "../../../devnet/samples.js";
 import type { Bridge } from "../../../typechain-types/index.js";
 import { GUARDIAN_PAUSE } from "../../helpers/pause.js";
 

@@ -6,9 +6,8 @@ import { expect } from "chai";
 import { network } from "hardhat";
 
 import { deployPrimary, deploySatellite } from "../../../deploy/deploy.js";
-import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS } from "#sdk";
+import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS, sampleVerifierKeys } from "#sdk";
 import {
-  CHAINS,
   DeploymentConfigError,
   chainsOf,
   checkParameterFile,
@@ -18,7 +17,7 @@ import {
 } from "../../../deploy/environments.js";
 import { startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";
-import { localDeployOptions, sampleVerifierKeys } from "../../../devnet/samples.js";
+import { localDeployOptions } from "../../../devnet/samples.js";
 
 /** Circle's native USDC on each chain. */
 const USDC = {

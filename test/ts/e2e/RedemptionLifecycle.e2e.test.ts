@@ -17,19 +17,14 @@ import {
   randomNonce,
   readAccessDetails,
   redeem,
+  sampleVerifierKeys,
   statusName,
 } from "#sdk";
 import { deployPrimary } from "../../../deploy/deploy.js";
 import type { PrimaryDeployment } from "../../../deploy/deploy.js";
 import { isProcessAlive, startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";
-import {
-  SAMPLE_SPECS,
-  localDeployOptions,
-  sampleAccessDetails,
-  sampleProfile,
-  sampleVerifierKeys,
-} from "../../../devnet/samples.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
 
 const ARBITRUM = 42161n;
 /** Ignition journals deployments to HTTP networks; this run's journal is removed afterwards. */

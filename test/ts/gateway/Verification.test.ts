@@ -21,10 +21,11 @@ import {
   implausibleFigure,
   REFERENCE_SERVER,
   REFERENCE_VALUE,
+  sampleVerifierKeys,
   scoresFor,
   signAttestation,
 } from "#sdk";
-import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../../devnet/samples.js";
+import { SAMPLE_SPECS, sampleProfile } from "../../../devnet/samples.js";
 import {
   ROLE,
   mintUnit,
