@@ -14,7 +14,7 @@ import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
 import { Relayer } from "./relayer.js";
-import { sampleVerifierKeys } from "#sdk";
+import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
 
 /** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
 export const DEVNET_CHAINS = [
@@ -257,10 +257,10 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
         (line) => log(`  ${line}`),
       );
       await gateway.synced();
-      const response = await fetch(`${gateway.url}/v1/redemptions/${id}`, {
-        headers: { authorization: `Bearer ${apiKey}` },
-      });
-      const { data } = (await response.json()) as { data: { status: string } };
+      const api = createApiClient({ baseUrl: gateway.url, apiKey });
+      const data = unwrap(
+        await api.GET("/v1/redemptions/{redemptionId}", { params: { path: { redemptionId: Number(id) } } }),
+      );
       log(`    GET /v1/redemptions/${id}: status ${data.status}`);
       await receiver.waitFor((w) => w.event === "redemption.confirmed" && w.data.redemption_id === String(id));
       log(`  Webhooks received (X-SERVICE-Signature checked by gateway/webhooks/receiver.ts):`);

@@ -8,7 +8,8 @@ import { webhookHandler } from "../gateway/webhooks/receiver.js";
 import type { UnsignedTransaction } from "../gateway/writes/sender.js";
 
 import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
-import { fulfilEncrypted, generateAccessKeyPair } from "#sdk";
+import { createApiClient, fulfilEncrypted, generateAccessKeyPair, unwrap } from "#sdk";
+import type { ApiPaths } from "#sdk";
 import { sampleAccessDetails } from "./samples.js";
 
 /**
@@ -26,18 +27,11 @@ export async function runHttpRedemption(
   log: (line: string) => void,
 ): Promise<bigint> {
   const { user, provider } = accounts;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(gatewayUrl + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${apiKey}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await response.json()) as { success: boolean; data?: any; error?: { message: string } };
-    if (!json.success) throw new Error(`${method} ${path}: ${response.status} ${json.error?.message}`);
-    return json.data;
+  const api = createApiClient({ baseUrl: gatewayUrl, apiKey });
+  // the user's account is external: every write answers unsigned transactions
+  const unsigned = (outcome: { mode: string; transactions?: UnsignedTransaction[] }) => {
+    if (outcome.transactions === undefined) throw new Error(`expected unsigned transactions, got mode ${outcome.mode}`);
+    return outcome.transactions;
   };
   const signAndSend = async (transactions: UnsignedTransaction[]) => {
     let last;
@@ -54,9 +48,9 @@ export async function runHttpRedemption(
   const providerId = await provider.getAddress();
   const body = { sstb_amount: 1, provider_id: providerId };
   log(`  POST /v1/redemptions ${JSON.stringify(body)}`);
-  const redeemed = await call("POST", "/v1/redemptions", body);
-  log(`    mode ${redeemed.mode}: ${redeemed.transactions.length} unsigned transactions`);
-  const receipt = await signAndSend(redeemed.transactions);
+  const redeemed = unwrap(await api.POST("/v1/redemptions", { body }));
+  log(`    mode ${redeemed.mode}: ${unsigned(redeemed).length} unsigned transactions`);
+  const receipt = await signAndSend(unsigned(redeemed));
   const initiated = receipt.logs
     .map((entry) => d.redemptionManager.interface.parseLog(entry))
     .find((parsed) => parsed?.name === "RedemptionInitiated");
@@ -75,11 +69,20 @@ export async function runHttpRedemption(
   log(`  the provider fulfilled #${redemptionId} with encrypted access details`);
 
   log(`  POST /v1/redemptions/${redemptionId}/confirm`);
-  const confirmed = await call("POST", `/v1/redemptions/${redemptionId}/confirm`);
-  await signAndSend(confirmed.transactions);
+  const confirmed = unwrap(
+    await api.POST("/v1/redemptions/{redemptionId}/confirm", {
+      params: { path: { redemptionId: Number(redemptionId) } },
+    }),
+  );
+  await signAndSend(unsigned(confirmed));
   log(`    redemption #${redemptionId} confirmed`);
   return redemptionId;
 }
+
+/** A webhook event name, as the API's subscription body types it. */
+type WebhookEvent = NonNullable<
+  ApiPaths["/api/v1/webhooks"]["post"]["requestBody"]
+>["content"]["application/json"]["events"][number];
 
 /** A webhook the demo's receiver accepted (its signature checked by the receiver helper). */
 export interface DemoWebhook {
@@ -106,7 +109,7 @@ export interface DemoReceiver {
 export async function subscribeDemoReceiver(
   gatewayUrl: string,
   apiKey: string,
-  events: readonly string[],
+  events: readonly WebhookEvent[],
 ): Promise<DemoReceiver> {
   const received: DemoWebhook[] = [];
   let secret = "";
@@ -118,20 +121,20 @@ export async function subscribeDemoReceiver(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   const close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-  const response = await fetch(`${gatewayUrl}/api/v1/webhooks`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ url, events, own_events_only: true }),
-  });
-  const json = (await response.json()) as { data?: { subscription_id: string; secret: string }; error?: unknown };
-  if (json.data === undefined) {
+  const api = createApiClient({ baseUrl: gatewayUrl, apiKey });
+  let subscription: { subscription_id: string; secret: string };
+  try {
+    subscription = unwrap(
+      await api.POST("/api/v1/webhooks", { body: { url, events: [...events], own_events_only: true } }),
+    );
+  } catch (error) {
     await close();
-    throw new Error(`POST /api/v1/webhooks: ${response.status} ${JSON.stringify(json.error)}`);
+    throw error;
   }
-  secret = json.data.secret;
+  secret = subscription.secret;
   return {
     url,
-    subscriptionId: json.data.subscription_id,
+    subscriptionId: subscription.subscription_id,
     received,
     async waitFor(predicate, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;

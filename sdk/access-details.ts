@@ -5,6 +5,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, randomBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 
 import { fromBase64Url, toBase64Url } from "./encoding.js";
+import { BaseError } from "./errors.js";
 
 /**
  * Access details travel on-chain as one string (SPEC.md), but they hold credentials, so the string
@@ -50,11 +51,8 @@ export interface AccessKeyPair {
 }
 
 /** Why an envelope or access-details object was refused. */
-export class AccessDetailsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AccessDetailsError";
-  }
+export class AccessDetailsError extends BaseError {
+  override name = "AccessDetailsError";
 }
 
 export const ENVELOPE_PREFIX = "stbad1.";

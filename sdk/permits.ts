@@ -1,7 +1,8 @@
 import { Signature } from "ethers";
-import type { Signer } from "ethers";
+import type { Signer, TypedDataDomain, TypedDataField } from "ethers";
 
-const PERMIT_TYPES = {
+/** EIP-2612's typed data (sSTB and the governance token implement it with version "1"). */
+export const PERMIT_TYPES: Record<string, TypedDataField[]> = {
   Permit: [
     { name: "owner", type: "address" },
     { name: "spender", type: "address" },
@@ -18,6 +19,30 @@ export interface PermitToken {
   getAddress(): Promise<string>;
 }
 
+/** Typed data for a wallet to sign (`signer.signTypedData(domain, types, message)`). */
+export interface PermitTypedData {
+  domain: TypedDataDomain;
+  types: Record<string, TypedDataField[]>;
+  message: { owner: string; spender: string; value: bigint; nonce: bigint; deadline: bigint };
+}
+
+/**
+ * The EIP-2612 permit of `owner` for `spender` to spend `value` until `deadline` (Unix seconds),
+ * at the owner's current nonce: what the owner's wallet signs.
+ */
+export async function getPermitTypedData(
+  token: PermitToken,
+  owner: string,
+  spender: string,
+  value: bigint,
+  deadline: bigint,
+  chainId: bigint,
+): Promise<PermitTypedData> {
+  const domain = { name: await token.name(), version: "1", chainId, verifyingContract: await token.getAddress() };
+  const message = { owner, spender, value, nonce: await token.nonces(owner), deadline };
+  return { domain, types: PERMIT_TYPES, message };
+}
+
 /** Signs an EIP-2612 permit of `owner` for `spender` and returns the split signature. */
 export async function signPermit(
   token: PermitToken,
@@ -27,8 +52,13 @@ export async function signPermit(
   deadline: bigint,
   chainId: bigint,
 ): Promise<Signature> {
-  const ownerAddress = await owner.getAddress();
-  const domain = { name: await token.name(), version: "1", chainId, verifyingContract: await token.getAddress() };
-  const message = { owner: ownerAddress, spender, value, nonce: await token.nonces(ownerAddress), deadline };
-  return Signature.from(await owner.signTypedData(domain, PERMIT_TYPES, message));
+  const { domain, types, message } = await getPermitTypedData(
+    token,
+    await owner.getAddress(),
+    spender,
+    value,
+    deadline,
+    chainId,
+  );
+  return Signature.from(await owner.signTypedData(domain, types, message));
 }

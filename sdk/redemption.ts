@@ -1,8 +1,5 @@
-import type { ContractTransactionReceipt, Signer } from "ethers";
-
-import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
-import { decryptAccessDetails, encryptAccessDetails } from "./access-details.js";
-import type { AccessDetails, EnvelopeContext } from "./access-details.js";
+import type { RedemptionManager } from "../typechain-types/index.js";
+import type { EnvelopeContext } from "./access-details.js";
 
 /** `RedemptionManager.RedemptionStatus`, by index, as the API names them. */
 export const REDEMPTION_STATUSES = [
@@ -39,55 +36,4 @@ export async function envelopeContext(
   chainId: bigint,
 ): Promise<EnvelopeContext> {
   return { chainId, redemptionManager: await manager.getAddress(), redemptionId };
-}
-
-/**
- * A holder redeems `amount` sSTB with `provider`: approves amount plus fee, initiates, and reads the
- * new id from the `RedemptionInitiated` event.
- */
-export async function redeem(
-  manager: RedemptionManager,
-  sstb: SSTB,
-  user: Signer,
-  amount: bigint,
-  provider: string,
-): Promise<{ redemptionId: bigint; receipt: ContractTransactionReceipt }> {
-  const [, total] = await manager.quoteFee(amount);
-  await (await sstb.connect(user).approve(await manager.getAddress(), total)).wait();
-  const receipt = (await (await manager.connect(user).initiateRedemption(amount, provider)).wait())!;
-  const [event] = receipt.logs
-    .map((log) => manager.interface.parseLog(log))
-    .filter((parsed) => parsed?.name === "RedemptionInitiated");
-  if (!event) throw new Error("initiateRedemption emitted no RedemptionInitiated event");
-  return { redemptionId: event.args.redemptionId as bigint, receipt };
-}
-
-/** The provider encrypts `details` to the user's public key and fulfils the redemption with it. */
-export async function fulfilEncrypted(
-  manager: RedemptionManager,
-  provider: Signer,
-  redemptionId: bigint,
-  details: AccessDetails,
-  userPublicKey: string,
-  chainId: bigint,
-): Promise<{ envelope: string; receipt: ContractTransactionReceipt }> {
-  const envelope = encryptAccessDetails(details, userPublicKey, await envelopeContext(manager, redemptionId, chainId));
-  const receipt = (await (await manager.connect(provider).fulfillRedemption(redemptionId, envelope)).wait())!;
-  return { envelope, receipt };
-}
-
-/** The user finds the `RedemptionFulfilled` event of a redemption and opens its envelope. */
-export async function readAccessDetails(
-  manager: RedemptionManager,
-  redemptionId: bigint,
-  userPrivateKey: string,
-  chainId: bigint,
-): Promise<AccessDetails> {
-  const events = await manager.queryFilter(manager.filters.RedemptionFulfilled(redemptionId));
-  if (events.length === 0) throw new Error(`redemption ${redemptionId} has not been fulfilled`);
-  return decryptAccessDetails(
-    events[0].args.accessDetails,
-    userPrivateKey,
-    await envelopeContext(manager, redemptionId, chainId),
-  );
 }

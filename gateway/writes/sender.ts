@@ -2,7 +2,8 @@ import type { JsonRpcProvider, TransactionReceipt } from "ethers";
 
 import type { AccountQueue, AccountSigners } from "../accounts/signer.js";
 import { ApiError } from "../http/errors.js";
-import { revertDataOf, revertToApiError } from "./reverts.js";
+import { revertDataOf } from "#sdk";
+import { revertToApiError } from "./reverts.js";
 
 /** One contract call of a write. */
 export interface Call {

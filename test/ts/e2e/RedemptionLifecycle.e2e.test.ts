@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { network } from "hardhat";
 import { AbiCoder, JsonRpcProvider, dataSlice, id, parseEther, parseUnits } from "ethers";
-import type { ContractTransactionReceipt, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner, TransactionReceipt } from "ethers";
 
 import {
   attestationDomain,
@@ -69,7 +69,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
   let stranger: JsonRpcSigner;
   const userKeys = generateAccessKeyPair();
 
-  const events = (receipt: ContractTransactionReceipt) =>
+  const events = (receipt: TransactionReceipt) =>
     receipt.logs.flatMap((log) => {
       const parsed = d.redemptionManager.interface.parseLog(log);
       return parsed === null ? [] : [parsed];
