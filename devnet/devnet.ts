@@ -202,7 +202,8 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       { cursorFile, log: (line) => log(`    ${line}`) },
     ).load();
     relayer.start(200);
-    closers.unshift(() => relayer.stop());
+    // closers run last to first: the relayer stops before the gateway and the connections it polls
+    closers.push(() => relayer.stop());
 
     await printSummary(hre, nodes, addresses, deploymentFile, log);
     log(

@@ -11,7 +11,8 @@ interface DevnetArguments {
 
 export default async function devnet(args: DevnetArguments, hre: HardhatRuntimeEnvironment) {
   console.log("... compile contracts");
-  await hre.tasks.getTask("build").run({ quiet: true });
+  // the contracts only: the devnet runs no Solidity test, so their compiler warnings stay out of npm start
+  await hre.tasks.getTask("build").run({ quiet: true, noTests: true });
   const { runDevnet } = await import("../../devnet/devnet.js");
   try {
     await runDevnet(hre, {
