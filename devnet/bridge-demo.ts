@@ -1,6 +1,8 @@
 import { formatEther, parseEther, parseUnits } from "ethers";
 import type { Signer } from "ethers";
 
+import { FeeOption, MESSAGE_STATUSES } from "#sdk";
+import type { FeeOptionName } from "#sdk";
 import type {
   Bridge,
   BridgedGovernanceToken,
@@ -8,8 +10,6 @@ import type {
   MockStablecoin,
   SSTB,
 } from "../typechain-types/index.js";
-import { FeeOption, MESSAGE_STATUSES } from "#sdk";
-import type { FeeOptionName } from "#sdk";
 import type { LocalNetwork } from "./network.js";
 import type { Relayer } from "./relayer.js";
 

@@ -5,8 +5,9 @@ import path from "node:path";
 import { formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { runBridgeScenario } from "./bridge-demo.js";
+import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
 import type { RouteLimits } from "#sdk";
+import { runBridgeScenario } from "./bridge-demo.js";
 import { runScenario } from "./demo.js";
 import { gatherDeployment, writeDeploymentFile } from "../deploy/environments.js";
 import { runHttpRedemption, subscribeDemoReceiver } from "./http-demo.js";
@@ -14,7 +15,6 @@ import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
 import { Relayer } from "./relayer.js";
-import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
 
 /** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
 export const DEVNET_CHAINS = [

@@ -7,9 +7,6 @@ import { network } from "hardhat";
 import { JsonRpcProvider, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 import type { JsonRpcSigner, Wallet } from "ethers";
 
-import type { GatewayConfig } from "../gateway/config.js";
-import { startGateway } from "../gateway/server.js";
-import type { Gateway, StartOptions } from "../gateway/server.js";
 import {
   attestationDomain,
   buildProof,
@@ -24,6 +21,9 @@ import {
   redeem,
   sampleVerifierKeys,
 } from "#sdk";
+import type { GatewayConfig } from "../gateway/config.js";
+import { startGateway } from "../gateway/server.js";
+import type { Gateway, StartOptions } from "../gateway/server.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
 import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "./devnet.js";
 import type { PrimaryDeployment } from "../deploy/deploy.js";
@@ -193,12 +193,11 @@ export async function mintUnit(
 }
 
 /**
- * The data every route is tested against: the demo scenario (provider A, unit 1, redemptions 1
- * confirmed and 2 expired), provider B (active, units 2 and 3), C (pending), D (active, unit 4,
- * then suspended), redemptions 3 pending, 4 disputed and 5 fulfilled with provider B, and market
- * listings 1-7 (the scenario's 1-3, B's spot 4, future 5, call 6, cancelled spot 7).
+ * The demo scenario (`npm start`'s) on a live deployment, with the devnet's accounts: approver #2,
+ * provider A #5, user #6, keeper #7. Leaves provider A active with unit 1, redemptions 1 (confirmed)
+ * and 2 (expired), listings 1-3, and the user holding sSTB.
  */
-export async function populate(live: LiveDeployment): Promise<void> {
+export async function runLiveScenario(live: LiveDeployment): Promise<void> {
   const s = live.signers;
   await runScenario(
     live.rpc,
@@ -207,6 +206,17 @@ export async function populate(live: LiveDeployment): Promise<void> {
     live.verifierKeys,
     () => {},
   );
+}
+
+/**
+ * The data every route is tested against: the demo scenario (provider A, unit 1, redemptions 1
+ * confirmed and 2 expired), provider B (active, units 2 and 3), C (pending), D (active, unit 4,
+ * then suspended), redemptions 3 pending, 4 disputed and 5 fulfilled with provider B, and market
+ * listings 1-7 (the scenario's 1-3, B's spot 4, future 5, call 6, cancelled spot 7).
+ */
+export async function populate(live: LiveDeployment): Promise<void> {
+  const s = live.signers;
+  await runLiveScenario(live);
   await registerProvider(
     live,
     s[ROLE.providerB],

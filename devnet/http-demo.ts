@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import { parseEther } from "ethers";
 import type { Signer } from "ethers";
 
+import { createApiClient, fulfilEncrypted, generateAccessKeyPair, unwrap } from "#sdk";
+import type { ApiPaths } from "#sdk";
 import { webhookHandler } from "../gateway/webhooks/receiver.js";
 import type { UnsignedTransaction } from "../gateway/writes/sender.js";
 
 import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
-import { createApiClient, fulfilEncrypted, generateAccessKeyPair, unwrap } from "#sdk";
-import type { ApiPaths } from "#sdk";
 import { sampleAccessDetails } from "./samples.js";
 
 /**

@@ -4,8 +4,8 @@ import net from "node:net";
 
 import { SMTPServer } from "smtp-server";
 
-import { webhookHandler } from "../gateway/webhooks/receiver.js";
 import { DELIVERY_HEADER, EVENT_HEADER } from "#sdk";
+import { webhookHandler } from "../gateway/webhooks/receiver.js";
 
 /** A webhook the test receiver accepted (signature checked by the receiver helper). */
 export interface Received {

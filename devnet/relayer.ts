@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 
-import type { DevnetCCIPRouter } from "../typechain-types/index.js";
 import { EXECUTION_STATES } from "#sdk";
+import type { DevnetCCIPRouter } from "../typechain-types/index.js";
 
 /**
  * DEVNET ONLY. The relayer plays CCIP's executing network between the devnet's CCIP routers

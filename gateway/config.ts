@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+import { CHAINS } from "#sdk";
 import { ConfigError } from "./config-error.js";
 import { loadVerifierKeys } from "./verification/keys.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
-import { CHAINS } from "#sdk";
 
 export { ConfigError } from "./config-error.js";
 

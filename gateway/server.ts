@@ -4,6 +4,8 @@ import { readFile } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
+import { parseDeploymentFile } from "#sdk";
+import type { DeployedChain } from "#sdk";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
@@ -23,8 +25,6 @@ import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
 import type { Webhooks } from "./webhooks/index.js";
-import { parseDeploymentFile } from "#sdk";
-import type { DeployedChain } from "#sdk";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {

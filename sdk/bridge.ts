@@ -36,6 +36,8 @@ export const BridgeToken = { SSTB: 0, Governance: 1 } as const;
 /** `IBridge.FeeOption`, named as the spec's fee options. */
 export const FeeOption = { default: 0, service: 1, stb_gov: 2 } as const;
 export type FeeOptionName = keyof typeof FeeOption;
+/** `IBridge.FeeOption`, by index, as the API names the fee options. */
+export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const satisfies readonly FeeOptionName[];
 /** `IBridge.MessageStatus`, by index. */
 export const MESSAGE_STATUSES = ["none", "sent", "queued", "completed"] as const;
 /** `DevnetCCIPRouter.ExecutionState`, by index. */

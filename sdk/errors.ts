@@ -1,20 +1,7 @@
 import { AbiCoder, dataSlice, isHexString } from "ethers";
 import type { Interface } from "ethers";
 
-import {
-  AttestationVerifier__factory,
-  Bridge__factory,
-  CUToken__factory,
-  FuturesMarket__factory,
-  GovernanceToken__factory,
-  MintingAgent__factory,
-  OptionsMarket__factory,
-  ProtocolGovernor__factory,
-  ProviderRegistry__factory,
-  RedemptionManager__factory,
-  SSTB__factory,
-  SpotMarket__factory,
-} from "../typechain-types/index.js";
+import { FACTORIES } from "./factories.js";
 
 /**
  * The SDK's errors (after viem's `errors/base.ts`): every failure is a {@link BaseError} with a
@@ -128,20 +115,9 @@ const ERROR_STRING = "0x08c379a0"; // Error(string)
 const PANIC = "0x4e487b71"; // Panic(uint256)
 
 /** Every protocol contract's interface, whose custom errors {@link decodeRevertData} names. */
-export const PROTOCOL_INTERFACES: readonly Interface[] = [
-  RedemptionManager__factory,
-  ProviderRegistry__factory,
-  SSTB__factory,
-  MintingAgent__factory,
-  CUToken__factory,
-  AttestationVerifier__factory,
-  SpotMarket__factory,
-  FuturesMarket__factory,
-  OptionsMarket__factory,
-  GovernanceToken__factory,
-  Bridge__factory,
-  ProtocolGovernor__factory,
-].map((factory) => factory.createInterface());
+export const PROTOCOL_INTERFACES: readonly Interface[] = Object.values(FACTORIES).map((factory) =>
+  factory.createInterface(),
+);
 
 /** Decodes revert data: `Error(string)`, `Panic(uint256)`, or a custom error of one of `interfaces`. */
 export function decodeRevertData(data: string, interfaces: readonly Interface[] = PROTOCOL_INTERFACES): DecodedRevert {

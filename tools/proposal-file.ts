@@ -3,9 +3,9 @@ import { readFile } from "node:fs/promises";
 import { FunctionFragment, Interface, getAddress } from "ethers";
 import type { Signer } from "ethers";
 
-import { ProtocolGovernor__factory } from "../typechain-types/index.js";
 import { descriptionHash, execute, PROPOSAL_STATES, proposalIdOf, proposalOf, propose, queue, Vote } from "#sdk";
 import type { Proposal } from "#sdk";
+import { ProtocolGovernor__factory } from "../typechain-types/index.js";
 
 /**
  * A proposal as a reviewable JSON file (see `proposals/example-redemption-fee.json`):

@@ -1,8 +1,8 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
-import { Bridge__factory } from "../../typechain-types/index.js";
 import { chainSelectorOf } from "#sdk";
 import type { DeployedChain } from "#sdk";
+import { Bridge__factory } from "../../typechain-types/index.js";
 
 /** Each chain's native gas token, for the CCIP transport fee. */
 const NATIVE_SYMBOL: Record<string, string> = {

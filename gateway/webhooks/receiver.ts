@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-
 import { verifyWebhook } from "#sdk";
 import type { VerifiedWebhook } from "#sdk";
 

@@ -1,6 +1,7 @@
 import { JsonRpcProvider, ZeroAddress } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
+import type { DeployedChain } from "#sdk";
 import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
 import { AccountQueue } from "../accounts/signer.js";
@@ -11,7 +12,6 @@ import type { Db } from "../store/db.js";
 import type { ReadModel } from "../store/queries.js";
 import { TransactionSender } from "./sender.js";
 import type { Call, UnsignedTransaction } from "./sender.js";
-import type { DeployedChain } from "#sdk";
 
 /** A managed account's result, or the external account's unsigned transactions. */
 export type Outcome<T> =

@@ -1,5 +1,5 @@
-import { ProviderRegistry__factory, RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import { decodeRevertData, revertDataOf } from "#sdk";
+import { ProviderRegistry__factory, RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import { ApiError } from "../http/errors.js";
 
 /** Interfaces whose custom errors a write can revert with (the manager calls the registry and sSTB). */

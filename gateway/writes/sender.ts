@@ -1,8 +1,8 @@
 import type { JsonRpcProvider, TransactionReceipt } from "ethers";
 
+import { revertDataOf } from "#sdk";
 import type { AccountQueue, AccountSigners } from "../accounts/signer.js";
 import { ApiError } from "../http/errors.js";
-import { revertDataOf } from "#sdk";
 import { revertToApiError } from "./reverts.js";
 
 /** One contract call of a write. */

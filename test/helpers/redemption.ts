@@ -1,8 +1,8 @@
 import { parseEther } from "ethers";
-import type { IgnitionConnection } from "../../deploy/deploy.js";
-
 import { generateAccessKeyPair } from "#sdk";
 import type { AccessKeyPair } from "#sdk";
+import type { IgnitionConnection } from "../../deploy/deploy.js";
+
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 

@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { parseEther } from "ethers";
 import type { JsonRpcSigner } from "ethers";
 
-import type { Gateway } from "../../gateway/server.js";
 import { fulfilEncrypted, generateAccessKeyPair } from "#sdk";
+import type { Gateway } from "../../gateway/server.js";
 import { sampleAccessDetails, sampleProfile } from "../../devnet/samples.js";
 import { ROLE, mintUnit, registerProvider, startTestGateway } from "../../devnet/fixtures.js";
 import type { LiveDeployment } from "../../devnet/fixtures.js";

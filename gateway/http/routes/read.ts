@@ -1,6 +1,7 @@
 import { ZeroAddress, formatEther } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
+import type { DeployedChain } from "#sdk";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
@@ -9,7 +10,6 @@ import { baseUnitsOf } from "../amounts.js";
 import { ApiError, invalidParameter, notFound } from "../errors.js";
 import * as format from "../format.js";
 import * as s from "../schemas.js";
-import type { DeployedChain } from "#sdk";
 
 export interface ReadRouteOptions {
   model: ReadModel;

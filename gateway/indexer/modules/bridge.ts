@@ -1,14 +1,11 @@
 import { eq } from "drizzle-orm";
 
-import { CCIP_CHAIN_SELECTORS, chainNameOf } from "#sdk";
+import { CCIP_CHAIN_SELECTORS, chainNameOf, FEE_OPTION_NAMES } from "#sdk";
 import { Bridge__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";
 import { addr, big } from "../module.js";
 import type { ChainContext, ContractModule, StoredEvent } from "../module.js";
-
-/** `IBridge.FeeOption`, by index, as the API names the fee options. */
-export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const;
 
 /** A chain's deployment name from its CCIP selector (a chain the protocol does not know keeps its selector). */
 export function chainOfSelector(selector: string | bigint): string {

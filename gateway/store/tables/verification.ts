@@ -1,5 +1,4 @@
 import { bigint, index, integer, jsonb, numeric, pgTable, text } from "drizzle-orm/pg-core";
-
 import type { AttestationJson, SignedBenchmarkReport } from "#sdk";
 
 /**

@@ -5,8 +5,8 @@ import path from "node:path";
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { deployPrimary, deploySatellite } from "../../../deploy/deploy.js";
 import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS, sampleVerifierKeys } from "#sdk";
+import { deployPrimary, deploySatellite } from "../../../deploy/deploy.js";
 import {
   DeploymentConfigError,
   chainsOf,

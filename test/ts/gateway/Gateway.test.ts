@@ -9,13 +9,13 @@ import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseE
 
 import { Redis } from "ioredis";
 
+import { chainSelectorOf } from "#sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { ReadModel } from "../../../gateway/store/queries.js";
 import { freePort } from "../../../devnet/local-node.js";
 import { BridgeFeeQuoter } from "../../../gateway/chain/bridge-fees.js";
-import { chainSelectorOf } from "#sdk";
 import {
   ROLE,
   bridgeSstbToEthereum,

@@ -7,11 +7,6 @@ import { AbiCoder, Wallet, getAddress, parseEther } from "ethers";
 
 import { count, eq } from "drizzle-orm";
 
-import { ConfigError, loadConfig } from "../../../gateway/config.js";
-import { startGateway } from "../../../gateway/server.js";
-import type { Gateway } from "../../../gateway/server.js";
-import { verificationRequests } from "../../../gateway/store/schema.js";
-import { resolveVerifierWallets } from "../../../gateway/verification/keys.js";
 import {
   attestationDomain,
   attestationFromJson,
@@ -25,6 +20,11 @@ import {
   scoresFor,
   signAttestation,
 } from "#sdk";
+import { ConfigError, loadConfig } from "../../../gateway/config.js";
+import { startGateway } from "../../../gateway/server.js";
+import type { Gateway } from "../../../gateway/server.js";
+import { verificationRequests } from "../../../gateway/store/schema.js";
+import { resolveVerifierWallets } from "../../../gateway/verification/keys.js";
 import { SAMPLE_SPECS, sampleProfile } from "../../../devnet/samples.js";
 import {
   ROLE,

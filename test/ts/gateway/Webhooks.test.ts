@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { and, eq, sql } from "drizzle-orm";
 import { keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
+import { fulfilEncrypted, generateAccessKeyPair, IssueType, redeem, signBody, verifySignature } from "#sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
@@ -12,7 +13,6 @@ import { webhooksCommand } from "../../../gateway/webhooks/command.js";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { Outbox } from "../../../gateway/webhooks/outbox.js";
-import { fulfilEncrypted, generateAccessKeyPair, IssueType, redeem, signBody, verifySignature } from "#sdk";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
 import { DeliveryWorkers } from "../../../gateway/webhooks/worker.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../../gateway/store/schema.js";

@@ -4,13 +4,13 @@ import { Wallet, verifyMessage } from "ethers";
 
 import {
   AccessKeyDerivationError,
-  InvalidParameterError,
   accessKeyMessage,
   accessKeyPairFromSignature,
   accessPublicKeyOf,
   decryptAccessDetails,
   deriveAccessKeyPair,
   encryptAccessDetails,
+  InvalidParameterError,
 } from "#sdk";
 import type { MessageSigner } from "#sdk";
 import { sampleAccessDetails } from "../../../devnet/samples.js";

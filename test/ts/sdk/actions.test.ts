@@ -3,13 +3,11 @@ import { network } from "hardhat";
 import { Interface, id, parseEther } from "ethers";
 
 import {
-  BaseError,
-  ContractRevertedError,
-  InvalidParameterError,
-  IssueType,
   approveRedemptionSync,
+  BaseError,
   confirmRedemption,
   confirmRedemptionSync,
+  ContractRevertedError,
   createProtocolClient,
   decodeRevertData,
   fulfilRedemptionSync,
@@ -20,6 +18,8 @@ import {
   getRedemptionPermit,
   initiateRedemption,
   initiateRedemptionSync,
+  InvalidParameterError,
+  IssueType,
   openDisputeSync,
   permitRedemptionSync,
   prepareApproveRedemption,

@@ -4,8 +4,7 @@ import { pathToFileURL } from "node:url";
 
 import { expect } from "chai";
 
-import { runScenario } from "../../../devnet/demo.js";
-import { ROLE, startLiveDeployment } from "../../../devnet/fixtures.js";
+import { runLiveScenario, startLiveDeployment } from "../../../devnet/fixtures.js";
 import type { LiveDeployment } from "../../../devnet/fixtures.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -26,14 +25,7 @@ describe("README.md's SDK example", function () {
   before(async function () {
     // a devnet-like arbitrum node after the demo scenario: provider #5 active, user #6 holding sSTB
     live = await startLiveDeployment("readme", { satellite: false });
-    const s = live.signers;
-    await runScenario(
-      live.rpc,
-      live.d,
-      { approver: s[ROLE.approver], provider: s[ROLE.providerA], user: s[ROLE.user], keeper: s[ROLE.keeper] },
-      live.verifierKeys,
-      () => {},
-    );
+    await runLiveScenario(live);
   });
 
   after(async function () {

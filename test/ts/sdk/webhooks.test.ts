@@ -1,12 +1,11 @@
 import { createHmac } from "node:crypto";
 
 import { expect } from "chai";
-
 import {
+  constantTimeEqual,
   DELIVERY_HEADER,
   EVENT_HEADER,
   SIGNATURE_HEADER,
-  constantTimeEqual,
   signBody,
   verifySignature,
   verifyWebhook,
