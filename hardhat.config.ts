@@ -6,6 +6,8 @@ import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
 import { configVariable, defineConfig, task } from "hardhat/config";
 import { ArgumentType } from "hardhat/types/arguments";
 
+import ozTransientWarning from "./tools/hardhat/oz-transient-warning.js";
+
 const require = createRequire(import.meta.url);
 
 /** The compiler is the `solc` npm package's WASM build: no download is needed or possible. */
@@ -86,7 +88,7 @@ const verifyTask = task("verify-protocol", "Verify an environment's deployed con
 
 export default defineConfig({
   tasks: [devnetTask, deployTask, verifyTask],
-  plugins: [hardhatToolboxMochaEthersPlugin, hardhatUpgrades],
+  plugins: [hardhatToolboxMochaEthersPlugin, hardhatUpgrades, ozTransientWarning],
   solidity: {
     profiles: {
       default: compiler,

@@ -1,13 +1,11 @@
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { CCIP_CHAIN_SELECTORS } from "../../scripts/lib/ccip.js";
-import { deployBridgePair as deployTwoBridges } from "../../scripts/lib/network.js";
-import type { RateLimit, RouteLimits } from "../../scripts/lib/ccip.js";
-import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../scripts/lib/deploy.js";
-import { Relayer } from "../../scripts/lib/relayer.js";
-import { Roles } from "../../scripts/lib/roles.js";
-import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import { CCIP_CHAIN_SELECTORS, Roles, sampleVerifierKeys } from "#sdk";
+import type { RateLimit, RouteLimits } from "#sdk";
+import { deployBridgePair as deployTwoBridges } from "../../devnet/network.js";
+import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../deploy/deploy.js";
+import { Relayer } from "../../devnet/relayer.js";
 import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";
 
 /** The two selectors of the unit tests' chains (arbitrum and ethereum, played on one chain). */

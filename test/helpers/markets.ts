@@ -1,11 +1,11 @@
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
+import type { IgnitionConnection } from "../../deploy/deploy.js";
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 
-export { cost, fillPayment, marketFee } from "../../scripts/lib/markets.js";
+export { cost, fillPayment, marketFee } from "#sdk";
 
 export const MarketType = { None: 0n, Spot: 1n, Futures: 2n, Options: 3n } as const;
 export const Kind = {

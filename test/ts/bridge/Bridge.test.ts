@@ -3,8 +3,7 @@ import { network } from "hardhat";
 import { AbiCoder, parseEther, parseUnits } from "ethers";
 import type { ContractTransactionReceipt } from "ethers";
 
-import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, routeTo } from "../../../scripts/lib/ccip.js";
-import { Roles } from "../../../scripts/lib/roles.js";
+import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, Roles, routeTo } from "#sdk";
 import { Bridge__factory, DevnetCCIPRouter__factory } from "../../../typechain-types/index.js";
 import {
   ARB,
