@@ -30,10 +30,9 @@ import type {
   RedemptionManagerV1,
   SSTB,
 } from "../../typechain-types/index.js";
-import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scripts/lib/attestation.js";
-import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
-import { Roles } from "../../scripts/lib/roles.js";
-import { LOCAL_COLLATERAL_PER_CU, SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import { Roles, attestationDomain, buildProof, cuHashOf, randomNonce, sampleVerifierKeys } from "#sdk";
+import type { IgnitionConnection } from "../../deploy/deploy.js";
+import { LOCAL_COLLATERAL_PER_CU, SAMPLE_SPECS, sampleProfile } from "../../devnet/samples.js";
 
 /** The timelock delay of the legacy deployment (production's 2 days). */
 export const LEGACY_TIMELOCK_DELAY = 2n * 24n * 3_600n;

@@ -2,10 +2,9 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 
-import { PROPOSAL_STATES, Vote, proposalCall, proposalOf, propose } from "../../../scripts/lib/governance.js";
-import type { Proposal } from "../../../scripts/lib/governance.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { LOCAL_GOVERNANCE } from "../../../scripts/lib/samples.js";
+import { PROPOSAL_STATES, Roles, Vote, proposalCall, proposalOf, propose } from "#sdk";
+import type { Proposal } from "#sdk";
+import { LOCAL_GOVERNANCE } from "../../../devnet/samples.js";
 import { ARB, ETH, TRANSPORT_FEE, deployBridgePair, withRelayer } from "../../helpers/bridge.js";
 import type { BridgePair } from "../../helpers/bridge.js";
 import { deployGovernedProtocol } from "../../helpers/governance.js";
