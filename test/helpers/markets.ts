@@ -2,6 +2,14 @@ import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
 import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
+import {
+  ERC1967Proxy__factory,
+  FuturesMarket__factory,
+  MockBlacklistStablecoin__factory,
+  OptionsMarket__factory,
+  SpotMarket__factory,
+} from "../../typechain-types/index.js";
+import type { MockBlacklistStablecoin } from "../../typechain-types/index.js";
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 
@@ -75,6 +83,53 @@ export async function deployMarketScenario(connection: IgnitionConnection): Prom
     }
   }
   return { ...f, maker: f.provider, taker: f.user, addresses };
+}
+
+export interface BlacklistMarketFixture extends MarketFixture {
+  /** The markets' payment token: refuses any transfer to, from or by a blacklisted account. */
+  usdc: MockBlacklistStablecoin;
+}
+
+/**
+ * {@link deployMarketScenario}, with the three markets deployed again (UUPS proxies, the deployer as
+ * admin and governance, the same treasury and sSTB) over a payment token that blacklists as native
+ * USDC does; `collateral`, `spotMarket`, `futuresMarket`, `optionsMarket` and `addresses` are
+ * these. The maker holds a million of it, the taker and the stranger 10,000; the maker and the taker
+ * approved the three markets for all their sSTB and of it, the stranger nothing.
+ */
+export async function deployBlacklistMarketScenario(connection: IgnitionConnection): Promise<BlacklistMarketFixture> {
+  const { ethers } = connection;
+  const f = await deployMarketScenario(connection);
+  const usdc = await new MockBlacklistStablecoin__factory(f.deployer).deploy();
+  const tokens = [await f.sstb.getAddress(), await usdc.getAddress()] as const;
+  const init = [f.deployer.address, f.treasury.address] as const;
+  const proxy = async (implementation: { getAddress(): Promise<string> }, data: string) =>
+    (await new ERC1967Proxy__factory(f.deployer).deploy(await implementation.getAddress(), data)).getAddress();
+  const spot = await new SpotMarket__factory(f.deployer).deploy(...tokens);
+  const futures = await new FuturesMarket__factory(f.deployer).deploy(...tokens);
+  const options = await new OptionsMarket__factory(f.deployer).deploy(...tokens);
+  const addresses = {
+    spot: await proxy(spot, spot.interface.encodeFunctionData("initialize", init)),
+    futures: await proxy(futures, futures.interface.encodeFunctionData("initialize", init)),
+    options: await proxy(options, options.interface.encodeFunctionData("initialize", init)),
+  };
+  await usdc.mint(f.maker.address, USDC("1000000"));
+  for (const account of [f.taker, f.stranger]) await usdc.mint(account.address, USDC("10000"));
+  for (const account of [f.maker, f.taker]) {
+    for (const market of Object.values(addresses)) {
+      await f.sstb.connect(account).approve(market, ethers.MaxUint256);
+      await usdc.connect(account).approve(market, ethers.MaxUint256);
+    }
+  }
+  return {
+    ...f,
+    usdc,
+    collateral: usdc,
+    spotMarket: SpotMarket__factory.connect(addresses.spot, f.deployer),
+    futuresMarket: FuturesMarket__factory.connect(addresses.futures, f.deployer),
+    optionsMarket: OptionsMarket__factory.connect(addresses.options, f.deployer),
+    addresses,
+  };
 }
 
 /** Balances of every party and market, and the markets' records of the given ids. */
