@@ -2,6 +2,7 @@ import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
 import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
+import { Roles } from "../../scripts/lib/roles.js";
 import {
   ERC1967Proxy__factory,
   FuturesMarket__factory,
@@ -92,7 +93,7 @@ export interface BlacklistMarketFixture extends MarketFixture {
 
 /**
  * {@link deployMarketScenario}, with the three markets deployed again (UUPS proxies, the deployer as
- * admin and governance, the same treasury and sSTB) over a payment token that blacklists as native
+ * admin and governance, the same treasury, guardian and sSTB) over a payment token that blacklists as native
  * USDC does; `collateral`, `spotMarket`, `futuresMarket`, `optionsMarket` and `addresses` are
  * these. The maker holds a million of it, the taker and the stranger 10,000; the maker and the taker
  * approved the three markets for all their sSTB and of it, the stranger nothing.
@@ -113,6 +114,12 @@ export async function deployBlacklistMarketScenario(connection: IgnitionConnecti
     futures: await proxy(futures, futures.interface.encodeFunctionData("initialize", init)),
     options: await proxy(options, options.interface.encodeFunctionData("initialize", init)),
   };
+  const markets = {
+    spotMarket: SpotMarket__factory.connect(addresses.spot, f.deployer),
+    futuresMarket: FuturesMarket__factory.connect(addresses.futures, f.deployer),
+    optionsMarket: OptionsMarket__factory.connect(addresses.options, f.deployer),
+  };
+  for (const market of Object.values(markets)) await market.grantRole(Roles.GUARDIAN, f.guardian.address);
   await usdc.mint(f.maker.address, USDC("1000000"));
   for (const account of [f.taker, f.stranger]) await usdc.mint(account.address, USDC("10000"));
   for (const account of [f.maker, f.taker]) {
@@ -125,14 +132,15 @@ export async function deployBlacklistMarketScenario(connection: IgnitionConnecti
     ...f,
     usdc,
     collateral: usdc,
-    spotMarket: SpotMarket__factory.connect(addresses.spot, f.deployer),
-    futuresMarket: FuturesMarket__factory.connect(addresses.futures, f.deployer),
-    optionsMarket: OptionsMarket__factory.connect(addresses.options, f.deployer),
+    ...markets,
     addresses,
   };
 }
 
-/** Balances of every party and market, and the markets' records of the given ids. */
+/**
+ * Balances of every party and market, what each market holds for each party (claimable, both
+ * tokens), and the markets' records of the given ids.
+ */
 export async function marketState(f: MarketFixture, ids: readonly bigint[] = []) {
   const accounts = [f.maker, f.taker, f.stranger, f.treasury].map((a) => a.address);
   const holders = [...accounts, ...Object.values(f.addresses)];
@@ -141,6 +149,11 @@ export async function marketState(f: MarketFixture, ids: readonly bigint[] = [])
   return {
     sstb: await Promise.all(holders.map((a) => f.sstb.balanceOf(a))),
     usdc: await Promise.all(holders.map((a) => f.collateral.balanceOf(a))),
+    claimable: await Promise.all(
+      markets.flatMap((m) =>
+        accounts.flatMap((a) => [f.sstb, f.collateral].map(async (t) => m.claimable(a, await t.getAddress()))),
+      ),
+    ),
     counts: await Promise.all(markets.map((m) => m.listingCount())),
     fees: await Promise.all(markets.map((m) => m.feeBps())),
     treasuries: await Promise.all(markets.map((m) => m.treasury())),
