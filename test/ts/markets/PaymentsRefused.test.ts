@@ -224,6 +224,48 @@ describe("property: what a buyer or option holder is owed never depends on a tra
   });
 });
 
+describe("a refusal the caller causes itself still reverts its own call", function () {
+  it("a blacklisted buyer, holder or seller cannot trade, and nothing changes", async function () {
+    const f = await loadFixture(scenario);
+    const t = await now();
+    await f.spotMarket.connect(f.maker).createListing(AMOUNT, PRICE, t + HOUR); // 1
+    await f.spotMarket.connect(f.maker).createBuyOrder(AMOUNT, PRICE, t + HOUR); // 4
+    await f.optionsMarket.connect(f.maker).writeCall(AMOUNT, STRIKE, PREMIUM, t + HOUR); // 3
+    await f.optionsMarket.connect(f.maker).writePut(AMOUNT, STRIKE, PREMIUM, t + HOUR); // 6
+    await f.optionsMarket.connect(f.taker).buyOption(3n, PREMIUM);
+    await f.optionsMarket.connect(f.taker).buyOption(6n, PREMIUM);
+    await f.futuresMarket.connect(f.maker).offerToSell(AMOUNT, PRICE, t + HOUR); // 2
+    await f.usdc.blacklist(f.taker.address);
+    const before = await marketState(f, [1n, 2n, 3n, 4n, 6n]);
+    const refused = (tx: Promise<unknown>) =>
+      expect(tx).to.be.revertedWithCustomError(f.usdc, "AccountBlacklisted").withArgs(f.taker.address);
+    await refused(f.spotMarket.connect(f.taker).buy(1n, AMOUNT, PRICE));
+    await refused(f.spotMarket.connect(f.taker).sell(4n, AMOUNT, PRICE));
+    await refused(f.futuresMarket.connect(f.taker).take(2n, PRICE));
+    await refused(f.optionsMarket.connect(f.taker).exercise(3n, AMOUNT));
+    await refused(f.optionsMarket.connect(f.taker).exercise(6n, AMOUNT));
+    expect(await marketState(f, [1n, 2n, 3n, 4n, 6n])).to.deep.equal(before);
+  });
+
+  it("a blacklisted maker cannot cancel into its own address; once expired, anyone ends the position and credits it", async function () {
+    const f = await loadFixture(scenario);
+    const m = f.futuresMarket;
+    const settlement = (await now()) + HOUR;
+    await m.connect(f.maker).offerToBuy(AMOUNT, PRICE, settlement);
+    await f.usdc.blacklist(f.maker.address);
+    const before = await marketState(f, [2n]);
+    await expect(m.connect(f.maker).cancel(2n))
+      .to.be.revertedWithCustomError(f.usdc, "AccountBlacklisted")
+      .withArgs(f.maker.address);
+    expect(await marketState(f, [2n])).to.deep.equal(before);
+    await time.increaseTo(settlement);
+    await expect(m.connect(f.stranger).expire(2n))
+      .to.emit(m, "ClaimableCredited")
+      .withArgs(f.maker.address, await f.usdc.getAddress(), PAYMENT);
+    expect((await m.listingOf(2n)).status).to.equal(LStatus.Expired);
+  });
+});
+
 describe("claimable balances (withdrawClaimable)", function () {
   /** The maker blacklisted after a future was matched and settled: its payment waits in the market. */
   async function credited() {
