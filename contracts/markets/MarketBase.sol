@@ -100,7 +100,7 @@ abstract contract MarketBase is EmergencyPausable, ReentrancyGuardTransient, IMa
     /// @inheritdoc IMarket
     function withdrawClaimable(IERC20 token, address to) external nonReentrant returns (uint256 amount) {
         if (to == address(0)) revert ZeroAddress();
-        mapping(IERC20 token => uint256) storage held = _marketStorage().claimable[msg.sender];
+        mapping(IERC20 => uint256) storage held = _marketStorage().claimable[msg.sender];
         amount = held[token];
         if (amount == 0) revert MarketNothingToWithdraw(msg.sender, token);
         delete held[token];

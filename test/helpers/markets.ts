@@ -103,7 +103,7 @@ export async function deployBlacklistMarketScenario(connection: IgnitionConnecti
   const f = await deployMarketScenario(connection);
   const usdc = await new MockBlacklistStablecoin__factory(f.deployer).deploy();
   const tokens = [await f.sstb.getAddress(), await usdc.getAddress()] as const;
-  const init = [f.deployer.address, f.treasury.address] as const;
+  const init: [string, string] = [f.deployer.address, f.treasury.address];
   const proxy = async (implementation: { getAddress(): Promise<string> }, data: string) =>
     (await new ERC1967Proxy__factory(f.deployer).deploy(await implementation.getAddress(), data)).getAddress();
   const spot = await new SpotMarket__factory(f.deployer).deploy(...tokens);

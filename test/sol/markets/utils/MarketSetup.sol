@@ -26,8 +26,9 @@ abstract contract MarketSetup is Test {
     FuturesMarket internal futures;
     OptionsMarket internal options;
 
-    address internal admin = makeAddr("admin");
-    address internal treasury = makeAddr("treasury");
+    /// @dev Governance of the three markets, and their treasury (fixed addresses, no keys).
+    address internal constant ADMIN = address(uint160(uint256(keccak256("market-admin"))));
+    address internal constant TREASURY = address(uint160(uint256(keccak256("market-treasury"))));
     address[3] internal actors;
 
     /// @notice Trades whose fee exceeded ceil(payment x bps / 10_000), or was zero while the rate
@@ -60,7 +61,7 @@ abstract contract MarketSetup is Test {
             address(
                 new ERC1967Proxy(
                     address(new SpotMarket(s, u)),
-                    abi.encodeCall(SpotMarket.initialize, (admin, treasury))
+                    abi.encodeCall(SpotMarket.initialize, (ADMIN, TREASURY))
                 )
             )
         );
@@ -68,7 +69,7 @@ abstract contract MarketSetup is Test {
             address(
                 new ERC1967Proxy(
                     address(new FuturesMarket(s, u)),
-                    abi.encodeCall(FuturesMarket.initialize, (admin, treasury))
+                    abi.encodeCall(FuturesMarket.initialize, (ADMIN, TREASURY))
                 )
             )
         );
@@ -76,7 +77,7 @@ abstract contract MarketSetup is Test {
             address(
                 new ERC1967Proxy(
                     address(new OptionsMarket(s, u)),
-                    abi.encodeCall(OptionsMarket.initialize, (admin, treasury))
+                    abi.encodeCall(OptionsMarket.initialize, (ADMIN, TREASURY))
                 )
             )
         );
@@ -110,7 +111,7 @@ abstract contract MarketSetup is Test {
 
     /// @dev The treasury's payment-token balance plus what `market` holds for it.
     function _treasuryHolding(IMarket market) internal view returns (uint256) {
-        return usdc.balanceOf(treasury) + market.claimable(treasury, IERC20(address(usdc)));
+        return usdc.balanceOf(TREASURY) + market.claimable(TREASURY, IERC20(address(usdc)));
     }
 
     /// @dev Counts an operation that failed although its caller's own side was `sound`.
@@ -162,7 +163,7 @@ abstract contract MarketSetup is Test {
     /// @dev One of the four accounts a market ever pays: the three actors and the treasury.
     function _account(uint256 seed) internal view returns (address) {
         seed %= 4;
-        return seed == 3 ? treasury : actors[seed];
+        return seed == 3 ? TREASURY : actors[seed];
     }
 
     function _token(bool isSstb) internal view returns (MockBlacklistStablecoin) {
@@ -172,7 +173,7 @@ abstract contract MarketSetup is Test {
     /// @notice Governance changes the fee (0 to the cap), as it may at any time.
     function setFee(uint256 bps) external {
         bps = _bound(bps, 0, 100);
-        vm.startPrank(admin);
+        vm.startPrank(ADMIN);
         spot.setMarketFee(bps);
         futures.setMarketFee(bps);
         options.setMarketFee(bps);
