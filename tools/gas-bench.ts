@@ -28,6 +28,11 @@ import { deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";
 import { deployBridgePair } from "../devnet/network.js";
+import {
+  ERC1967Proxy__factory,
+  FuturesMarket__factory,
+  MockBlacklistStablecoin__factory,
+} from "../typechain-types/index.js";
 
 /** One measured operation. */
 export interface GasRow {
@@ -344,6 +349,7 @@ async function benchMarkets(
     "by anyone at the settlement time: sSTB to the buyer, payment less fee to the seller",
     await send(futures.connect(taker).settle(5n)),
   );
+  rows.push(...(await benchRefusedPayment(ethers, d, maker, taker)));
 
   const expiry = await at(30n * DAY);
   const strike = parseUnits("2.5", 6);
@@ -364,6 +370,67 @@ async function benchMarkets(
     "4 of 10 sSTB of a call: strike to the writer less fee, sSTB out of escrow",
     await send(options.connect(taker).exercise(6n, parseEther("4"))),
   );
+  return rows;
+}
+
+/**
+ * A payment the token refuses (issue 17): a futures market over a payment token that blacklists as
+ * native USDC does, the seller blacklisted after the match. Its settlement credits the seller
+ * instead of paying it (a first credit: its claimable balance from zero), and the seller withdraws
+ * to another address. The treasury and the market already hold the token, as on a live chain.
+ */
+async function benchRefusedPayment(
+  ethers: HardhatEthers,
+  d: PrimaryDeployment,
+  maker: Signer,
+  taker: Signer,
+): Promise<GasRow[]> {
+  const rows: GasRow[] = [];
+  const send = async (tx: Promise<ContractTransactionResponse>) => (await tx).wait();
+  const [deployer] = await ethers.getSigners();
+  const usdc = await new MockBlacklistStablecoin__factory(deployer).deploy();
+  const implementation = await new FuturesMarket__factory(deployer).deploy(
+    await d.sstb.getAddress(),
+    await usdc.getAddress(),
+  );
+  const init = implementation.interface.encodeFunctionData("initialize", [
+    await deployer.getAddress(),
+    await d.futuresMarket.treasury(),
+  ]);
+  const proxy = await new ERC1967Proxy__factory(deployer).deploy(await implementation.getAddress(), init);
+  const futures = FuturesMarket__factory.connect(await proxy.getAddress(), deployer);
+  const address = await futures.getAddress();
+  await send(d.sstb.connect(maker).approve(address, ethers.MaxUint256));
+  await send(usdc.connect(taker).approve(address, ethers.MaxUint256));
+  await send(usdc.mint(await taker.getAddress(), parseUnits("1000", 6)));
+  const at = async (seconds: bigint) => BigInt((await ethers.provider.getBlock("latest"))!.timestamp) + seconds;
+  const settlement = await at(DAY);
+  for (const id of [2n, 5n, 8n, 11n]) {
+    await send(futures.connect(maker).offerToSell(parseEther("10"), parseUnits("2", 6), settlement));
+    await send(futures.connect(taker).take(id, parseUnits("2", 6)));
+  }
+  await advanceTime(ethers, Number(DAY));
+  await send(futures.settle(2n)); // warm-up: the treasury's and the seller's first balances
+  await send(futures.settle(5n)); // warm-up: the market's sSTB and payment stay above zero
+  const paid = await send(futures.connect(taker).settle(8n));
+  await send(usdc.blacklist(await maker.getAddress()));
+  const refused = await send(futures.connect(taker).settle(11n));
+  rows.push({
+    operation: "futures settle (seller refused)",
+    gasUsed: refused!.gasUsed,
+    note:
+      "over a blacklisting token, the seller blacklisted: its payment is credited (claimable from zero); " +
+      `${(refused!.gasUsed - paid!.gasUsed).toLocaleString("en-US")} more than the same settlement paid ` +
+      `(${paid!.gasUsed.toLocaleString("en-US")})`,
+  });
+  const withdrawn = await send(
+    futures.connect(maker).withdrawClaimable(await usdc.getAddress(), await taker.getAddress()),
+  );
+  rows.push({
+    operation: "market withdrawClaimable",
+    gasUsed: withdrawn!.gasUsed,
+    note: "the seller withdraws what was credited to another address of its choice",
+  });
   return rows;
 }
 
