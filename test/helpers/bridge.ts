@@ -1,11 +1,12 @@
 import { parseEther, parseUnits } from "ethers";
+import type { ContractTransactionReceipt } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { CCIP_CHAIN_SELECTORS } from "../../scripts/lib/ccip.js";
+import { CCIP_CHAIN_SELECTORS, EXECUTION_STATES } from "../../scripts/lib/ccip.js";
 import { deployBridgePair as deployTwoBridges } from "../../scripts/lib/network.js";
 import type { RateLimit, RouteLimits } from "../../scripts/lib/ccip.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../scripts/lib/deploy.js";
-import { Relayer } from "../../scripts/lib/relayer.js";
+import { DEFAULT_GAS_MARGIN, Relayer } from "../../scripts/lib/relayer.js";
 import { Roles } from "../../scripts/lib/roles.js";
 import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
 import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";
@@ -18,6 +19,10 @@ export const TRANSPORT_FEE = parseEther("0.001");
 /** Route limits of the unit tests: 1,000 tokens per bucket, refilling 1 token per second. */
 export const LIMIT: RateLimit = { enabled: true, capacity: parseEther("1000"), rate: parseEther("1") };
 export const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
+/** `IBridge.Token`, as bigints. */
+export const Token = { SSTB: 0n, Governance: 1n } as const;
+/** `IBridge.MessageStatus`, as bigints. */
+export const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n, Failed: 4n } as const;
 
 export interface BridgePair {
   primary: PrimaryDeployment & { bridge: Bridge; router: DevnetCCIPRouter };
@@ -125,4 +130,50 @@ export async function bridgeState(f: BridgePair, accounts: readonly string[]) {
     };
   }
   return out;
+}
+
+/** The message id of the first `MessageSent` or `GovernanceMessageSent` of either bridge in a receipt. */
+export function sentMessageId(f: BridgePair, receipt: ContractTransactionReceipt): string {
+  for (const log of receipt.logs) {
+    for (const bridge of [f.primary.bridge, f.satellite.bridge]) {
+      if (log.address !== bridge.target) continue;
+      const parsed = bridge.interface.parseLog(log);
+      if (parsed?.name === "MessageSent" || parsed?.name === "GovernanceMessageSent") return parsed.args.messageId;
+    }
+  }
+  throw new Error("no message sent in this transaction");
+}
+
+/**
+ * Executes one message on its destination router as the relayer, as CCIP's executing network (or
+ * anyone's manual execution, with `gasLimitOverride` above zero) would, whatever the order the
+ * messages were sent in. Returns the router's execution state: `success` when the bridge's
+ * `ccipReceive` returned (whatever the bridge made of the message), `failure` when it reverted.
+ */
+export async function deliver(
+  f: BridgePair,
+  messageId: string,
+  gasLimitOverride = 0n,
+): Promise<(typeof EXECUTION_STATES)[number]> {
+  const lanes = [
+    { from: f.primary.router, to: f.satellite.router, source: ARB },
+    { from: f.satellite.router, to: f.primary.router, source: ETH },
+  ];
+  for (const { from, to, source } of lanes) {
+    const [event] = await from.queryFilter(from.filters.CCIPSendRequested(undefined, undefined, messageId));
+    if (event === undefined) continue;
+    const a = event.args;
+    const router = to.connect(f.relayerSigner);
+    const gas = (gasLimitOverride > a.gasLimit ? gasLimitOverride : a.gasLimit) + DEFAULT_GAS_MARGIN;
+    const receipt = await (
+      await router.execute(source, a.sequenceNumber, a.sender, a.receiver, a.data, a.gasLimit, gasLimitOverride, {
+        gasLimit: gas,
+      })
+    ).wait();
+    for (const log of receipt!.logs) {
+      const parsed = log.address === router.target ? router.interface.parseLog(log) : null;
+      if (parsed?.name === "ExecutionStateChanged") return EXECUTION_STATES[Number(parsed.args.state)];
+    }
+  }
+  throw new Error(`message ${messageId} was not sent by either router`);
 }
