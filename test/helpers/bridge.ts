@@ -1,6 +1,7 @@
-import { parseEther, parseUnits } from "ethers";
+import { AbiCoder, parseEther, parseUnits } from "ethers";
 import type { ContractTransactionReceipt } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { NetworkConnection } from "hardhat/types/network";
 
 import { CCIP_CHAIN_SELECTORS, EXECUTION_STATES } from "../../scripts/lib/ccip.js";
 import { deployBridgePair as deployTwoBridges } from "../../scripts/lib/network.js";
@@ -10,6 +11,9 @@ import { DEFAULT_GAS_MARGIN, Relayer } from "../../scripts/lib/relayer.js";
 import { Roles } from "../../scripts/lib/roles.js";
 import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
 import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";
+
+/** A test connection: deploys with Ignition, impersonates and sets balances. */
+export type TestConnection = IgnitionConnection & Pick<NetworkConnection, "networkHelpers">;
 
 /** The two selectors of the unit tests' chains (arbitrum and ethereum, played on one chain). */
 export const ARB = CCIP_CHAIN_SELECTORS["42161"];
@@ -21,6 +25,10 @@ export const LIMIT: RateLimit = { enabled: true, capacity: parseEther("1000"), r
 export const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
 /** `IBridge.Token`, as bigints. */
 export const Token = { SSTB: 0n, Governance: 1n } as const;
+/** `IBridge.GovernanceFailure`, as bigints. */
+export const GovernanceFailure = { Stale: 0n, Expired: 1n, Reverted: 2n } as const;
+/** `Bridge.GOVERNANCE_MESSAGE_TTL`: how long a governance message stays executable. */
+export const GOVERNANCE_MESSAGE_TTL = 3n * 24n * 60n * 60n;
 /** `IBridge.MessageStatus`, as bigints. */
 export const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n, Failed: 4n } as const;
 
@@ -82,6 +90,68 @@ export async function deployBridgePair(connection: IgnitionConnection): Promise<
     bob,
     stranger,
   };
+}
+
+/**
+ * {deployBridgePair} as after the hand-off for cross-chain governance: the arbitrum timelock holds
+ * the governance role of the arbitrum bridge (and some ETH for transport fees), and the ethereum
+ * executor the admin and governance roles of the ethereum bridge.
+ */
+export async function deployGovernedBridgePair(connection: TestConnection): Promise<BridgePair> {
+  const f = await deployBridgePair(connection);
+  const timelock = await f.primary.timelock.getAddress();
+  const executor = await f.satellite.executor.getAddress();
+  await f.primary.bridge.grantRole(Roles.GOVERNANCE, timelock);
+  await f.satellite.bridge.grantRole(Roles.GOVERNANCE, executor);
+  await f.satellite.bridge.grantRole(Roles.DEFAULT_ADMIN, executor);
+  await connection.networkHelpers.setBalance(timelock, parseEther("10"));
+  return f;
+}
+
+/** A call the timelock has the ethereum executor make on the ethereum bridge. */
+export interface GovernanceCall {
+  target: string;
+  value: bigint;
+  data: string;
+}
+
+/** A call of `fn(args)` on the ethereum bridge. */
+export function bridgeCall(f: BridgePair, fn: string, args: readonly unknown[]): GovernanceCall {
+  const bridge = f.satellite.bridge;
+  return {
+    target: bridge.target as string,
+    value: 0n,
+    data: bridge.interface.encodeFunctionData(fn as never, args as never),
+  };
+}
+
+/** Sends `calls` to ethereum as the arbitrum timelock (impersonated); returns the message id. */
+export async function proposeToSatellite(
+  connection: TestConnection,
+  f: BridgePair,
+  calls: readonly GovernanceCall[],
+  gasLimit = 300_000n,
+): Promise<string> {
+  const timelock = await f.primary.timelock.getAddress();
+  await connection.networkHelpers.impersonateAccount(timelock);
+  const asTimelock = await connection.ethers.getSigner(timelock);
+  const tx = await f.primary.bridge
+    .connect(asTimelock)
+    .sendGovernanceMessage(ETH, [...calls], gasLimit, { value: TRANSPORT_FEE });
+  return sentMessageId(f, (await tx.wait())!);
+}
+
+/** The payload of a governance message, as the arbitrum bridge encodes it. */
+export function governancePayload(
+  origin: string,
+  sequence: bigint,
+  deadline: bigint,
+  calls: readonly GovernanceCall[],
+): string {
+  return AbiCoder.defaultAbiCoder().encode(
+    ["uint256", "address", "uint64", "uint256", "tuple(address,uint256,bytes)[]"],
+    [2n, origin, sequence, deadline, calls.map((c) => [c.target, c.value, c.data])],
+  );
 }
 
 /**

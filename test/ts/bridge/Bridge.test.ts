@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 import { AbiCoder, parseEther, parseUnits } from "ethers";
-import type { ContractTransactionReceipt } from "ethers";
 
 import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, routeTo } from "../../../scripts/lib/ccip.js";
 import { Roles } from "../../../scripts/lib/roles.js";
@@ -9,14 +8,24 @@ import { Bridge__factory, DevnetCCIPRouter__factory } from "../../../typechain-t
 import {
   ARB,
   ETH,
+  GOVERNANCE_MESSAGE_TTL,
+  GovernanceFailure,
   LIMIT,
   LIMITS,
+  Status,
   TRANSPORT_FEE,
+  Token,
+  bridgeCall,
   bridgeState,
+  deliver,
   deployBridgePair,
+  deployGovernedBridgePair,
+  governancePayload,
+  proposeToSatellite,
+  sentMessageId,
   withRelayer,
 } from "../../helpers/bridge.js";
-import type { BridgeFixture, BridgePair } from "../../helpers/bridge.js";
+import type { BridgeFixture, BridgePair, GovernanceCall } from "../../helpers/bridge.js";
 import { GUARDIAN_PAUSE } from "../../helpers/pause.js";
 
 const connection = await network.create();
@@ -24,12 +33,14 @@ const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 const AMOUNT = parseEther("100");
-const Token = { SSTB: 0n, Governance: 1n } as const;
-const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n } as const;
 const coder = AbiCoder.defaultAbiCoder();
 
 async function pair(): Promise<BridgePair> {
   return deployBridgePair(connection);
+}
+
+async function governedPair(): Promise<BridgePair> {
+  return deployGovernedBridgePair(connection);
 }
 
 /** The two bridges as deployed, with a relayer of this test's own. */
@@ -47,7 +58,7 @@ async function sendSstb(f: BridgeFixture, amount = AMOUNT, option: number = FeeO
   const bridge = f.primary.bridge.connect(f.alice);
   const sstb = await f.primary.sstb.getAddress();
   const tx = await bridge.send(ETH, f.bob.address, sstb, amount, option, { value: TRANSPORT_FEE });
-  return messageIdOf(f, (await tx.wait())!);
+  return sentMessageId(f, (await tx.wait())!);
 }
 
 /** A message sent to ethereum and not yet delivered. */
@@ -114,7 +125,7 @@ describe("Bridge", function () {
       });
       expect(returned).to.match(/^0x[0-9a-f]{64}$/);
       const tx = b.send(ETH, f.bob.address, sstb, AMOUNT, FeeOption.default, { value: TRANSPORT_FEE });
-      const id = messageIdOf(f, (await (await tx).wait())!);
+      const id = sentMessageId(f, (await (await tx).wait())!);
       const [request] = await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested());
       expect(request.args.messageId).to.equal(id); // the id CCIP gave the message
       await expect(tx)
@@ -635,58 +646,253 @@ describe("Bridge", function () {
   });
 
   describe("cross-chain governance", function () {
-    it("runs the primary timelock's calls on the satellite through the executor", async function () {
-      const f = await fresh();
-      const timelock = await f.primary.timelock.getAddress();
-      await f.primary.bridge.grantRole(Roles.GOVERNANCE, timelock);
-      await f.satellite.bridge.grantRole(Roles.GOVERNANCE, await f.satellite.executor.getAddress());
-      await networkHelpers.impersonateAccount(timelock);
-      await networkHelpers.setBalance(timelock, parseEther("1"));
-      const asTimelock = await ethers.getSigner(timelock);
-      const call = {
-        target: await f.satellite.bridge.getAddress(),
-        value: 0n,
-        data: f.satellite.bridge.interface.encodeFunctionData("setFee", [25n]),
+    /** The governed pair (timelock -> ethereum executor), with a relayer of this test's own. */
+    async function governed() {
+      const f = withRelayer(await loadFixture(governedPair));
+      const propose = (calls: GovernanceCall[], gasLimit?: bigint) =>
+        proposeToSatellite(connection, f, calls, gasLimit);
+      return { f, propose, timelock: await f.primary.timelock.getAddress() };
+    }
+
+    /** The ethereum router, impersonated, to hand the ethereum bridge crafted governance messages. */
+    async function ethereumRouter(f: BridgeFixture) {
+      const router = await f.satellite.router.getAddress();
+      await networkHelpers.impersonateAccount(router);
+      await networkHelpers.setBalance(router, parseEther("1"));
+      return ethers.getSigner(router);
+    }
+
+    /** A governance message from `sender` on arbitrum, as CCIP hands it to the ethereum bridge. */
+    function governanceMessage(id: string, sender: string, data: string) {
+      return {
+        messageId: id,
+        sourceChainSelector: ARB,
+        sender: coder.encode(["address"], [sender]),
+        data,
+        destTokenAmounts: [],
       };
-      const b = f.primary.bridge.connect(asTimelock);
+    }
+
+    it("runs the primary timelock's calls on the satellite through the executor, numbered and with a deadline", async function () {
+      const { f, timelock } = await governed();
+      const call = bridgeCall(f, "setFee", [25n]);
+      await networkHelpers.impersonateAccount(timelock);
+      const b = f.primary.bridge.connect(await ethers.getSigner(timelock));
       const tx = b.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
-      const id = messageIdOf(f, (await (await tx).wait())!);
+      const id = sentMessageId(f, (await (await tx).wait())!);
       await expect(tx)
         .to.emit(b, "GovernanceMessageSent")
         .withArgs(
           id,
           ETH,
+          1n,
+          (await now()) + GOVERNANCE_MESSAGE_TTL,
           ethers.keccak256(coder.encode(["tuple(address,uint256,bytes)[]"], [[[call.target, 0n, call.data]]])),
         );
-      await networkHelpers.stopImpersonatingAccount(timelock);
+      expect(await f.primary.bridge.messageStatus(id)).to.equal(Status.Sent);
+      expect((await f.primary.bridge.governanceSequences(ETH, ethers.ZeroAddress)).lastSent).to.equal(1n);
       const [result] = await f.relayer.poll();
       expect(result.state).to.equal("success");
-      expect(await f.satellite.bridge.feeBps()).to.equal(25n);
-      expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.Completed);
-      const executed = await f.satellite.bridge.queryFilter(f.satellite.bridge.filters.GovernanceMessageExecuted(id));
-      expect(executed[0].args.origin).to.equal(timelock);
+      const receipt = await ethers.provider.getTransactionReceipt(result.transactionHash);
+      const s = f.satellite.bridge;
+      const executed = receipt!.logs.filter((l) => l.address === s.target).map((l) => s.interface.parseLog(l)!);
+      expect(executed.map((e) => e.name)).to.deep.equal(["ParameterUpdated", "GovernanceMessageExecuted"]);
+      expect([...executed[1].args]).to.deep.equal([id, ARB, timelock]);
+      const byExecutor = receipt!.logs.filter((l) => l.address === f.satellite.executor.target);
+      expect(f.satellite.executor.interface.parseLog(byExecutor[0])!.args).to.deep.equal([timelock, 1n]);
+      expect(await s.feeBps()).to.equal(25n);
+      expect(await s.messageStatus(id)).to.equal(Status.Completed);
+      expect((await s.governanceSequences(ARB, await f.primary.bridge.getAddress())).lastExecuted).to.equal(1n);
     });
 
-    it("fails a governance message from anyone but the timelock at the executor, and refuses strangers at the bridge", async function () {
-      const f = await fresh();
-      const call = {
-        target: await f.satellite.bridge.getAddress(),
-        value: 0n,
-        data: f.satellite.bridge.interface.encodeFunctionData("setFee", [25n]),
-      };
+    it("numbers the messages to each chain from 1 and runs them when they arrive in order", async function () {
+      const { f, propose } = await governed();
+      const ids = [];
+      for (const fee of [11n, 12n, 13n]) ids.push(await propose([bridgeCall(f, "setFee", [fee])]));
+      expect((await f.primary.bridge.governanceSequences(ETH, ethers.ZeroAddress)).lastSent).to.equal(3n);
+      expect((await f.primary.bridge.governanceSequences(ARB, ethers.ZeroAddress)).lastSent).to.equal(0n);
+      for (const [i, id] of ids.entries()) {
+        expect(await deliver(f, id)).to.equal("success");
+        expect(await f.satellite.bridge.feeBps()).to.equal(11n + BigInt(i));
+        expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.Completed);
+      }
+    });
+
+    it("consumes a message older than one already run, without running it, and never runs it again", async function () {
+      const { f, propose } = await governed();
+      const first = await propose([bridgeCall(f, "setFee", [100n])]);
+      const second = await propose([bridgeCall(f, "setFee", [20n])]);
+      await deliver(f, second);
+      const s = f.satellite.bridge;
+      await expect(deliver(f, first)).to.not.be.rejected;
+      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(first));
+      expect([...failed.args]).to.deep.equal([first, ARB, 1n, GovernanceFailure.Stale, "0x"]);
+      expect(await s.messageStatus(first)).to.equal(Status.Failed);
+      expect((await s.messageOf(first)).completedAt).to.equal(await now());
+      expect(await s.feeBps()).to.equal(20n);
+      // CCIP will not execute it again, and the bridge would refuse it if a router did
+      await expect(deliver(f, first, 400_000n)).to.be.revertedWithCustomError(f.satellite.router, "AlreadyExecuted");
+      const asRouter = await ethereumRouter(f);
+      const request = (
+        await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested(undefined, undefined, first))
+      )[0];
+      await expect(s.connect(asRouter).ccipReceive(governanceMessage(first, request.args.sender, request.args.data)))
+        .to.be.revertedWithCustomError(s, "BridgeMessageAlreadyProcessed")
+        .withArgs(first);
+    });
+
+    it("runs a message until its deadline, and consumes it without running it after", async function () {
+      const { f, timelock } = await governed();
+      const asRouter = await ethereumRouter(f);
+      const s = f.satellite.bridge.connect(asRouter);
+      const primary = await f.primary.bridge.getAddress();
+      const deadline = (await now()) + 100n;
+      const call = bridgeCall(f, "setFee", [30n]);
+      await time.setNextBlockTimestamp(deadline);
+      await s.ccipReceive(
+        governanceMessage(ethers.id("on time"), primary, governancePayload(timelock, 1n, deadline, [call])),
+      );
+      expect(await f.satellite.bridge.feeBps()).to.equal(30n);
+      const late = bridgeCall(f, "setFee", [40n]);
+      const expired = s.ccipReceive(
+        governanceMessage(ethers.id("late"), primary, governancePayload(timelock, 2n, deadline, [late])),
+      );
+      await expect(expired)
+        .to.emit(s, "GovernanceMessageFailed")
+        .withArgs(ethers.id("late"), ARB, 2n, GovernanceFailure.Expired, "0x");
+      expect(await f.satellite.bridge.feeBps()).to.equal(30n);
+      expect(await s.messageStatus(ethers.id("late"))).to.equal(Status.Failed);
+      // an expired message does not move the sequence: a later one on time still runs
+      expect((await s.governanceSequences(ARB, primary)).lastExecuted).to.equal(1n);
+    });
+
+    it("consumes a message whose call reverts, undoing all its calls and recording the revert data", async function () {
+      const { f, propose } = await governed();
+      const s = f.satellite.bridge;
+      const id = await propose([bridgeCall(f, "setFee", [25n]), bridgeCall(f, "setFee", [101n])]);
+      expect(await deliver(f, id)).to.equal("success");
+      const param = ethers.encodeBytes32String("feeBps");
+      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(id));
+      expect([...failed.args]).to.deep.equal([
+        id,
+        ARB,
+        1n,
+        GovernanceFailure.Reverted,
+        s.interface.encodeErrorResult("ParameterOutOfBounds", [param, 101n]),
+      ]);
+      expect(await s.feeBps()).to.equal(10n);
+      expect(await s.messageStatus(id)).to.equal(Status.Failed);
+      expect(await s.queryFilter(s.filters.GovernanceMessageExecuted(id))).to.deep.equal([]);
+      // the sequence moved on: the next message runs, the failed one is never replayed
+      await deliver(f, await propose([bridgeCall(f, "setFee", [25n])]));
+      expect(await s.feeBps()).to.equal(25n);
+      expect((await s.governanceSequences(ARB, await f.primary.bridge.getAddress())).lastExecuted).to.equal(2n);
+    });
+
+    it("consumes a message whose calls run out of gas, keeping back the gas to record it", async function () {
+      const { f, propose } = await governed();
+      const s = f.satellite.bridge;
+      const grants = Array.from({ length: 20 }, (_, i) =>
+        bridgeCall(f, "grantRole", [Roles.GUARDIAN, ethers.zeroPadValue(ethers.toBeHex(i + 1), 20)]),
+      );
+      const id = await propose(grants, 200_000n);
+      expect(await deliver(f, id)).to.equal("success");
+      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(id));
+      expect(failed.args.reason).to.equal(GovernanceFailure.Reverted);
+      // the call that ran out of gas reverted without data: the executor names its index
+      const error = f.satellite.executor.interface.parseError(failed.args.returnData)!;
+      expect(error.name).to.equal("ExecutorCallFailed");
+      expect(error.args[0]).to.be.greaterThan(0n).and.lessThan(20n);
+      expect(await s.hasRole(Roles.GUARDIAN, ethers.zeroPadValue("0x01", 20))).to.equal(false);
+      expect(await s.messageStatus(id)).to.equal(Status.Failed);
+    });
+
+    it("reverts a delivery whose gas cannot cover the reserve, recording nothing, so CCIP may run it again in order and in time", async function () {
+      const { f, timelock } = await governed();
+      const asRouter = await ethereumRouter(f);
+      const s = f.satellite.bridge.connect(asRouter);
+      const primary = await f.primary.bridge.getAddress();
+      const message = governanceMessage(
+        ethers.id("short"),
+        primary,
+        governancePayload(timelock, 1n, (await now()) + 1_000n, [bridgeCall(f, "setFee", [25n])]),
+      );
+      const data = s.interface.encodeFunctionData("ccipReceive", [message]);
+      const reserve = s.interface.getError("BridgeInsufficientGas")!.selector;
+      const reverts: string[] = [];
+      for (let gas = 60_000; gas <= 160_000; gas += 2_000) {
+        const outcome = await ethers.provider
+          .call({ from: asRouter.address, to: s.target, data, gasLimit: gas })
+          .then(() => "ok")
+          .catch((e: { data?: string }) => (e.data?.startsWith(reserve) ? "reserve" : "other"));
+        reverts.push(outcome);
+      }
+      // too little gas for the bookkeeping, then too little for the reserve, then enough
+      expect(reverts).to.include("reserve");
+      expect(reverts.indexOf("reserve")).to.be.lessThan(reverts.indexOf("ok"));
+      const decoded = await ethers.provider
+        .call({ from: asRouter.address, to: s.target, data, gasLimit: 60_000 + 2_000 * reverts.indexOf("reserve") })
+        .catch((e: { data: string }) => s.interface.parseError(e.data));
+      expect(decoded).to.have.property("name", "BridgeInsufficientGas");
+      expect((decoded as { args: bigint[] }).args[1]).to.equal(20_000n);
+      expect(await s.messageStatus(ethers.id("short"))).to.equal(Status.None);
+    });
+
+    it("consumes a message from anyone but the timelock at the executor (its sequence is spent), and refuses strangers at the bridge", async function () {
+      const { f, propose } = await governed();
+      const call = bridgeCall(f, "setFee", [25n]);
       await expect(
         f.primary.bridge.connect(f.stranger).sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE }),
       )
         .to.be.revertedWithCustomError(f.primary.bridge, "AccessControlUnauthorizedAccount")
         .withArgs(f.stranger.address, Roles.GOVERNANCE);
       // the deployer holds governance on the arbitrum bridge but is not the timelock
-      await f.primary.bridge.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
-      const [result] = await f.relayer.poll();
-      expect(result.state).to.equal("failure");
-      expect(await f.satellite.bridge.feeBps()).to.equal(10n);
+      const tx = await f.primary.bridge.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
+      const id = sentMessageId(f, (await tx.wait())!);
+      expect(await deliver(f, id)).to.equal("success");
+      const s = f.satellite.bridge;
+      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(id));
+      expect(failed.args.returnData).to.equal(
+        f.satellite.executor.interface.encodeErrorResult("ExecutorUnauthorizedOrigin", [ARB, f.deployer.address]),
+      );
+      expect(await s.feeBps()).to.equal(10n);
+      await deliver(f, await propose([call]));
+      expect(await s.feeBps()).to.equal(25n);
       await expect(f.satellite.executor.executeFromPrimary(ARB, await f.primary.timelock.getAddress(), [call]))
         .to.be.revertedWithCustomError(f.satellite.executor, "ExecutorOnlyBridge")
         .withArgs(f.deployer.address);
+    });
+
+    it("takes governance only from the route's current peer, counting sequences per sending bridge", async function () {
+      const { f, propose, timelock } = await governed();
+      const s = f.satellite.bridge;
+      const primary = await f.primary.bridge.getAddress();
+      await deliver(f, await propose([bridgeCall(f, "setFee", [11n])]));
+      await deliver(f, await propose([bridgeCall(f, "setFee", [12n])]));
+      // a replacement arbitrum bridge (played by an account): the old one's governance is refused
+      const replacement = f.stranger.address;
+      const pending = await propose([bridgeCall(f, "setFee", [99n])]);
+      await s.setRoutes([routeTo(ARB, replacement, LIMITS)]);
+      expect(await deliver(f, pending)).to.equal("failure");
+      const asRouter = await ethereumRouter(f);
+      const forged = governanceMessage(
+        ethers.id("old"),
+        primary,
+        governancePayload(timelock, 3n, (await now()) + 1_000n, []),
+      );
+      await expect(s.connect(asRouter).ccipReceive(forged))
+        .to.be.revertedWithCustomError(s, "BridgeUnknownPeer")
+        .withArgs(ARB, primary);
+      // the replacement numbers from 1 again
+      const first = governanceMessage(
+        ethers.id("new"),
+        replacement,
+        governancePayload(timelock, 1n, (await now()) + 1_000n, [bridgeCall(f, "setFee", [13n])]),
+      );
+      await expect(s.connect(asRouter).ccipReceive(first)).to.emit(s, "GovernanceMessageExecuted");
+      expect(await s.feeBps()).to.equal(13n);
+      expect(await s.governanceSequences(ARB, replacement)).to.deep.equal([0n, 1n]);
+      expect(await s.governanceSequences(ARB, primary)).to.deep.equal([0n, 2n]);
     });
 
     it("refuses governance messages on the primary chain, which has no executor", async function () {
@@ -780,18 +986,6 @@ describe("Bridge", function () {
     });
   });
 });
-
-/** The message id of the `MessageSent` or `GovernanceMessageSent` event in a receipt. */
-function messageIdOf(f: BridgeFixture, receipt: ContractTransactionReceipt): string {
-  for (const log of receipt.logs) {
-    for (const bridge of [f.primary.bridge, f.satellite.bridge]) {
-      if (log.address !== bridge.target) continue;
-      const parsed = bridge.interface.parseLog(log);
-      if (parsed?.name === "MessageSent" || parsed?.name === "GovernanceMessageSent") return parsed.args.messageId;
-    }
-  }
-  throw new Error("no message sent in this transaction");
-}
 
 /** The payload of a transfer message, as the bridge encodes it. */
 function transferData(token: bigint, sender: string, recipient: string, amount: bigint): string {

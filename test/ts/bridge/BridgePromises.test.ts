@@ -7,16 +7,20 @@ import { Roles } from "../../../scripts/lib/roles.js";
 import {
   ARB,
   ETH,
+  GOVERNANCE_MESSAGE_TTL,
   LIMITS,
   Status,
   TRANSPORT_FEE,
   Token,
+  bridgeCall,
   deliver,
   deployBridgePair,
+  deployGovernedBridgePair,
+  proposeToSatellite,
   sentMessageId,
   withRelayer,
 } from "../../helpers/bridge.js";
-import type { BridgeFixture, BridgePair } from "../../helpers/bridge.js";
+import type { BridgeFixture, BridgePair, GovernanceCall } from "../../helpers/bridge.js";
 
 /**
  * Properties 2 and 3 of issue 17, each named after the promise, with the scenario the external
@@ -30,50 +34,24 @@ const { ethers, networkHelpers } = connection;
 const { loadFixture, time } = networkHelpers;
 
 const AMOUNT = parseEther("100");
-const DAY = 24n * 60n * 60n;
-/** How long a governance message stays executable after the timelock sent it. */
-const GOVERNANCE_MESSAGE_TTL = 3n * DAY;
 
 async function pair(): Promise<BridgePair> {
   return deployBridgePair(connection);
 }
 
-/** The pair with the arbitrum timelock allowed to send governance messages, and the ethereum
- * executor holding the admin and governance roles of the ethereum bridge (as after the hand-off). */
 async function governedPair(): Promise<BridgePair> {
-  const f = await deployBridgePair(connection);
-  const timelock = await f.primary.timelock.getAddress();
-  const executor = await f.satellite.executor.getAddress();
-  await f.primary.bridge.grantRole(Roles.GOVERNANCE, timelock);
-  await f.satellite.bridge.grantRole(Roles.GOVERNANCE, executor);
-  await f.satellite.bridge.grantRole(Roles.DEFAULT_ADMIN, executor);
-  await networkHelpers.setBalance(timelock, parseEther("10"));
-  return f;
+  return deployGovernedBridgePair(connection);
 }
 
 async function now(): Promise<bigint> {
   return BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
 }
 
-/** The governed pair, and a function that sends calls to the ethereum executor as the timelock. */
+/** The governed pair, and functions that build calls on the ethereum bridge and send them as the timelock. */
 async function governed() {
   const f = withRelayer(await loadFixture(governedPair));
-  const timelock = await f.primary.timelock.getAddress();
-  await networkHelpers.impersonateAccount(timelock);
-  const asTimelock = await ethers.getSigner(timelock);
-  const bridge = f.satellite.bridge;
-  const call = (fn: string, args: unknown[]) => ({
-    target: bridge.target as string,
-    value: 0n,
-    data: bridge.interface.encodeFunctionData(fn as never, args as never),
-  });
-  /** Sends `calls` to ethereum as the timelock; returns the message id. */
-  const propose = async (calls: ReturnType<typeof call>[], gasLimit = 300_000n) => {
-    const tx = await f.primary.bridge
-      .connect(asTimelock)
-      .sendGovernanceMessage(ETH, calls, gasLimit, { value: TRANSPORT_FEE });
-    return sentMessageId(f, (await tx.wait())!);
-  };
+  const call = (fn: string, args: unknown[]) => bridgeCall(f, fn, args);
+  const propose = (calls: GovernanceCall[], gasLimit?: bigint) => proposeToSatellite(connection, f, calls, gasLimit);
   return { f, call, propose };
 }
 
