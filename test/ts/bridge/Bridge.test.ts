@@ -614,6 +614,165 @@ describe("Bridge", function () {
     });
   });
 
+  describe("executeQueued (first in, first out)", function () {
+    /** Ethereum's inbound sSTB bucket from arbitrum set to `capacity`, refilling 1 token a second. */
+    async function inboundLimit(f: BridgeFixture, capacity: bigint) {
+      const limit = { enabled: true, capacity, rate: parseEther("1") };
+      await f.satellite.bridge.setRateLimit(ARB, Token.SSTB, false, limit);
+      return limit;
+    }
+
+    it("delivers only the head of its queue: a later message waits behind it even when the bucket could take it", async function () {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      await inboundLimit(f, parseEther("150"));
+      await sendSstb(f, parseEther("150"));
+      await f.relayer.poll(); // the bucket is empty now
+      const first = await sendSstb(f, AMOUNT);
+      await f.relayer.poll();
+      await time.increase(20);
+      const second = await sendSstb(f, parseEther("10"));
+      const [arrival] = await f.relayer.poll();
+      const events = (await ethers.provider.getTransactionReceipt(arrival.transactionHash))!.logs
+        .filter((l) => l.address === s.target)
+        .map((l) => s.interface.parseLog(l)!);
+      expect(events.map((e) => e.name)).to.deep.equal(["MessageReceived", "MessageQueued"]);
+      expect(events[0].args.completed).to.equal(false);
+      expect(events[1].args).to.deep.equal([second, false]);
+      expect((await s.rateLimitOf(ARB, Token.SSTB, false)).available).to.be.gte(parseEther("10"));
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([first, 2n]);
+
+      const before = await everything(f);
+      await expect(s.connect(f.stranger).executeQueued(second))
+        .to.be.revertedWithCustomError(s, "BridgeNotQueueHead")
+        .withArgs(second, first);
+      expect(await everything(f)).to.deep.equal(before);
+
+      // the governance token has its own queue: nothing waits there
+      await f.primary.bridge
+        .connect(f.alice)
+        .send(ETH, f.bob.address, await f.primary.governanceToken.getAddress(), AMOUNT, 0, { value: TRANSPORT_FEE });
+      await f.relayer.poll();
+      expect(await f.satellite.governanceToken.balanceOf(f.bob.address)).to.equal(AMOUNT);
+      expect(await s.queueOf(ARB, Token.Governance)).to.deep.equal([ethers.ZeroHash, 0n]);
+
+      await time.increase(100);
+      await expect(s.connect(f.stranger).executeQueued(first)).to.emit(s, "MessageCompleted").withArgs(first);
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([second, 1n]);
+      await expect(s.connect(f.stranger).executeQueued(second)).to.emit(s, "MessageCompleted").withArgs(second);
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([ethers.ZeroHash, 0n]);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(parseEther("260"));
+      // once the queue is empty, a fresh delivery goes straight through again
+      await time.increase(10);
+      const direct = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      expect(await s.messageStatus(direct)).to.equal(Status.Completed);
+    });
+
+    it("delivers a message larger than the bucket's capacity in installments of the capacity, each when the bucket is full again", async function () {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      const limit = await inboundLimit(f, parseEther("40"));
+      const id = await sendSstb(f, AMOUNT);
+      await f.relayer.poll();
+      expect(await s.messageStatus(id)).to.equal(Status.Queued);
+
+      await expect(s.connect(f.stranger).executeQueued(id))
+        .to.emit(s, "MessagePartlyDelivered")
+        .withArgs(id, limit.capacity, parseEther("60"));
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(limit.capacity);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([f.bob.address, Token.SSTB, parseEther("60")]);
+      expect(await s.messageStatus(id)).to.equal(Status.Queued);
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([id, 1n]);
+      const before = await everything(f);
+      await expect(s.connect(f.stranger).executeQueued(id))
+        .to.be.revertedWithCustomError(s, "TokenBucketExceeded")
+        .withArgs((available: bigint) => available < limit.capacity, limit.capacity);
+      expect(await everything(f)).to.deep.equal(before);
+
+      await time.increase(39); // 40 s after the first installment
+      await expect(s.connect(f.stranger).executeQueued(id))
+        .to.emit(s, "MessagePartlyDelivered")
+        .withArgs(id, limit.capacity, parseEther("20"));
+      await time.increase(19);
+      const tx = s.connect(f.stranger).executeQueued(id);
+      await expect(tx).to.emit(s, "MessageCompleted").withArgs(id);
+      await expect(tx).to.not.emit(s, "MessagePartlyDelivered");
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+      expect(await s.messageStatus(id)).to.equal(Status.Completed);
+      expect((await s.messageOf(id)).completedAt).to.equal(await now());
+      expect(await s.bridgedTotals(Token.SSTB)).to.deep.equal([0n, AMOUNT]);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([ethers.ZeroAddress, 0n, 0n]);
+      await expect(s.executeQueued(id)).to.be.revertedWithCustomError(s, "BridgeMessageNotQueued").withArgs(id);
+    });
+
+    it("delivers the whole remainder at once once the bucket is disabled", async function () {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      await inboundLimit(f, parseEther("40"));
+      const id = await sendSstb(f, AMOUNT);
+      await f.relayer.poll();
+      await s.connect(f.stranger).executeQueued(id);
+      await s.setRateLimit(ARB, Token.SSTB, false, NO_LIMIT);
+      await expect(s.connect(f.stranger).executeQueued(id)).to.emit(s, "MessageCompleted").withArgs(id);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+    });
+
+    it("queues a delivery that arrives while paused behind nothing else, and one that arrives after behind it", async function () {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      const paused = await sendSstb(f);
+      await s.connect(f.guardian).pause();
+      await f.relayer.poll();
+      await time.increase(GUARDIAN_PAUSE);
+      const after = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      expect(await s.messageStatus(after)).to.equal(Status.Queued);
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([paused, 2n]);
+      await s.executeQueued(paused);
+      await s.executeQueued(after);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT + parseEther("1"));
+    });
+  });
+
+  describe("routes", function () {
+    it("keeps a replaced or closed peer trusted for the transfers it sent until governance forgets it", async function () {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      const primary = await f.primary.bridge.getAddress();
+      // setting the same peer again retires nothing
+      await expect(s.setRoutes([routeTo(ARB, primary, LIMITS)])).to.not.emit(s, "FormerPeerUpdated");
+      const inFlight = await sendSstb(f);
+      await expect(s.setRoutes([routeTo(ARB, f.stranger.address, LIMITS)]))
+        .to.emit(s, "FormerPeerUpdated")
+        .withArgs(ARB, primary, true);
+      expect(await s.isFormerPeer(ARB, primary)).to.equal(true);
+      expect(await s.isFormerPeer(ARB, f.stranger.address)).to.equal(false);
+      const alsoInFlight = await sendSstb(f);
+      await f.relayer.poll();
+      expect(await s.messageStatus(inFlight)).to.equal(Status.Completed);
+      expect(await s.messageStatus(alsoInFlight)).to.equal(Status.Completed);
+
+      // closing the route retires the replacement as well
+      await expect(s.setRoutes([{ ...routeTo(ARB, ethers.ZeroAddress, LIMITS), gasLimit: 0n }]))
+        .to.emit(s, "FormerPeerUpdated")
+        .withArgs(ARB, f.stranger.address, true);
+      await expect(s.forgetPeer(ARB, primary)).to.emit(s, "FormerPeerUpdated").withArgs(ARB, primary, false);
+      expect(await s.isFormerPeer(ARB, primary)).to.equal(false);
+      const refused = await sendSstb(f);
+      const [result] = await f.relayer.poll();
+      expect(result.state).to.equal("failure");
+      expect(await s.messageStatus(refused)).to.equal(Status.None);
+      await expect(s.forgetPeer(ARB, primary))
+        .to.be.revertedWithCustomError(s, "BridgeUnknownPeer")
+        .withArgs(ARB, primary);
+      // trusted again as the peer: the message CCIP kept failed is delivered on its retry
+      await s.setRoutes([routeTo(ARB, primary, LIMITS)]);
+      await f.relayer.poll();
+      expect(await s.messageStatus(refused)).to.equal(Status.Completed);
+    });
+  });
+
   describe("pause", function () {
     it("queues deliveries that arrive while paused and delivers them after the pause, never stranding burned tokens", async function () {
       const { f, id } = await sent();
@@ -920,6 +1079,7 @@ describe("Bridge", function () {
         () => b.setPrices(1n, 1n),
         () => b.setTreasury(f.stranger.address),
         () => b.setGovernanceExecutor(f.stranger.address),
+        () => b.forgetPeer(ETH, f.stranger.address),
         () => b.sendGovernanceMessage(ETH, [], 100_000n, { value: TRANSPORT_FEE }),
         () => b.unpause(),
         () => b.rearmGuardian(),
@@ -976,7 +1136,7 @@ describe("Bridge", function () {
       await expect(b.setTreasury(f.bob.address))
         .to.emit(b, "TreasuryUpdated")
         .withArgs(f.treasury.address, f.bob.address);
-      // closing a route: sends refused, deliveries from it refused
+      // closing a route: sends refused (deliveries from its last peer go on: see "routes")
       await expect(b.setRoutes([{ ...routeTo(ETH, ethers.ZeroAddress, LIMITS), gasLimit: 0n }]))
         .to.emit(b, "RouteUpdated")
         .withArgs(ETH, ethers.ZeroAddress, 0n);
