@@ -69,13 +69,19 @@ export interface RouteConfig {
 /** Gas a transfer's delivery gets on the destination (a new holder's mint takes about 100,000). */
 export const DEFAULT_DELIVERY_GAS_LIMIT = 200_000n;
 
-/** A route to `peer` on `chainSelector` with the same limits in both directions. */
+/** A route to `peer` on `chainSelector`: `limits` out, and `inbound` in (the same by default). */
 export function routeTo(
   chainSelector: bigint,
   peer: string,
   limits: RouteLimits,
   gasLimit = DEFAULT_DELIVERY_GAS_LIMIT,
+  inbound: RouteLimits = limits,
 ): RouteConfig {
-  const pair: [RateLimit, RateLimit] = [limits.sstb, limits.governance];
-  return { chainSelector, peer, gasLimit, outbound: pair, inbound: pair };
+  return {
+    chainSelector,
+    peer,
+    gasLimit,
+    outbound: [limits.sstb, limits.governance],
+    inbound: [inbound.sstb, inbound.governance],
+  };
 }

@@ -3,6 +3,8 @@ import { network } from "hardhat";
 import { parseEther } from "ethers";
 
 import { routeTo } from "../../../scripts/lib/ccip.js";
+import { checkRouteLimits, readParameters } from "../../../scripts/lib/deploy-environment.js";
+import { DeploymentConfigError, chainsOf } from "../../../scripts/lib/environments.js";
 import { Roles } from "../../../scripts/lib/roles.js";
 import {
   ARB,
@@ -203,6 +205,39 @@ describe("Bridge promises (issue 17)", function () {
       await f.relayer.poll();
       expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.Completed);
       expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
+    });
+
+    it("the deployment refuses a route whose peer's outbound capacity or rate exceeds the local inbound one", async function () {
+      const files = async (environment: string) =>
+        Promise.all(
+          chainsOf(environment).map(async ({ chain }) => ({ chain, parameters: await readParameters(chain) })),
+        );
+      // the repository's files pass: 10% headroom on every inbound limit
+      for (const environment of ["mainnet", "testnet"]) checkRouteLimits(await files(environment));
+
+      const mainnet = await files("mainnet");
+      const withField = (chain: string, field: string, value: bigint) =>
+        mainnet.map((c) => (c.chain === chain ? { chain, parameters: { ...c.parameters, [field]: value } } : c));
+      const over = 1_100_000n * 10n ** 18n + 1n;
+      expect(() => checkRouteLimits(withField("polygon", "bridgeSstbCapacity", over)))
+        .to.throw(DeploymentConfigError)
+        .with.property("message")
+        .that.matches(
+          /^polygon -> arbitrum: the sstb outbound capacity of polygon \(\d+\) exceeds the inbound capacity of arbitrum/,
+        );
+      expect(() => checkRouteLimits(withField("arbitrum", "bridgeGovernanceInboundRate", 11_574_074_074_074_074_073n)))
+        .to.throw(DeploymentConfigError)
+        .with.property("message")
+        .that.matches(/^ethereum -> arbitrum: the governance outbound rate of ethereum/);
+      const missing = mainnet.map((c) => {
+        const { bridgeSstbInboundRate, ...rest } = c.parameters;
+        void bridgeSstbInboundRate;
+        return { chain: c.chain, parameters: rest };
+      });
+      expect(() => checkRouteLimits(missing)).to.throw(
+        DeploymentConfigError,
+        /bridgeSstbInboundCapacity and bridgeSstbInboundRate are needed/,
+      );
     });
   });
 });

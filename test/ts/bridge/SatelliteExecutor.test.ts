@@ -34,12 +34,13 @@ describe("SatelliteExecutor", function () {
     it("refuses a zero bridge, primary chain or timelock", async function () {
       const { executor, deployer, bridge, timelock } = await loadFixture(executorFixture);
       const factory = new SatelliteExecutor__factory(deployer);
-      for (const args of [
+      const zeroArguments: Array<[string, bigint, string]> = [
         [ethers.ZeroAddress, ARB, timelock.address],
         [bridge.address, 0n, timelock.address],
         [bridge.address, ARB, ethers.ZeroAddress],
-      ] as const) {
-        await expect(factory.deploy(...args)).to.be.revertedWithCustomError(executor, "ExecutorZeroArgument");
+      ];
+      for (const [b, selector, t] of zeroArguments) {
+        await expect(factory.deploy(b, selector, t)).to.be.revertedWithCustomError(executor, "ExecutorZeroArgument");
       }
     });
   });
