@@ -241,7 +241,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         uint64 source = message.sourceChainSelector;
         Route storage route = $.routes[source];
         address sender = abi.decode(message.sender, (address));
-        address peer = route.peer;
+        (address peer, uint8 waiting) = (route.peer, route.waiting);
         uint256 kind = abi.decode(message.data, (uint256));
         if (peer == address(0) || sender != peer) {
             if (kind != KIND_TRANSFER || !$.formerPeers[source][sender]) revert BridgeUnknownPeer(source, sender);
@@ -249,7 +249,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         bytes32 messageId = message.messageId;
         if ($.messages[messageId].status != MessageStatus.None) revert BridgeMessageAlreadyProcessed(messageId);
 
-        if (kind == KIND_TRANSFER) _receiveTransfer($, route, messageId, source, message.data);
+        if (kind == KIND_TRANSFER) _receiveTransfer($, route, waiting, messageId, source, message.data);
         else if (kind == KIND_GOVERNANCE) _receiveGovernance($, messageId, source, sender, message.data);
         else revert BridgeUnknownMessageKind(kind);
     }
@@ -725,6 +725,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     function _receiveTransfer(
         BridgeStorage storage $,
         Route storage route,
+        uint8 waiting,
         bytes32 messageId,
         uint64 source,
         bytes calldata data
@@ -735,7 +736,6 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         );
         bool paused = block.timestamp < $.pausedUntil;
         uint8 bit = _bit(token);
-        uint8 waiting = route.waiting;
         if (paused || waiting & bit != 0 || !route.inbound[uint256(token)].tryConsume(amount)) {
             _recordArrival($, messageId, MessageStatus.Queued, source);
             $.queued[messageId] = QueuedDelivery({recipient: recipient, token: token, amount: uint96(amount)});
@@ -747,7 +747,12 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             emit MessageQueued(messageId, paused);
             return;
         }
-        _recordArrival($, messageId, MessageStatus.Completed, source);
+        $.messages[messageId] = Message({
+            status: MessageStatus.Completed,
+            createdAt: uint40(block.timestamp),
+            completedAt: uint40(block.timestamp),
+            remoteChainSelector: source
+        });
         emit MessageReceived(messageId, source, recipient, sender, _tokenAddress(token), amount, true);
         _deliver(token, recipient, amount);
     }
