@@ -258,7 +258,8 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     /// @dev A delivery takes min(remaining, capacity) out of the bucket, so the queue drains at the
     /// bucket's rate whatever the sizes: a message completes within (what waits before it, plus its
     /// own amount, plus one capacity) / rate after the pause, given callers. Fresh deliveries join the
-    /// tail while anything waits, so they cannot take the refill from the head.
+    /// tail while anything waits, so they cannot take the refill from the head. A message queued by
+    /// the implementation before issue 17 is in no queue: it goes whenever its queue is empty.
     function executeQueued(bytes32 messageId) external nonReentrant {
         BridgeStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
@@ -266,25 +267,16 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         if (record.status != MessageStatus.Queued) revert BridgeMessageNotQueued(messageId);
         QueuedDelivery storage q = $.queued[messageId];
         (address recipient, Token token, uint256 remaining) = (q.recipient, q.token, q.amount);
-        uint64 source = record.remoteChainSelector;
-        DeliveryQueue storage queue = $.queues[source][uint256(token)];
-        uint64 head = queue.head;
-        bytes32 first = queue.ids[head];
-        if (first != messageId) revert BridgeNotQueueHead(messageId, first);
-
-        Route storage route = $.routes[source];
-        TokenBucket.Bucket storage bucket = route.inbound[uint256(token)];
-        uint256 amount = remaining;
-        if (bucket.enabled && bucket.capacity < amount) amount = bucket.capacity;
-        bucket.consume(amount);
+        Route storage route = $.routes[record.remoteChainSelector];
+        DeliveryQueue storage queue = $.queues[record.remoteChainSelector][uint256(token)];
+        bool inQueue = _requireHead(queue, messageId);
+        uint256 amount = _installment(route.inbound[uint256(token)], remaining);
         remaining -= amount;
         if (remaining == 0) {
             record.status = MessageStatus.Completed;
             record.completedAt = uint40(block.timestamp);
             delete $.queued[messageId];
-            delete queue.ids[head];
-            queue.head = ++head;
-            if (head == queue.tail) route.waiting &= ~_bit(token);
+            if (inQueue) _dequeue(queue, route, token);
             emit MessageCompleted(messageId);
         } else {
             q.amount = uint96(remaining);
@@ -660,6 +652,32 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         } else {
             IBridgedToken(_governanceToken).mint(recipient, amount);
         }
+    }
+
+    /// @dev Whether `queue` holds anything (every message queued since issue 17 is in its queue, so
+    /// a queued message whose queue is empty was queued before); reverts unless `messageId` is its
+    /// head.
+    function _requireHead(DeliveryQueue storage queue, bytes32 messageId) private view returns (bool inQueue) {
+        uint64 head = queue.head;
+        inQueue = head != queue.tail;
+        bytes32 first = queue.ids[head];
+        if (inQueue && first != messageId) revert BridgeNotQueueHead(messageId, first);
+    }
+
+    /// @dev Takes the next installment of a queued delivery out of `bucket`: what remains, or the
+    /// bucket's capacity if that is less.
+    function _installment(TokenBucket.Bucket storage bucket, uint256 remaining) private returns (uint256 amount) {
+        amount = remaining;
+        if (bucket.enabled && bucket.capacity < amount) amount = bucket.capacity;
+        bucket.consume(amount);
+    }
+
+    /// @dev Removes the head of `queue`; clears the route's waiting bit of `token` when it empties.
+    function _dequeue(DeliveryQueue storage queue, Route storage route, Token token) private {
+        uint64 head = queue.head;
+        delete queue.ids[head];
+        queue.head = ++head;
+        if (head == queue.tail) route.waiting &= ~_bit(token);
     }
 
     /// @dev The route to `destinationChain`, after taking `amount` out of its outbound limit.

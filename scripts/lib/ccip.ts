@@ -36,8 +36,8 @@ export const BridgeToken = { SSTB: 0, Governance: 1 } as const;
 /** `IBridge.FeeOption`, named as the spec's fee options. */
 export const FeeOption = { default: 0, service: 1, stb_gov: 2 } as const;
 export type FeeOptionName = keyof typeof FeeOption;
-/** `IBridge.MessageStatus`, by index. */
-export const MESSAGE_STATUSES = ["none", "sent", "queued", "completed"] as const;
+/** `IBridge.MessageStatus`, by index (`failed`: a governance message consumed without effect). */
+export const MESSAGE_STATUSES = ["none", "sent", "queued", "completed", "failed"] as const;
 /** `DevnetCCIPRouter.ExecutionState`, by index. */
 export const EXECUTION_STATES = ["untouched", "in-progress", "success", "failure"] as const;
 

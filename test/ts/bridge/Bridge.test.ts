@@ -733,6 +733,51 @@ describe("Bridge", function () {
       await s.executeQueued(after);
       expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT + parseEther("1"));
     });
+    it("delivers a message queued by the implementation before the queues once nothing queued since waits", async function () {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      const bridge = await s.getAddress();
+      // BridgeStorage (ERC-7201): `messages` is its field at slot 4, `queued` at slot 5
+      const base = BigInt("0xc8944843ede9fe5d59f5591b397430239c1c533c7cefe5680199c95b1ac74800");
+      const slotOf = (id: string, field: bigint) =>
+        BigInt(ethers.keccak256(coder.encode(["bytes32", "uint256"], [id, base + field])));
+      const word = async (slot: bigint) => BigInt(await ethers.provider.getStorage(bridge, slot));
+      // the layout, checked on a real delivery: status | createdAt << 8 | completedAt << 48 | chain << 88
+      const delivered = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      const record = await word(slotOf(delivered, 4n));
+      expect(record & 0xffn).to.equal(Status.Completed);
+      expect(record >> 88n).to.equal(ARB);
+
+      // a message the previous implementation queued: its record and delivery, in no queue
+      const legacy = ethers.id("queued before issue 17");
+      const at = await now();
+      const write = (slot: bigint, value: bigint) =>
+        networkHelpers.setStorageAt(bridge, slot, ethers.toBeHex(value, 32));
+      await write(slotOf(legacy, 4n), Status.Queued | (at << 8n) | (ARB << 88n));
+      await write(slotOf(legacy, 5n), BigInt(f.bob.address) | (Token.SSTB << 160n));
+      await write(slotOf(legacy, 5n) + 1n, AMOUNT);
+      expect(await s.messageStatus(legacy)).to.equal(Status.Queued);
+      expect(await s.queuedDeliveryOf(legacy)).to.deep.equal([f.bob.address, Token.SSTB, AMOUNT]);
+
+      // while a message queued since waits, it waits behind it
+      await s.connect(f.guardian).pause();
+      const since = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      await s.unpause();
+      await expect(s.executeQueued(legacy))
+        .to.be.revertedWithCustomError(s, "BridgeNotQueueHead")
+        .withArgs(legacy, since);
+      await s.executeQueued(since);
+      await expect(s.connect(f.stranger).executeQueued(legacy)).to.emit(s, "MessageCompleted").withArgs(legacy);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT + parseEther("2"));
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([ethers.ZeroHash, 0n]);
+      // the queue still works after it
+      await time.increase(10);
+      const after = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      expect(await s.messageStatus(after)).to.equal(Status.Completed);
+    });
   });
 
   describe("routes", function () {
