@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { network } from "hardhat";
+import hre, { network } from "hardhat";
+import { upgrades } from "@openzeppelin/hardhat-upgrades";
 import { AbiCoder, parseEther, parseUnits } from "ethers";
 
 import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, routeTo } from "../../../scripts/lib/ccip.js";
@@ -1230,6 +1231,23 @@ describe("Bridge", function () {
       await expect(b.sendGovernanceMessage(ETH, [], 100_000n, { value: TRANSPORT_FEE }))
         .to.be.revertedWithCustomError(b, "BridgeUnsupportedChain")
         .withArgs(ETH);
+    });
+
+    it("passes the upgrades plugin's upgrade-safety validation (namespaced storage, immutables allowed)", async function () {
+      const f = await fresh();
+      const api = await upgrades(hre, connection);
+      const factory = await ethers.getContractFactory("contracts/bridge/Bridge.sol:Bridge");
+      const constructorArgs = [
+        await f.primary.router.getAddress(),
+        ARB,
+        await f.primary.sstb.getAddress(),
+        await f.primary.governanceToken.getAddress(),
+        await f.primary.collateral.getAddress(),
+        true,
+      ];
+      const opts = { kind: "uups", constructorArgs } as Parameters<typeof api.validateImplementation>[1];
+      await api.validateImplementation(factory, opts);
+      await api.validateUpgrade(factory, factory, opts);
     });
 
     it("refuses an implementation without a chain selector", async function () {
