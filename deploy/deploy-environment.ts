@@ -9,6 +9,7 @@ import PrimaryBridgeModule from "./modules/PrimaryBridge.js";
 import SatelliteModule from "./modules/Satellite.js";
 import SatelliteCoreModule from "./modules/SatelliteCore.js";
 import { routeTo } from "#sdk/bridge";
+import type { RateLimit, RouteLimits } from "#sdk/bridge";
 import { routeParameter } from "./deploy.js";
 import {
   DeploymentConfigError,
@@ -23,7 +24,7 @@ import { CHAINS } from "#sdk/chains";
 import type { ChainName } from "#sdk/chains";
 
 /** A parameter file's `$global` with `"123n"` strings turned into bigints, as Ignition reads files. */
-async function readParameters(chain: string): Promise<Record<string, unknown>> {
+export async function readParameters(chain: string): Promise<Record<string, unknown>> {
   const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"), (_, value) =>
     typeof value === "string" && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
   ) as { $global: Record<string, unknown> };
@@ -35,6 +36,59 @@ async function journalOf(ignitionDir: string, deploymentId: string): Promise<Rec
   const file = path.join(ignitionDir, deploymentId, "deployed_addresses.json");
   if (!existsSync(file)) return undefined;
   return JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
+}
+
+/** A chain's bridge limits from its parameter file: what every route lets out, and what it lets in. */
+export function bridgeLimitsOf(
+  chain: string,
+  parameters: Record<string, unknown>,
+): { outbound: RouteLimits; inbound: RouteLimits } {
+  const limit = (capacityField: string, rateField: string): RateLimit => {
+    const [capacity, rate] = [parameters[capacityField], parameters[rateField]];
+    if (typeof capacity !== "bigint" || typeof rate !== "bigint") {
+      throw new DeploymentConfigError(
+        `${parameterFileOf(chain)}: $global.${capacityField} and ${rateField} are needed`,
+      );
+    }
+    return { enabled: true, capacity, rate };
+  };
+  return {
+    outbound: {
+      sstb: limit("bridgeSstbCapacity", "bridgeSstbRate"),
+      governance: limit("bridgeGovernanceCapacity", "bridgeGovernanceRate"),
+    },
+    inbound: {
+      sstb: limit("bridgeSstbInboundCapacity", "bridgeSstbInboundRate"),
+      governance: limit("bridgeGovernanceInboundCapacity", "bridgeGovernanceInboundRate"),
+    },
+  };
+}
+
+/**
+ * Refuses an environment whose parameter files let a chain send a peer more than the peer takes in:
+ * per token, every chain's outbound capacity and rate must be at most every other chain's inbound
+ * ones. A message above the destination's inbound capacity is only delivered in installments, and
+ * a sustained flow above its inbound rate makes the queue grow without bound.
+ */
+export function checkRouteLimits(chains: ReadonlyArray<{ chain: string; parameters: Record<string, unknown> }>): void {
+  const limits = chains.map(({ chain, parameters }) => ({ chain, ...bridgeLimitsOf(chain, parameters) }));
+  for (const source of limits) {
+    for (const destination of limits) {
+      if (source === destination) continue;
+      for (const token of ["sstb", "governance"] as const) {
+        const [out, into] = [source.outbound[token], destination.inbound[token]];
+        for (const field of ["capacity", "rate"] as const) {
+          if (out[field] > into[field]) {
+            throw new DeploymentConfigError(
+              `${source.chain} -> ${destination.chain}: the ${token} outbound ${field} of ${source.chain} ` +
+                `(${out[field]}) exceeds the inbound ${field} of ${destination.chain} (${into[field]}); ` +
+                `raise ${destination.chain}'s inbound limit or lower ${source.chain}'s outbound one`,
+            );
+          }
+        }
+      }
+    }
+  }
 }
 
 /** The bridge (proxy) a chain's journal records, or undefined. */
@@ -66,6 +120,10 @@ export async function deployEnvironment(
   const chains = chainsOf(environment, subset);
   for (const { chain, role } of chains) await checkParameterFile(chain, role);
   const all = chainsOf(environment);
+  // the two ends of every route come from two files: cross-check them before deploying anything
+  checkRouteLimits(
+    await Promise.all(all.map(async ({ chain }) => ({ chain, parameters: await readParameters(chain) }))),
+  );
   const ignitionDir = path.join(hre.config.paths.ignition, "deployments");
   const journal = (chain: string) => journalOf(ignitionDir, deploymentIdOf(environment, chain));
   const primaryChain = all[0].chain;
@@ -110,21 +168,19 @@ export async function deployEnvironment(
     for (const { chain, role } of chains) {
       const i = all.findIndex((c) => c.chain === chain);
       const own = parametersOf[i];
-      const limit = (capacity: unknown, rate: unknown) => ({
-        enabled: true,
-        capacity: capacity as bigint,
-        rate: rate as bigint,
-      });
-      const limits = {
-        sstb: limit(own.bridgeSstbCapacity, own.bridgeSstbRate),
-        governance: limit(own.bridgeGovernanceCapacity, own.bridgeGovernanceRate),
-      };
+      const { outbound, inbound } = bridgeLimitsOf(chain, own);
       const routes = all.flatMap((_, j) =>
         j === i
           ? []
           : [
               routeParameter(
-                routeTo(parametersOf[j].chainSelector as bigint, bridges[j]!, limits, own.bridgeGasLimit as bigint),
+                routeTo(
+                  parametersOf[j].chainSelector as bigint,
+                  bridges[j]!,
+                  outbound,
+                  own.bridgeGasLimit as bigint,
+                  inbound,
+                ),
               ),
             ],
       );

@@ -38,8 +38,8 @@ export const FeeOption = { default: 0, service: 1, stb_gov: 2 } as const;
 export type FeeOptionName = keyof typeof FeeOption;
 /** `IBridge.FeeOption`, by index, as the API names the fee options. */
 export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const satisfies readonly FeeOptionName[];
-/** `IBridge.MessageStatus`, by index. */
-export const MESSAGE_STATUSES = ["none", "sent", "queued", "completed"] as const;
+/** `IBridge.MessageStatus`, by index (`failed`: a governance message consumed without effect). */
+export const MESSAGE_STATUSES = ["none", "sent", "queued", "completed", "failed"] as const;
 /** `DevnetCCIPRouter.ExecutionState`, by index. */
 export const EXECUTION_STATES = ["untouched", "in-progress", "success", "failure"] as const;
 
@@ -71,13 +71,19 @@ export interface RouteConfig {
 /** Gas a transfer's delivery gets on the destination (a new holder's mint takes about 100,000). */
 export const DEFAULT_DELIVERY_GAS_LIMIT = 200_000n;
 
-/** A route to `peer` on `chainSelector` with the same limits in both directions. */
+/** A route to `peer` on `chainSelector`: `limits` out, and `inbound` in (the same by default). */
 export function routeTo(
   chainSelector: bigint,
   peer: string,
   limits: RouteLimits,
   gasLimit = DEFAULT_DELIVERY_GAS_LIMIT,
+  inbound: RouteLimits = limits,
 ): RouteConfig {
-  const pair: [RateLimit, RateLimit] = [limits.sstb, limits.governance];
-  return { chainSelector, peer, gasLimit, outbound: pair, inbound: pair };
+  return {
+    chainSelector,
+    peer,
+    gasLimit,
+    outbound: [limits.sstb, limits.governance],
+    inbound: [inbound.sstb, inbound.governance],
+  };
 }

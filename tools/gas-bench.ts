@@ -566,6 +566,53 @@ async function benchBridge(connection: IgnitionConnection): Promise<GasRow[]> {
   record("bridge delivery", "relayer's execute: 10 sSTB minted to a new holder", await deliverNext());
   await send(holder.address, sstb, 0);
   record("bridge delivery", "relayer's execute: 10 sSTB minted to an existing holder", await deliverNext());
+
+  // the queue: an inbound bucket of 5 sSTB holds back two 10-sSTB deliveries (the second behind the first)
+  const limit5 = { enabled: true, capacity: parseEther("5"), rate: parseEther("1") };
+  await (await satellite.bridge.setRateLimit(ARB, 0, false, limit5)).wait();
+  const first = (await send(holder.address, sstb, 0)).logs;
+  await send(holder.address, sstb, 0);
+  record("bridge delivery", "relayer's execute: 10 sSTB queued (above the inbound bucket)", await deliverNext());
+  await deliverNext();
+  const firstId = primary.bridge.interface.parseLog(
+    first.find(
+      (l) => l.address === primary.bridge.target && primary.bridge.interface.parseLog(l)?.name === "MessageSent",
+    )!,
+  )!.args.messageId as string;
+  const anyone = satellite.bridge.connect(signers[9]);
+  record(
+    "bridge executeQueued",
+    "an installment of the head (5 of 10 sSTB: the bucket's capacity)",
+    (await (await anyone.executeQueued(firstId)).wait())!,
+  );
+  await advanceTime(ethers, 5);
+  record(
+    "bridge executeQueued",
+    "the head's last installment: completed, the next one becomes the head",
+    (await (await anyone.executeQueued(firstId)).wait())!,
+  );
+
+  // cross-chain governance: the timelock sends the ethereum executor one call (setFee)
+  const timelock = await primary.timelock.getAddress();
+  await (await primary.bridge.grantRole(Roles.GOVERNANCE, timelock)).wait();
+  await (await satellite.bridge.grantRole(Roles.GOVERNANCE, await satellite.executor.getAddress())).wait();
+  await ethers.provider.send("hardhat_impersonateAccount", [timelock]);
+  await ethers.provider.send("hardhat_setBalance", [timelock, "0xDE0B6B3A7640000"]);
+  const asTimelock = primary.bridge.connect(await ethers.getSigner(timelock));
+  const setFee = (bps: bigint) => [
+    {
+      target: satellite.bridge.target as string,
+      value: 0n,
+      data: satellite.bridge.interface.encodeFunctionData("setFee", [bps]),
+    },
+  ];
+  const governance = async (bps: bigint) =>
+    (await (await asTimelock.sendGovernanceMessage(ETH, setFee(bps), 300_000n, { value: fee })).wait())!;
+  await governance(20n);
+  await deliverNext(); // the lane's first governance message (fresh sequence slot)
+  record("bridge governance send", "the timelock's message to a satellite: one call (setFee)", await governance(25n));
+  record("bridge governance delivery", "relayer's execute: the executor runs one call (setFee)", await deliverNext());
+  await ethers.provider.send("hardhat_stopImpersonatingAccount", [timelock]);
   return rows;
 }
 
