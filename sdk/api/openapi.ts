@@ -3278,8 +3278,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description free text: tabs and line breaks allowed, other control characters refused */
           description: string;
-          /** @description text (a URL, a log excerpt) or any JSON object or array */
+          /** @description text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and line breaks allowed, other control characters refused; names never hold control characters) */
           evidence: string | Record<string, never> | unknown[];
           /** @enum {string} */
           issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
@@ -7877,8 +7878,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description free text: tabs and line breaks allowed, other control characters refused */
           description: string;
-          /** @description text (a URL, a log excerpt) or any JSON object or array */
+          /** @description text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and line breaks allowed, other control characters refused; names never hold control characters) */
           evidence: string | Record<string, never> | unknown[];
           /** @enum {string} */
           issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";

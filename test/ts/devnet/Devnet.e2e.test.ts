@@ -71,7 +71,7 @@ describe("npm start (the devnet, end to end)", function () {
         expect(bridgeCurl, upOutput).to.not.equal(undefined);
         bridgeCurlResult = execFileSync("sh", ["-c", bridgeCurl!.trim()], { encoding: "utf8" });
         // the demo removed the webhook subscription it made (its receiver is gone)
-        const apiKey = /API key\s+(\S+)/.exec(upOutput)![1];
+        const apiKey = /^\s+API key\s+(\S+)$/m.exec(upOutput)![1];
         const answer = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/webhooks`, {
           headers: { authorization: `Bearer ${apiKey}` },
         });
