@@ -187,9 +187,12 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       startDevnetGateway(hre.config.paths.root, deploymentFile, gatewayPort, log),
     );
     closers.push(() => gateway.close());
-    const { token: apiKey } = await step("issue a devnet API key", () =>
+    const { token: apiKey, key: devnetKey } = await step("issue a devnet API key", () =>
       gateway.keys.create({ tier: "premium", account: userAddress, scopes: ["read", "write"], label: "devnet" }),
     );
+    // the key works while the devnet is up, and no longer after it (with DATABASE_URL the database,
+    // and with it the key, outlives the devnet: a later devnet's gateway would otherwise accept it)
+    closers.push(async () => void (await gateway.keys.revoke(devnetKey.keyId)));
     const readySeconds = (performance.now() - started) / 1000;
 
     const cursorFile = path.join(options.deploymentsDir ?? "deployments", "devnet-relayer.json");
@@ -247,27 +250,32 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
         "redemption.fulfilled",
         "redemption.confirmed",
       ]);
-      closers.push(() => receiver.close());
       log(`  POST /api/v1/webhooks: the user's events go to a receiver at ${receiver.url}`);
-      const id = await runHttpRedemption(
-        gateway.url,
-        apiKey,
-        { user: role("user"), provider: role("provider") },
-        network.primary,
-        DEVNET_CHAINS[0].chainId,
-        (line) => log(`  ${line}`),
-      );
-      await gateway.synced();
-      const api = createApiClient({ baseUrl: gateway.url, apiKey });
-      const data = unwrap(
-        await api.GET("/v1/redemptions/{redemptionId}", { params: { path: { redemptionId: Number(id) } } }),
-      );
-      log(`    GET /v1/redemptions/${id}: status ${data.status}`);
-      await receiver.waitFor((w) => w.event === "redemption.confirmed" && w.data.redemption_id === String(id));
-      log(`  Webhooks received (X-SERVICE-Signature checked by gateway/webhooks/receiver.ts):`);
-      for (const w of receiver.received) {
-        const what = w.data.redemption_id === undefined ? `${w.data.sstb_amount} sSTB` : `#${w.data.redemption_id}`;
-        log(`    ${w.event.padEnd(21)} ${what}  delivery ${w.deliveryId}`);
+      try {
+        const id = await runHttpRedemption(
+          gateway.url,
+          apiKey,
+          { user: role("user"), provider: role("provider") },
+          network.primary,
+          DEVNET_CHAINS[0].chainId,
+          (line) => log(`  ${line}`),
+        );
+        await gateway.synced();
+        const api = createApiClient({ baseUrl: gateway.url, apiKey });
+        const data = unwrap(
+          await api.GET("/v1/redemptions/{redemptionId}", { params: { path: { redemptionId: Number(id) } } }),
+        );
+        log(`    GET /v1/redemptions/${id}: status ${data.status}`);
+        await receiver.waitFor((w) => w.event === "redemption.confirmed" && w.data.redemption_id === String(id));
+        log(`  Webhooks received (X-SERVICE-Signature checked by gateway/webhooks/receiver.ts):`);
+        for (const w of receiver.received) {
+          const what = w.data.redemption_id === undefined ? `${w.data.sstb_amount} sSTB` : `#${w.data.redemption_id}`;
+          log(`    ${w.event.padEnd(21)} ${what}  delivery ${w.deliveryId}`);
+        }
+      } finally {
+        // the demo leaves nothing behind: its subscription goes with its receiver
+        await receiver.remove();
+        log(`  DELETE /api/v1/webhooks/${receiver.subscriptionId}: the demo's subscription and receiver are gone`);
       }
     });
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
@@ -340,14 +348,15 @@ async function startDevnetGateway(root: string, deploymentFile: string, port: nu
   const { loadConfig } = await import("../gateway/config.js");
   const { startGateway } = await import("../gateway/server.js");
   const config = loadConfig(
-    { environment: "devnet", deployment: deploymentFile, port: String(port) },
+    { environment: "devnet", deployment: deploymentFile, "gateway-port": String(port) },
     process.env,
     root,
   );
   if (config.databaseUrl === undefined) {
     await rm(path.join(config.dataDir, "pgdata"), { recursive: true, force: true });
   }
-  return startGateway(config, { log: (line) => log(`  gateway: ${line}`) });
+  const gatewayLog = (line: string) => log(`  gateway: ${line}`);
+  return startGateway(config, { log: gatewayLog, requestLog: gatewayLog });
 }
 
 function printGateway(url: string, apiKey: string, location: string, log: (line: string) => void): void {

@@ -388,7 +388,8 @@ export interface GatewayProcess {
  * hits the process that writes) and resolves once it says it is up.
  */
 export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts"], {
+  // serve without the Hardhat build: the tests run on contracts built before them
+  const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts", "serve", "--no-build"], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

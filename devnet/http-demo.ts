@@ -98,7 +98,12 @@ export interface DemoReceiver {
   received: DemoWebhook[];
   /** Resolves once a webhook matching `predicate` arrived; rejects after `timeoutMs`. */
   waitFor(predicate: (webhook: DemoWebhook) => boolean, timeoutMs?: number): Promise<DemoWebhook>;
-  close(): Promise<void>;
+  /**
+   * Deletes the subscription (`DELETE /api/v1/webhooks/:id`) and stops the receiver: nothing the demo
+   * subscribed outlives it (a subscription left behind would queue deliveries, retried for 24 hours,
+   * to a receiver that is gone). Safe to call twice.
+   */
+  remove(): Promise<void>;
 }
 
 /**
@@ -132,6 +137,7 @@ export async function subscribeDemoReceiver(
     throw error;
   }
   secret = subscription.secret;
+  let removed = false;
   return {
     url,
     subscriptionId: subscription.subscription_id,
@@ -145,6 +151,18 @@ export async function subscribeDemoReceiver(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close,
+    async remove() {
+      if (removed) return;
+      removed = true;
+      try {
+        unwrap(
+          await api.DELETE("/api/v1/webhooks/{subscription_id}", {
+            params: { path: { subscription_id: subscription.subscription_id } },
+          }),
+        );
+      } finally {
+        await close();
+      }
+    },
   };
 }

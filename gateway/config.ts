@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { CHAINS } from "#sdk";
+import { CHAINS } from "#sdk/chains";
 import { ConfigError } from "./config-error.js";
-import { loadVerifierKeys } from "./verification/keys.js";
+import { loadVerifierKeys } from "./verification/key-config.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
 
@@ -68,7 +68,7 @@ export const CHAIN_LABELS: Record<string, string> = Object.fromEntries(
 type Flags = Record<string, string | undefined>;
 
 /**
- * Reads the configuration: flags (`--port`), then environment variables (`GATEWAY_PORT`), then
+ * Reads the configuration: flags (`--gateway-port`), then environment variables (`GATEWAY_PORT`), then
  * defaults. The JWT secret comes from `GATEWAY_JWT_SECRET` or the file `GATEWAY_JWT_SECRET_FILE`;
  * on the devnet only, a random one is created in the data folder (outside the repository).
  */
@@ -80,9 +80,10 @@ export function loadConfig(
   const pick = (flag: string, variable: string) => flags[flag] ?? env[variable];
   const environment = pick("environment", "GATEWAY_ENVIRONMENT") ?? "devnet";
   const dataDir = path.resolve(root, pick("data-dir", "GATEWAY_DATA_DIR") ?? path.join(".gateway", environment));
-  const port = Number(pick("port", "GATEWAY_PORT") ?? 8080);
+  // `--port` is the deprecated name of `--gateway-port` (the devnet's flag, and GATEWAY_PORT's)
+  const port = Number(flags["gateway-port"] ?? flags.port ?? env.GATEWAY_PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError("--port / GATEWAY_PORT must be 0..65535");
+    throw new ConfigError("--gateway-port / GATEWAY_PORT must be 0..65535");
 
   const confirmations: Record<string, number> = environment === "devnet" ? {} : { ...DEFAULT_CONFIRMATIONS };
   const depthSetting = pick("confirmations", "GATEWAY_CONFIRMATIONS");

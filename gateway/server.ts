@@ -45,6 +45,8 @@ export interface Gateway {
 
 export interface StartOptions {
   log?: (line: string) => void;
+  /** One line per answered request, with its request id (none: not logged). */
+  requestLog?: (line: string) => void;
   /** Index only, or serve only (both by default). */
   index?: boolean;
   listen?: boolean;
@@ -167,6 +169,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     redis,
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
     log,
+    ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+    environment: config.environment,
     health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
     verification,
     db: store.db,

@@ -40,7 +40,17 @@ export async function adminRequest(
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const answer = (await response.json()) as { success: boolean; data?: unknown; error?: { message: string } };
-  if (!answer.success) throw new KeyInputError(answer.error?.message ?? `gateway answered ${response.status}`);
+  const answer = (await response.json()) as {
+    success: boolean;
+    data?: unknown;
+    error?: { message: string; details?: { parameter?: unknown } };
+  };
+  if (!answer.success) {
+    const parameter = answer.error?.details?.parameter;
+    throw new KeyInputError(
+      answer.error?.message ?? `gateway answered ${response.status}`,
+      typeof parameter === "string" && parameter !== "body" && parameter !== "command" ? parameter : undefined,
+    );
+  }
   return answer.data;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 import { createSigner, createVerifier } from "fast-jwt";
-import { getAddress } from "ethers";
+import { Wallet, getAddress } from "ethers";
 import { asc, eq } from "drizzle-orm";
 
 import { ApiError } from "../http/errors.js";
@@ -23,11 +23,22 @@ export interface ApiKey {
   scopes: Scope[];
   /** Requests per minute. */
   rateLimit: number;
+  label: string;
+  /** Unix seconds. */
+  createdAt: number;
+  /** Unix seconds; null: valid until revoked. */
+  expiresAt: number | null;
 }
 
 export interface CreateKeyOptions {
-  tier: Tier;
-  account: string;
+  /** Default `standard`. */
+  tier?: Tier;
+  /**
+   * The account the key acts for (its balance, its writes, the owner of its webhook
+   * subscriptions). Required with the `write` scope; a read-only key without one gets a fresh
+   * random account, which owns nothing.
+   */
+  account?: string;
   scopes?: Scope[];
   label?: string;
   /** Lifetime in seconds; none: valid until revoked. */
@@ -36,8 +47,16 @@ export interface CreateKeyOptions {
   rateLimit?: number;
 }
 
-/** Raised for a bad `keys create` input; the message names the option. */
-export class KeyInputError extends Error {}
+/** Raised for a bad `keys create` input (or a command's refusal); the message names the option. */
+export class KeyInputError extends Error {
+  /** The flag at fault without its dashes (`account`), when there is one. */
+  constructor(
+    message: string,
+    readonly flag?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * API keys are HS256 JWTs the gateway signs (claims: `jti` key id, `sub` account, `tier`, `scope`,
@@ -62,35 +81,53 @@ export class KeyService {
   }
 
   async create(options: CreateKeyOptions): Promise<{ token: string; key: ApiKeyRow }> {
-    if (!(options.tier in TIER_LIMITS)) {
-      throw new KeyInputError(`--tier must be one of ${Object.keys(TIER_LIMITS).join(", ")}`);
-    }
-    let account: string;
-    try {
-      account = getAddress(options.account);
-    } catch {
-      throw new KeyInputError(`--account must be a chain address, got ${JSON.stringify(options.account)}`);
+    const tier = options.tier ?? "standard";
+    if (typeof tier !== "string" || !Object.hasOwn(TIER_LIMITS, tier)) {
+      throw new KeyInputError(`--tier must be one of ${Object.keys(TIER_LIMITS).join(", ")}`, "tier");
     }
     const scopes = options.scopes ?? ["read"];
-    for (const scope of scopes) {
-      if (!SCOPES.includes(scope)) throw new KeyInputError(`--scopes must be from ${SCOPES.join(", ")}`);
+    if (!Array.isArray(scopes) || scopes.length === 0) {
+      throw new KeyInputError(`--scopes must name at least one of ${SCOPES.join(", ")}`, "scopes");
     }
-    if (options.rateLimit !== undefined && options.tier !== "enterprise") {
-      throw new KeyInputError("--rate-limit is for the enterprise tier (the others have the reference limits)");
+    for (const scope of scopes) {
+      if (!SCOPES.includes(scope)) throw new KeyInputError(`--scopes must be from ${SCOPES.join(", ")}`, "scopes");
+    }
+    let account: string;
+    if (options.account === undefined || options.account === "") {
+      // a read-only key needs no account of its own: a fresh one, which owns nothing
+      if (scopes.includes("write")) {
+        throw new KeyInputError("--account is required for a key with the write scope (writes act for it)", "account");
+      }
+      account = Wallet.createRandom().address;
+    } else {
+      try {
+        account = getAddress(options.account);
+      } catch {
+        throw new KeyInputError(`--account must be a chain address, got ${JSON.stringify(options.account)}`, "account");
+      }
+    }
+    if (options.rateLimit !== undefined && tier !== "enterprise") {
+      throw new KeyInputError(
+        "--rate-limit is for the enterprise tier (the others have the reference limits)",
+        "rate-limit",
+      );
     }
     if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit > 0)) {
-      throw new KeyInputError("--rate-limit must be a positive integer (requests per minute)");
+      throw new KeyInputError("--rate-limit must be a positive integer (requests per minute)", "rate-limit");
     }
     if (options.expiresIn !== undefined && !(Number.isInteger(options.expiresIn) && options.expiresIn > 0)) {
-      throw new KeyInputError("--expires-in must be a positive number of seconds");
+      throw new KeyInputError("--expires-in must be a positive number of seconds", "expires-in");
+    }
+    if (options.label !== undefined && typeof options.label !== "string") {
+      throw new KeyInputError("--label must be text", "label");
     }
     const now = Math.floor(Date.now() / 1000);
     const row: ApiKeyRow = {
       keyId: randomUUID(),
-      tier: options.tier,
+      tier,
       account,
       scopes: [...new Set(scopes)],
-      rateLimit: options.tier === "enterprise" ? (options.rateLimit ?? TIER_LIMITS.enterprise) : null,
+      rateLimit: tier === "enterprise" ? (options.rateLimit ?? TIER_LIMITS.enterprise) : null,
       label: options.label ?? "",
       createdAt: now,
       expiresAt: options.expiresIn === undefined ? null : now + options.expiresIn,
@@ -149,6 +186,9 @@ export class KeyService {
       account: row.account,
       scopes: row.scopes as Scope[],
       rateLimit: row.rateLimit ?? TIER_LIMITS[tier],
+      label: row.label,
+      createdAt: row.createdAt,
+      expiresAt: row.expiresAt,
     };
   }
 

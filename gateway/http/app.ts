@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -19,7 +21,11 @@ import { registerIdempotency } from "../writes/idempotency.js";
 import type { WriteService } from "../writes/operations.js";
 import { ApiError, ERROR_STATUS, errorSchema, invalidParameter } from "./errors.js";
 import type { ErrorCode } from "./errors.js";
+import { operationIdOf } from "./operations.js";
+import { rateLimitOf } from "./rate-limit-headers.js";
+import { FREE_TEXT, textProblemIn } from "./text.js";
 import type { ResponseCache } from "./response-cache.js";
+import { accountRoutes } from "./routes/account.js";
 import { accountAdminRoutes } from "./routes/account-admin.js";
 import { adminRoutes } from "./routes/admin.js";
 import { readRoutes } from "./routes/read.js";
@@ -37,8 +43,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Served without an API key (health, OpenAPI document, docs page). */
     public?: boolean;
-    /** Scope the route needs (default: `read` for GET, `write` otherwise). */
-    scope?: Scope;
+    /** Scope the route needs (default: `read` for GET, `write` otherwise; `any`: a valid key of either). */
+    scope?: Scope | "any";
   }
 }
 
@@ -60,6 +66,10 @@ export interface AppOptions extends ReadRouteOptions {
   /** What `/health` reports (indexer positions). */
   health: () => Record<string, unknown>;
   log?: (line: string) => void;
+  /** `devnet`, `testnet` or `mainnet`, as `/deployment` shows it. */
+  environment?: string;
+  /** One line per answered request (its request id, method, path, status, time and key id). */
+  requestLog?: (line: string) => void;
   /** The verifier: verification routes (GET always, the writes with verifier keys). */
   verification?: VerificationService;
   /** Seals secrets at rest (stored idempotent responses) under the gateway's master key. */
@@ -76,6 +86,39 @@ export interface AppOptions extends ReadRouteOptions {
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
 export const PREFIXES = ["/api/v1", "/v1"] as const;
+/** The header of every response that names the request (the client's own id when it sent a sane one). */
+export const REQUEST_ID_HEADER = "x-request-id";
+/** A client-supplied request id the gateway adopts: 1-128 characters, letters, digits and `._:+/=-`. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:+/=-]{1,128}$/;
+/**
+ * Where a request whose URL cannot be decoded (malformed percent-encoding or UTF-8) is routed, so
+ * that it is authenticated, counted and answered like any other request (the router would refuse
+ * it before every hook).
+ */
+const MALFORMED_URL_ROUTE = "/__malformed-url";
+/** Longest path parameter the router takes: beyond any URL Node accepts, so that route schemas refuse long ones. */
+const MAX_PARAM_LENGTH = 65_536;
+
+/** The request's id: the client's `X-Request-Id` when it is sane, a new UUID otherwise. */
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const supplied = request.headers[REQUEST_ID_HEADER];
+  return typeof supplied === "string" && SANE_REQUEST_ID.test(supplied) ? supplied : randomUUID();
+}
+
+/** Whether the path of a request target decodes (the router refuses one that does not). */
+function decodablePath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split("?")[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The URL as logged: an `api_key` in the query is never written out. */
+function loggedUrl(url: string): string {
+  return url.replace(/([?&]api_key=)[^&]*/gi, "$1[redacted]");
+}
 const WINDOW_MS = 60_000;
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 32;
@@ -109,18 +152,47 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // a URL the router could not decode goes to a route of its own, through every hook
+    rewriteUrl: (request) => {
+      const url = request.url ?? "/";
+      if (decodablePath(url)) return url;
+      const query = url.indexOf("?");
+      return MALFORMED_URL_ROUTE + (query === -1 ? "" : url.slice(query));
+    },
+    // long path parameters reach their route, whose schema refuses them after authentication and
+    // the rate limit (the router's own limit would refuse them before either)
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false } },
-    frameworkErrors: (error, _request, reply) => {
+    // what the rewrite above leaves to the router (an absolute-form target it cannot parse)
+    frameworkErrors: (error, request, reply) => {
       const api = invalidParameter("url", error.message.includes("URL") ? "the URL is malformed" : "malformed request");
-      void (reply as unknown as FastifyReply).code(api.statusCode).send(api.body());
+      void (reply as unknown as FastifyReply)
+        .header(REQUEST_ID_HEADER, request.id)
+        .code(api.statusCode)
+        .send(api.body());
     },
   }) as unknown as FastifyInstance;
-  const fail = (error: unknown, reply: FastifyReply) => {
-    const api = toApiError(error, log);
+  const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const api = toApiError(error, (line) => log(`request ${request.id}: ${line}`));
     return reply.code(api.statusCode).type("application/json; charset=utf-8").send(api.body());
   };
-  app.setErrorHandler((error, _request, reply) => fail(error, reply));
+  app.setErrorHandler((error, request, reply) => fail(error, request, reply));
+
+  // every response names its request; the request log's line for it carries the same id
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  if (options.requestLog !== undefined) {
+    const requestLog = options.requestLog;
+    app.addHook("onResponse", async (request, reply) => {
+      requestLog(
+        `request ${request.id} ${request.method} ${loggedUrl(request.originalUrl)} ${reply.statusCode} ` +
+          `${reply.elapsedTime.toFixed(1)} ms key ${request.apiKey?.keyId ?? "-"}`,
+      );
+    });
+  }
   // JSON only: a text/plain body is refused as a wrong content type, not parsed as a string
   app.removeContentTypeParser("text/plain");
   // Fastify's own JSON parser (prototype-poisoning checks included), then a depth limit: a small
@@ -192,9 +264,39 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.authError !== undefined) throw request.authError;
     const scope =
       request.routeOptions.config?.scope ?? (request.method === "GET" || isGraphql(request) ? "read" : "write");
-    if (request.apiKey !== undefined && !request.apiKey.scopes.includes(scope)) {
+    if (request.apiKey !== undefined && scope !== "any" && !request.apiKey.scopes.includes(scope)) {
       throw new ApiError("authorization_error", `this API key lacks the "${scope}" scope`, { scope });
     }
+  });
+
+  // control characters and lone surrogates in any string of the query, the path or the body (and
+  // GraphQL's variables): refused before the schema, the handler or the database sees them
+  app.addHook("preValidation", async (request) => {
+    const graphql = isGraphql(request);
+    const bodySchema = (request.routeOptions.schema as { body?: { properties?: Record<string, object> } } | undefined)
+      ?.body;
+    const freeBodyFields = new Set(
+      graphql
+        ? ["query"]
+        : Object.entries(bodySchema?.properties ?? {})
+            .filter(([, property]) => (property as Record<string, unknown>)[FREE_TEXT] === true)
+            .map(([name]) => name),
+    );
+    let variables: unknown;
+    if (graphql && request.method === "GET") {
+      const text = (request.query as Record<string, unknown> | undefined)?.variables;
+      try {
+        variables = typeof text === "string" ? { variables: JSON.parse(text) } : undefined;
+      } catch {
+        variables = undefined; // not JSON: GraphQL refuses it
+      }
+    }
+    const problem =
+      textProblemIn(request.query, graphql ? new Set(["query"]) : undefined) ??
+      textProblemIn(request.params) ??
+      textProblemIn(request.body, freeBodyFields) ??
+      textProblemIn(variables);
+    if (problem !== undefined) throw invalidParameter(problem.parameter, problem.reason);
   });
 
   // Ajv's coercion takes "0x10" for 16 and "1e400" for a non-number without an error: numbers in
@@ -248,18 +350,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
-  app.addHook("onSend", async (_request, reply, payload) => {
-    const reset = reply.getHeader("x-ratelimit-reset");
-    if (reset !== undefined) reply.header("x-ratelimit-reset", Math.floor(Date.now() / 1000) + Number(reset));
+  app.addHook("onSend", async (request, reply, payload) => {
+    const { reset } = rateLimitOf(request, reply);
+    if (reset !== null) reply.header("x-ratelimit-reset", reset);
     return payload;
   });
 
+  const noRoute = (request: FastifyRequest) => {
+    const path = request.originalUrl.split("?")[0];
+    return new ApiError("resource_not_found", `no route ${request.method} ${path}`, { method: request.method, path });
+  };
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
-    const api = new ApiError("resource_not_found", `no route ${request.method} ${request.url.split("?")[0]}`, {
-      method: request.method,
-      path: request.url.split("?")[0],
-    });
-    return reply.code(404).send(api.body());
+    return reply.code(404).send(noRoute(request).body());
   });
 
   await app.register(swagger, {
@@ -269,9 +371,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         title: "Compute capacity gateway",
         version: "1.0.0",
         description:
-          "Read API of the compute-capacity protocol (both prefixes: /api/v1 and /v1). Amounts are whole sSTB " +
-          "as JSON numbers, times are Unix seconds. Errors: {success: false, error: {code, message, details}}.",
+          "HTTP API of the compute-capacity protocol. Every route answers under both prefixes: /api/v1 (the " +
+          "reference set) and /v1 (the short set); an operation under /v1 has the operationId of its /api/v1 " +
+          "twin with the suffix `Short`. Amounts are whole sSTB as JSON numbers, times are Unix seconds. " +
+          "Errors: {success: false, error: {code, message, details}}. Every response carries X-Request-Id " +
+          "(a sane client-supplied one is kept) and X-RateLimit-Limit, -Remaining and -Reset (Unix seconds). " +
+          "No string parameter may hold a control character (U+0000-U+001F, U+007F-U+009F); fields marked " +
+          "x-free-text may hold tab, line feed and carriage return.",
+        license: { name: "MIT", identifier: "MIT" },
       },
+      // relative: the gateway that serves this document
+      servers: [{ url: "/", description: "the gateway serving this document" }],
+      tags: TAGS,
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
@@ -284,7 +395,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
 
-  // a route that takes no query parameters refuses any (an unknown filter is an error, not ignored)
+  // a route that takes no query parameters refuses any (an unknown filter is an error, not ignored);
+  // every documented operation gets its stable operationId (operations.ts)
   app.addHook("onRoute", (route) => {
     if (route.url === "/graphql") {
       const graphqlFailure = {
@@ -298,6 +410,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...route.schema,
         tags: ["graphql"],
         summary: "GraphQL: provider(id) and marketplaceActivity(limit)",
+        ...(route.method === "HEAD" ? {} : { operationId: operationIdOf(route.method as string, route.url) }),
         response: {
           200: {
             type: "object",
@@ -313,10 +426,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (schema !== undefined && !schema.hide && schema.querystring === undefined) {
       schema.querystring = { type: "object", additionalProperties: false, properties: {} };
     }
+    if (schema !== undefined && !schema.hide && route.method !== "HEAD") {
+      // a copy: two routes may share one schema object (/providers and /providers/list do)
+      route.schema = { ...schema, operationId: operationIdOf(route.method as string, route.url) };
+    }
   });
   options.responseCache?.register(app);
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
+    await app.register(accountRoutes, {
+      chains: options.chains,
+      chainLabels: options.chainLabels,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+      prefix,
+    });
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
     if (options.writes !== undefined) await app.register(writeRoutes, { writes: options.writes, prefix });
     if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });
@@ -327,6 +450,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keys: options.keys,
     accounts: options.accounts,
     webhooks: options.webhooks,
+  });
+  // a request whose URL could not be decoded (rewritten here above): authenticated and counted, then refused
+  app.all(MALFORMED_URL_ROUTE, { schema: { hide: true } }, async (request) => {
+    if (request.originalUrl === request.url) throw noRoute(request); // asked for by name: no such route
+    throw invalidParameter("url", "the URL is malformed (bad percent-encoding or UTF-8)");
   });
   app.get("/health", { schema: { hide: true }, config: { public: true } }, async () => ({
     success: true,
@@ -366,6 +494,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   return app;
 }
+
+/** The document's tags, in the order the docs page shows them. */
+const TAGS = [
+  { name: "compute units", description: "Verified compute units (the short set calls them compute resources)" },
+  { name: "providers", description: "Compute providers, their hardware and statistics" },
+  { name: "marketplace", description: "Open listings of the spot, futures and options markets" },
+  { name: "redemptions", description: "Redeeming sSTB for compute: initiate, confirm, dispute, and their status" },
+  { name: "sSTB", description: "The key's account's sSTB: balance and transfers" },
+  { name: "verification", description: "Hardware verification: signed benchmark reports and their attestations" },
+  { name: "bridge", description: "Cross-chain transfers: chains, fees and the status of a transfer" },
+  { name: "webhooks", description: "Signed event deliveries to the key's account's receivers" },
+  { name: "account", description: "The calling API key and the deployment it serves" },
+  { name: "graphql", description: "GraphQL: provider(id) and marketplaceActivity(limit)" },
+];
 
 /** GraphQL's `errors`, with the API's error code in `extensions.code`. */
 const graphqlErrors = {

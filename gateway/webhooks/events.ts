@@ -9,34 +9,10 @@ import { bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import type { Tx } from "../store/db.js";
 import { computeUnits, listings, redemptions } from "../store/schema.js";
+import type { WebhookEventName } from "./event-names.js";
 
-/**
- * Every webhook event: the union of the spec's two lists (DESIGN.md section 9) plus the three
- * redemption outcomes the spec's lists leave out (`redemption.expired`, `.disputed`, `.resolved`):
- * without them a user or provider subscribed to `redemption.*` would never hear how a redemption
- * that was not confirmed ended.
- */
-export const WEBHOOK_EVENTS = [
-  "cu.verified",
-  "sstb.minted",
-  "sstb.redeemed",
-  "sstb.transferred",
-  "listing.created",
-  "listing.purchased",
-  "verification.completed",
-  "bridge.message_sent",
-  "bridge.message_received",
-  "marketplace.listing_created",
-  "marketplace.order_created",
-  "marketplace.trade_executed",
-  "redemption.initiated",
-  "redemption.fulfilled",
-  "redemption.confirmed",
-  "redemption.expired",
-  "redemption.disputed",
-  "redemption.resolved",
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS } from "./event-names.js";
+export type { WebhookEventName } from "./event-names.js";
 
 /** An event to announce: what the payload carries plus whom it concerns. */
 export interface WebhookEvent {

@@ -6,8 +6,9 @@ import { WebhookSecrets } from "./secrets.js";
 import { SubscriptionService } from "./subscriptions.js";
 import { DeliveryWorkers } from "./worker.js";
 
-export { WEBHOOK_EVENTS } from "./events.js";
-export type { WebhookEvent, WebhookEventName } from "./events.js";
+export { TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
+export type { WebhookEventName } from "./event-names.js";
+export type { WebhookEvent } from "./events.js";
 export type { EventSink } from "./outbox.js";
 export { webhookSettings, webhookSettingsFromEnv } from "./settings.js";
 export type { WebhookSettings } from "./settings.js";
@@ -36,7 +37,7 @@ export function createWebhooks(
   return {
     settings,
     outbox: new Outbox({ retryWindowMs: settings.retryWindowMs, email }, () => workers.wake()),
-    subscriptions: new SubscriptionService(db, settings, secrets),
+    subscriptions: new SubscriptionService(db, settings, secrets, () => workers.wake()),
     workers,
     async close() {
       await workers.stop();

@@ -8,15 +8,11 @@ import { providers, webhookDeliveries, webhookSubscriptions } from "../store/sch
 import { alertOf } from "./email.js";
 import type { WebhookEvent } from "./events.js";
 import { webhookEventsOf } from "./events.js";
+import { renderBody } from "./body.js";
+import type { TimestampFormat } from "./body.js";
 
-/** The payload's `timestamp`: Unix seconds (reference form) or ISO 8601 UTC (guide form). */
-export type TimestampFormat = "unix" | "iso8601";
-
-/** The exact body of a webhook (what is signed and sent on every attempt). */
-export function renderBody(event: WebhookEvent, timestampFormat: TimestampFormat): string {
-  const timestamp = timestampFormat === "iso8601" ? new Date(event.timestamp * 1000).toISOString() : event.timestamp;
-  return JSON.stringify({ id: event.id, event: event.event, timestamp, data: event.data });
-}
+export { renderBody } from "./body.js";
+export type { TimestampFormat } from "./body.js";
 
 export interface OutboxOptions {
   /** Retries continue at least this long after the event (ms). */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 
 import { ApiError } from "../http/errors.js";
 import * as s from "../http/schemas.js";
-import { WEBHOOK_EVENTS } from "./events.js";
+import { DELIVERY_EVENTS, TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
 import { DELIVERY_STATUSES, MAX_URL_LENGTH } from "./subscriptions.js";
 import type { CreateSubscription, SubscriptionService } from "./subscriptions.js";
 
@@ -10,6 +10,12 @@ const unix = { type: "integer", description: "Unix seconds" } as const;
 const nullableUnix = { type: ["integer", "null"], description: "Unix seconds" } as const;
 const id = { type: "string", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" } as const;
 const eventName = { type: "string", enum: [...WEBHOOK_EVENTS] } as const;
+/** A delivery's event: a subscribed one, or the test event. */
+const deliveryEvent = {
+  type: "string",
+  enum: [...DELIVERY_EVENTS],
+  description: `a subscribed event, or \`${TEST_EVENT}\` for a test delivery (POST /webhooks/{subscription_id}/test)`,
+} as const;
 const timestampFormat = {
   type: "string",
   enum: ["unix", "iso8601"],
@@ -52,7 +58,7 @@ const attemptProperties = {
 const deliveryProperties = {
   delivery_id: id,
   event_id: { type: "string" },
-  event: eventName,
+  event: deliveryEvent,
   status: { type: "string", enum: [...DELIVERY_STATUSES] },
   attempts: { type: "integer" },
   created_at: unix,
@@ -208,6 +214,26 @@ export async function webhookRoutes(
       const { subscription_id } = request.params as { subscription_id: string };
       const query = request.query as { page: number; limit: number; status?: string };
       return ok(await subscriptions.deliveries(accountOf(request), subscription_id, query));
+    },
+  );
+  app.post(
+    "/webhooks/:subscription_id/test",
+    {
+      schema: {
+        tags,
+        summary: `Send a signed ${TEST_EVENT} event to the subscription now, through the normal delivery path`,
+        description:
+          `Queues a delivery of the event \`${TEST_EVENT}\` (data: \`subscription_id\`, \`url\`, \`events\`, ` +
+          "`message`), signed with the subscription's secret like any webhook. It answers at once with the " +
+          "queued delivery; its attempts show in the delivery log, and it can be redelivered.",
+        params: byId,
+        body: noBody,
+        response: { 202: s.envelope(delivery), ...s.errors },
+      },
+    },
+    async (request, reply) => {
+      const { subscription_id } = request.params as { subscription_id: string };
+      return reply.code(202).send(ok(await subscriptions.sendTest(accountOf(request), subscription_id)));
     },
   );
   app.post(

@@ -5,9 +5,10 @@ import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzl
 import { invalidParameter, notFound } from "../http/errors.js";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
-import { WEBHOOK_EVENTS } from "./events.js";
-import type { WebhookEventName } from "./events.js";
-import type { TimestampFormat } from "./outbox.js";
+import { TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
+import type { WebhookEventName } from "./event-names.js";
+import { renderBody } from "./body.js";
+import type { TimestampFormat } from "./body.js";
 import type { WebhookSettings } from "./settings.js";
 import { TargetError, checkHost, hostOf, parseTargetUrl } from "./targets.js";
 import { WebhookSecrets } from "./secrets.js";
@@ -82,6 +83,8 @@ export class SubscriptionService {
       "allowLoopback" | "requireHttps" | "maxSubscriptionsPerAccount" | "retryWindowMs"
     >,
     private readonly secrets = new WebhookSecrets(),
+    /** Told when a delivery was queued outside the indexer (a test event): the workers wake up. */
+    private readonly onQueued: () => void = () => {},
   ) {}
 
   async create(account: string, input: CreateSubscription) {
@@ -227,6 +230,52 @@ export class SubscriptionService {
       throw invalidParameter("delivery_id", "is being delivered right now; ask again once this attempt has ended");
     }
     return deliveryView(row, (await this.attemptsOf([deliveryId])).get(deliveryId) ?? []);
+  }
+
+  /**
+   * Queues a signed `webhook.test` event to the subscription through the normal delivery path: a
+   * delivery row like any other (signed with the subscription's secret at send time, retried, shown
+   * in the delivery log, redeliverable), due now. Its `id` is `test:<uuid>`, new at every call.
+   */
+  async sendTest(account: string, subscriptionId: string) {
+    const subscription = await this.owned(account, subscriptionId);
+    const now = Date.now();
+    const eventId = `test:${randomUUID()}`;
+    const body = renderBody(
+      {
+        id: eventId,
+        event: TEST_EVENT,
+        timestamp: Math.floor(now / 1000),
+        data: {
+          subscription_id: subscriptionId,
+          url: subscription.url,
+          events: subscription.events,
+          message: "A test event, sent on request (POST /webhooks/:id/test); it announces nothing.",
+        },
+      },
+      subscription.timestampFormat as TimestampFormat,
+    );
+    const [row] = await this.db
+      .insert(webhookDeliveries)
+      .values({
+        deliveryId: randomUUID(),
+        channel: "webhook",
+        subscriptionId,
+        target: subscriptionId,
+        eventId,
+        event: TEST_EVENT,
+        body,
+        chainId: null,
+        blockNumber: null,
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: now,
+        giveUpAt: now + this.settings.retryWindowMs,
+        createdAt: now,
+      })
+      .returning();
+    this.onQueued();
+    return deliveryView(row, []);
   }
 
   /** Refuses a URL outside the policy: form, scheme, and every address its host resolves to. */

@@ -11,95 +11,7 @@ export interface paths {
       cookie?: never;
     };
     /** Chains of the deployment and their bridge contracts */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                chains: {
-                  /** @description chain address */
-                  bridge_address: string;
-                  chain_id: string;
-                  is_evm_compatible: boolean;
-                  name: string;
-                  native_chain_id: number;
-                  /** @description `active` when the chain's bridge is deployed, `unavailable` otherwise */
-                  status: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listBridgeChains"];
     put?: never;
     post?: never;
     delete?: never;
@@ -116,121 +28,7 @@ export interface paths {
       cookie?: never;
     };
     /** The fees of a transfer, every fee option (live from the source chain's bridge) */
-    get: {
-      parameters: {
-        query: {
-          amount: number;
-          destination_chain: string;
-          source_chain: string;
-          token?: "sSTB" | "STBGOV";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole tokens to send */
-                amount: number;
-                destination_chain: string;
-                fees: {
-                  default: {
-                    /** @description whole tokens */
-                    amount: number;
-                    token: string;
-                  };
-                  service: {
-                    /** @description whole tokens */
-                    amount: number;
-                    discount: string;
-                    token: string;
-                  };
-                  stb_gov: {
-                    /** @description whole tokens */
-                    amount: number;
-                    discount: string;
-                    token: string;
-                  };
-                };
-                source_chain: string;
-                /** @enum {string} */
-                token: "sSTB" | "STBGOV";
-                /** @description CCIP's fee in the source chain's native token, paid with every option */
-                transport_fee: {
-                  /** @description whole tokens */
-                  amount: number;
-                  token: string;
-                };
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["quoteBridgeFees"];
     put?: never;
     post?: never;
     delete?: never;
@@ -247,114 +45,7 @@ export interface paths {
       cookie?: never;
     };
     /** A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          message_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole tokens (18 decimals) */
-                amount: number;
-                /** @description Unix seconds */
-                completed_at: number | null;
-                /** @description Unix seconds of the send (of the arrival while the source is not indexed) */
-                created_at: number;
-                destination_chain: string;
-                /** @description transaction hash */
-                destination_transaction: string | null;
-                /** @enum {string|null} */
-                fee_option: "default" | "service" | "stb_gov" | null;
-                /** @description the CCIP message id */
-                message_id: string;
-                /** @description chain address */
-                recipient: string;
-                /** @description chain address */
-                sender: string;
-                source_chain: string;
-                /** @description transaction hash */
-                source_transaction: string | null;
-                /**
-                 * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
-                 * @enum {string}
-                 */
-                status: "pending" | "queued" | "completed";
-                /** @description `sSTB` or `STBGOV` */
-                token: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getBridgeTransfer"];
     put?: never;
     post?: never;
     delete?: never;
@@ -371,111 +62,7 @@ export interface paths {
       cookie?: never;
     };
     /** List compute resources (the short set's name for compute units) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-          /** @description chain address */
-          provider_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_resources: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listComputeResources"];
     put?: never;
     post?: never;
     delete?: never;
@@ -492,113 +79,7 @@ export interface paths {
       cookie?: never;
     };
     /** A compute resource (the compute unit's detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          resourceId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  benchmark_results: {
-                    cpu_score: number;
-                    memory_score: number;
-                    network_score: number;
-                    storage_score: number;
-                  };
-                  cpu_cores: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                owner: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getComputeResource"];
     put?: never;
     post?: never;
     delete?: never;
@@ -615,112 +96,7 @@ export interface paths {
       cookie?: never;
     };
     /** Compute resources of a provider */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          /** @description chain address */
-          providerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_resources: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listComputeResourcesByProvider"];
     put?: never;
     post?: never;
     delete?: never;
@@ -737,113 +113,7 @@ export interface paths {
       cookie?: never;
     };
     /** A compute unit (detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          cu_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  benchmark_results: {
-                    cpu_score: number;
-                    memory_score: number;
-                    network_score: number;
-                    storage_score: number;
-                  };
-                  cpu_cores: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                owner: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getComputeUnit"];
     put?: never;
     post?: never;
     delete?: never;
@@ -860,111 +130,24 @@ export interface paths {
       cookie?: never;
     };
     /** List verified compute units */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-          /** @description chain address */
-          provider_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_units: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
+    get: operations["listComputeUnits"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/deployment": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** The deployment the gateway serves: every chain and its contracts' addresses */
+    get: operations["getDeployment"];
     put?: never;
     post?: never;
     delete?: never;
@@ -981,117 +164,7 @@ export interface paths {
       cookie?: never;
     };
     /** Open (active) listings of the spot, futures and options markets */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          market_type?: "spot" | "futures" | "options";
-          /** @description whole USDC per sSTB */
-          max_price?: number;
-          /** @description whole USDC per sSTB */
-          min_price?: number;
-          page?: number;
-          /** @description the seller (maker) */
-          provider_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                listings: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  amount: number;
-                  /** @description Unix seconds */
-                  expiration: number;
-                  /** @description Unix seconds */
-                  listed_at: number;
-                  listing_id: number;
-                  /** @enum {string} */
-                  market_type: "spot" | "futures" | "options";
-                  /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-                  price_per_token: number;
-                  /** @description chain address */
-                  seller: string;
-                  /** @enum {string} */
-                  token_type: "sSTB";
-                  /** @description whole USDC for the whole amount (rounded up to the cent's 1/10000) */
-                  total_price: number;
-                }[];
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listListings"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1108,109 +181,24 @@ export interface paths {
       cookie?: never;
     };
     /** A listing in any status (detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          listing_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                amount: number;
-                /** @description Unix seconds */
-                created_at: number;
-                listing_id: number;
-                /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-                price_per_token: number;
-                /** @description chain address */
-                seller: string;
-                /** @enum {string} */
-                status:
-                  | "active"
-                  | "filled"
-                  | "cancelled"
-                  | "expired"
-                  | "matched"
-                  | "settled"
-                  | "sold"
-                  | "exercised"
-                  | "reclaimed";
-                /** @enum {string} */
-                token_type: "sSTB";
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
+    get: operations["getListing"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget */
+    get: operations["getMe"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1227,112 +215,7 @@ export interface paths {
       cookie?: never;
     };
     /** List providers */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          /** @description country or region */
-          location?: string;
-          min_reputation?: number;
-          page?: number;
-          status?: "active" | "pending" | "suspended";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                page: number;
-                providers: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  available_cu_value: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  name: string;
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description 0..100.00 */
-                  reputation_score: number;
-                  /** @enum {string} */
-                  status: "active" | "pending" | "suspended";
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  total_cu_value: number;
-                }[];
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getProviders"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1349,126 +232,7 @@ export interface paths {
       cookie?: never;
     };
     /** A provider (detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description chain address */
-          providerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                contact_info: {
-                  email: string;
-                  website: string;
-                };
-                hardware_specifications: {
-                  cpu_type: string;
-                  network_capacity_mbps: number;
-                  total_cpu_cores: number;
-                  total_ram_gb: number;
-                  total_storage_gb: number;
-                };
-                location: {
-                  country: string;
-                  region: string;
-                };
-                name: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                registration_date: number;
-                /** @description 0..100.00 */
-                reputation_score: number;
-                statistics: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  available_cu_value: number;
-                  /** @description minutes */
-                  average_response_time: number;
-                  successful_redemptions: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  total_cu_value: number;
-                  total_redemptions: number;
-                };
-                /** @enum {string} */
-                status: "active" | "pending" | "suspended";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getProvider"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1485,112 +249,7 @@ export interface paths {
       cookie?: never;
     };
     /** Compute resources of a provider */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          /** @description chain address */
-          providerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_resources: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listProviderComputeResources"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1607,112 +266,7 @@ export interface paths {
       cookie?: never;
     };
     /** List providers */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          /** @description country or region */
-          location?: string;
-          min_reputation?: number;
-          page?: number;
-          status?: "active" | "pending" | "suspended";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                page: number;
-                providers: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  available_cu_value: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  name: string;
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description 0..100.00 */
-                  reputation_score: number;
-                  /** @enum {string} */
-                  status: "active" | "pending" | "suspended";
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  total_cu_value: number;
-                }[];
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listProviders"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1731,132 +285,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Redeem sSTB with a provider (reference body with specifications, or the short body) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description chain address */
-            provider_id: string;
-            specifications?: {
-              cpu_cores: number;
-              network_mbps: number;
-              ram_gb: number;
-              storage_gb: number;
-            };
-            /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-            sstb_amount: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds: the on-chain fulfilment deadline */
-                estimated_fulfillment_time?: number;
-                /** @description Unix seconds */
-                initiated_at?: number;
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                /** @description chain address */
-                provider_id?: string;
-                redemption_id?: string;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount?: number;
-                /** @enum {string} */
-                status?: "pending";
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["initiateRedemption"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1871,104 +300,7 @@ export interface paths {
       cookie?: never;
     };
     /** A redemption and its status */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds (confirmed, expired or resolved) */
-                completed_at: number | null;
-                /** @description Unix seconds: the on-chain fulfilment deadline */
-                estimated_fulfillment_time: number;
-                /** @description Unix seconds */
-                fulfilled_at: number | null;
-                /** @description Unix seconds */
-                initiated_at: number;
-                /** @description chain address */
-                provider_id: string;
-                redemption_id: string;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount: number;
-                /** @enum {string} */
-                status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
-                /** @description chain address */
-                user: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getRedemption"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1987,111 +319,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Confirm a fulfilled redemption (no body fields) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                redemption_id?: string;
-                /** @enum {string} */
-                status?: "confirmed";
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["confirmRedemption"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2106,216 +334,10 @@ export interface paths {
       cookie?: never;
     };
     /** The stored dispute evidence (for the redemption's user or provider) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                description: string;
-                /** @description the canonical JSON whose keccak256 is the on-chain hash */
-                document: string;
-                evidence: unknown;
-                evidence_hash: string;
-                issue_type: string;
-                redemption_id: string;
-                transaction_hash: string | null;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getDispute"];
     put?: never;
     /** Open a dispute; the evidence is stored by the gateway and its hash goes on-chain */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            description: string;
-            /** @description text (a URL, a log excerpt) or any JSON object or array */
-            evidence: string | Record<string, never> | unknown[];
-            /** @enum {string} */
-            issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                evidence_hash?: string;
-                issue_type?: string;
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                redemption_id?: string;
-                /** @enum {string} */
-                status?: "disputed";
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["openDispute"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2330,102 +352,7 @@ export interface paths {
       cookie?: never;
     };
     /** What the user asked for with a redemption made through the gateway (for its user and provider) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description chain address */
-                provider_id: string;
-                redemption_id: string;
-                /** @description the reference body's specifications; null for the short body */
-                specifications: {
-                  cpu_cores?: number;
-                  network_mbps?: number;
-                  ram_gb?: number;
-                  storage_gb?: number;
-                } | null;
-                transaction_hash: string;
-                /** @description chain address */
-                user: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getRedemptionSpecifications"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2442,98 +369,7 @@ export interface paths {
       cookie?: never;
     };
     /** sSTB balance of the API key's account, per chain and in total */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description chain address */
-                account: string;
-                balances: {
-                  chain: string;
-                  native_chain_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  sstb_balance: number;
-                  sstb_balance_base_units: string;
-                }[];
-                /** @description whole sSTB over every chain */
-                sstb_balance: number;
-                /** @description exact, 18-decimal base units */
-                sstb_balance_base_units: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getSstbBalance"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2552,121 +388,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Transfer sSTB from the key's account */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-            sstb_amount: number;
-            /** @description chain address */
-            to: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description chain address */
-                from?: string;
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount?: number;
-                /** @description chain address */
-                to?: string;
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["transferSstb"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2681,150 +403,43 @@ export interface paths {
       cookie?: never;
     };
     /** A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          verification_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                attestation: {
-                  cuHash: string;
-                  /** @description decimal integer */
-                  cuValue: string;
-                  expiry: number;
-                  /** @description decimal integer */
-                  nonce: string;
-                  /** @description chain address */
-                  provider: string;
-                  specs: {
-                    cpuCores: number;
-                    cpuScore: number;
-                    memoryScore: number;
-                    networkMbps: number;
-                    networkScore: number;
-                    ramGb: number;
-                    storageGb: number;
-                    storageScore: number;
-                  };
-                } | null;
-                /** @description Unix seconds */
-                created_at: number;
-                cu_hash: string;
-                cu_id: number | null;
-                /** @description whole sSTB the mint gives */
-                cu_value: number;
-                cu_value_base_units: string;
-                expiry: number | null;
-                mint: {
-                  /** @description collateral base units */
-                  collateral_amount: string;
-                  /** @description chain address */
-                  collateral_token: string;
-                  /** @description chain address */
-                  minting_agent: string;
-                  staking_period_max: number;
-                  staking_period_min: number;
-                } | null;
-                minted: boolean;
-                /** @description `computeProof` for verifyAndMintSSTB once verified */
-                proof: string | null;
-                /** @description chain address */
-                provider_id: string;
-                rejection: {
-                  parameter: string;
-                  reason: string;
-                } | null;
-                signatures: {
-                  /** @description 65-byte ECDSA signature */
-                  signature: string;
-                  /** @description chain address */
-                  signer: string;
-                }[];
-                /** @enum {string} */
-                status: "verified" | "partially_signed" | "rejected";
-                threshold: number | null;
-                transaction_hash: string | null;
-                verification_id: string;
-                verification_method: string;
-                verification_type: string | null;
-                verified_at: number | null;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getVerification"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/verification/cosign": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add this verifier's signature to another operator's attestation of a report */
+    post: operations["cosignVerification"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/verification/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Submit a signed benchmark report; the gateway's verifier attests it (or rejects it) */
+    post: operations["submitVerification"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2839,276 +454,10 @@ export interface paths {
       cookie?: never;
     };
     /** The key's account's subscriptions */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                page: number;
-                total: number;
-                webhooks: {
-                  /** @description Unix seconds */
-                  created_at: number;
-                  events: (
-                    | "cu.verified"
-                    | "sstb.minted"
-                    | "sstb.redeemed"
-                    | "sstb.transferred"
-                    | "listing.created"
-                    | "listing.purchased"
-                    | "verification.completed"
-                    | "bridge.message_sent"
-                    | "bridge.message_received"
-                    | "marketplace.listing_created"
-                    | "marketplace.order_created"
-                    | "marketplace.trade_executed"
-                    | "redemption.initiated"
-                    | "redemption.fulfilled"
-                    | "redemption.confirmed"
-                    | "redemption.expired"
-                    | "redemption.disputed"
-                    | "redemption.resolved"
-                  )[];
-                  /** @description only events that involve the key's account */
-                  own_events_only: boolean;
-                  /** @description Unix seconds */
-                  rotated_at: number | null;
-                  subscription_id: string;
-                  /**
-                   * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                   * @enum {string}
-                   */
-                  timestamp_format: "unix" | "iso8601";
-                  url: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listWebhooks"];
     put?: never;
     /** Subscribe a URL to events (the secret is returned only now) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            events: (
-              | "cu.verified"
-              | "sstb.minted"
-              | "sstb.redeemed"
-              | "sstb.transferred"
-              | "listing.created"
-              | "listing.purchased"
-              | "verification.completed"
-              | "bridge.message_sent"
-              | "bridge.message_received"
-              | "marketplace.listing_created"
-              | "marketplace.order_created"
-              | "marketplace.trade_executed"
-              | "redemption.initiated"
-              | "redemption.fulfilled"
-              | "redemption.confirmed"
-              | "redemption.expired"
-              | "redemption.disputed"
-              | "redemption.resolved"
-            )[];
-            /** @default false */
-            own_events_only?: boolean;
-            /**
-             * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-             * @enum {string}
-             */
-            timestamp_format?: "unix" | "iso8601";
-            /** @description https outside the devnet */
-            url: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-                secret: string;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["createWebhook"];
     delete?: never;
     options?: never;
     head?: never;
@@ -3123,207 +472,11 @@ export interface paths {
       cookie?: never;
     };
     /** A subscription */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getWebhook"];
     put?: never;
     post?: never;
     /** Delete a subscription (its pending deliveries are dropped) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @enum {boolean} */
-                deleted: true;
-                subscription_id: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     patch?: never;
@@ -3337,142 +490,7 @@ export interface paths {
       cookie?: never;
     };
     /** The subscription's delivery log, newest first, with every attempt */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-          status?: "pending" | "delivered" | "failed" | "cancelled";
-        };
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                deliveries: {
-                  attempt_log: {
-                    attempt: number;
-                    duration_ms: number;
-                    error: string | null;
-                    ok: boolean;
-                    /** @description Unix seconds */
-                    started_at: number;
-                    status_code: number | null;
-                  }[];
-                  attempts: number;
-                  /** @description Unix seconds */
-                  created_at: number;
-                  /** @description Unix seconds */
-                  delivered_at: number | null;
-                  delivery_id: string;
-                  /** @enum {string} */
-                  event:
-                    | "cu.verified"
-                    | "sstb.minted"
-                    | "sstb.redeemed"
-                    | "sstb.transferred"
-                    | "listing.created"
-                    | "listing.purchased"
-                    | "verification.completed"
-                    | "bridge.message_sent"
-                    | "bridge.message_received"
-                    | "marketplace.listing_created"
-                    | "marketplace.order_created"
-                    | "marketplace.trade_executed"
-                    | "redemption.initiated"
-                    | "redemption.fulfilled"
-                    | "redemption.confirmed"
-                    | "redemption.expired"
-                    | "redemption.disputed"
-                    | "redemption.resolved";
-                  event_id: string;
-                  last_error: string | null;
-                  last_status_code: number | null;
-                  /** @description Unix seconds */
-                  next_attempt_at: number | null;
-                  /** @description the body sent: {id, event, timestamp, data} */
-                  payload: {
-                    [key: string]: unknown;
-                  };
-                  /** @enum {string} */
-                  status: "pending" | "delivered" | "failed" | "cancelled";
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
     delete?: never;
@@ -3491,138 +509,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Send a delivery again now (same delivery id and body) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          delivery_id: string;
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": Record<string, never> | null;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                attempt_log: {
-                  attempt: number;
-                  duration_ms: number;
-                  error: string | null;
-                  ok: boolean;
-                  /** @description Unix seconds */
-                  started_at: number;
-                  status_code: number | null;
-                }[];
-                attempts: number;
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description Unix seconds */
-                delivered_at: number | null;
-                delivery_id: string;
-                /** @enum {string} */
-                event:
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved";
-                event_id: string;
-                last_error: string | null;
-                last_status_code: number | null;
-                /** @description Unix seconds */
-                next_attempt_at: number | null;
-                /** @description the body sent: {id, event, timestamp, data} */
-                payload: {
-                  [key: string]: unknown;
-                };
-                /** @enum {string} */
-                status: "pending" | "delivered" | "failed" | "cancelled";
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["redeliverWebhookDelivery"];
     delete?: never;
     options?: never;
     head?: never;
@@ -3639,126 +526,27 @@ export interface paths {
     get?: never;
     put?: never;
     /** Replace the signing secret (returned only now); later attempts use the new one */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": Record<string, never> | null;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-                secret: string;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
+    post: operations["rotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/webhooks/{subscription_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    get?: never;
+    put?: never;
+    /**
+     * Send a signed webhook.test event to the subscription now, through the normal delivery path
+     * @description Queues a delivery of the event `webhook.test` (data: `subscription_id`, `url`, `events`, `message`), signed with the subscription's secret like any webhook. It answers at once with the queued delivery; its attempts show in the delivery log, and it can be redelivered.
+     */
+    post: operations["sendTestWebhook"];
     delete?: never;
     options?: never;
     head?: never;
@@ -3773,578 +561,10 @@ export interface paths {
       cookie?: never;
     };
     /** GraphQL: provider(id) and marketplaceActivity(limit) */
-    get: {
-      parameters: {
-        query?: {
-          extensions?: string;
-          operationName?: string | null;
-          persisted?: boolean;
-          query?: string;
-          variables?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                [key: string]: unknown;
-              } | null;
-              errors?: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-      };
-    };
+    get: operations["queryGraphqlWithGet"];
     put?: never;
     /** GraphQL: provider(id) and marketplaceActivity(limit) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            extensions?: Record<string, never>;
-            operationName?: string | null;
-            persisted?: boolean;
-            query?: string;
-            variables?: Record<string, never> | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                [key: string]: unknown;
-              } | null;
-              errors?: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data?: null;
-              error?: {
-                /** @enum {string} */
-                code:
-                  | "invalid_parameter"
-                  | "authentication_error"
-                  | "authorization_error"
-                  | "resource_not_found"
-                  | "rate_limit_exceeded"
-                  | "internal_error";
-                details: {
-                  [key: string]: unknown;
-                };
-                message: string;
-              };
-              errors: {
-                extensions: {
-                  code: string;
-                  details?: {
-                    [key: string]: unknown;
-                  };
-                };
-                locations?: {
-                  [key: string]: unknown;
-                }[];
-                message: string;
-                path?: (string | number)[];
-              }[];
-              /** @enum {boolean} */
-              success?: false;
-            };
-          };
-        };
-      };
-    };
+    post: operations["queryGraphql"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4359,95 +579,7 @@ export interface paths {
       cookie?: never;
     };
     /** Chains of the deployment and their bridge contracts */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                chains: {
-                  /** @description chain address */
-                  bridge_address: string;
-                  chain_id: string;
-                  is_evm_compatible: boolean;
-                  name: string;
-                  native_chain_id: number;
-                  /** @description `active` when the chain's bridge is deployed, `unavailable` otherwise */
-                  status: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listBridgeChainsShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4464,121 +596,7 @@ export interface paths {
       cookie?: never;
     };
     /** The fees of a transfer, every fee option (live from the source chain's bridge) */
-    get: {
-      parameters: {
-        query: {
-          amount: number;
-          destination_chain: string;
-          source_chain: string;
-          token?: "sSTB" | "STBGOV";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole tokens to send */
-                amount: number;
-                destination_chain: string;
-                fees: {
-                  default: {
-                    /** @description whole tokens */
-                    amount: number;
-                    token: string;
-                  };
-                  service: {
-                    /** @description whole tokens */
-                    amount: number;
-                    discount: string;
-                    token: string;
-                  };
-                  stb_gov: {
-                    /** @description whole tokens */
-                    amount: number;
-                    discount: string;
-                    token: string;
-                  };
-                };
-                source_chain: string;
-                /** @enum {string} */
-                token: "sSTB" | "STBGOV";
-                /** @description CCIP's fee in the source chain's native token, paid with every option */
-                transport_fee: {
-                  /** @description whole tokens */
-                  amount: number;
-                  token: string;
-                };
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["quoteBridgeFeesShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4595,114 +613,7 @@ export interface paths {
       cookie?: never;
     };
     /** A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          message_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole tokens (18 decimals) */
-                amount: number;
-                /** @description Unix seconds */
-                completed_at: number | null;
-                /** @description Unix seconds of the send (of the arrival while the source is not indexed) */
-                created_at: number;
-                destination_chain: string;
-                /** @description transaction hash */
-                destination_transaction: string | null;
-                /** @enum {string|null} */
-                fee_option: "default" | "service" | "stb_gov" | null;
-                /** @description the CCIP message id */
-                message_id: string;
-                /** @description chain address */
-                recipient: string;
-                /** @description chain address */
-                sender: string;
-                source_chain: string;
-                /** @description transaction hash */
-                source_transaction: string | null;
-                /**
-                 * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
-                 * @enum {string}
-                 */
-                status: "pending" | "queued" | "completed";
-                /** @description `sSTB` or `STBGOV` */
-                token: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getBridgeTransferShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4719,111 +630,7 @@ export interface paths {
       cookie?: never;
     };
     /** List compute resources (the short set's name for compute units) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-          /** @description chain address */
-          provider_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_resources: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listComputeResourcesShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4840,113 +647,7 @@ export interface paths {
       cookie?: never;
     };
     /** A compute resource (the compute unit's detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          resourceId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  benchmark_results: {
-                    cpu_score: number;
-                    memory_score: number;
-                    network_score: number;
-                    storage_score: number;
-                  };
-                  cpu_cores: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                owner: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getComputeResourceShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4963,112 +664,7 @@ export interface paths {
       cookie?: never;
     };
     /** Compute resources of a provider */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          /** @description chain address */
-          providerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_resources: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listComputeResourcesByProviderShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5085,113 +681,7 @@ export interface paths {
       cookie?: never;
     };
     /** A compute unit (detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          cu_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  benchmark_results: {
-                    cpu_score: number;
-                    memory_score: number;
-                    network_score: number;
-                    storage_score: number;
-                  };
-                  cpu_cores: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                owner: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getComputeUnitShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5208,111 +698,24 @@ export interface paths {
       cookie?: never;
     };
     /** List verified compute units */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-          /** @description chain address */
-          provider_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_units: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
+    get: operations["listComputeUnitsShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/deployment": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** The deployment the gateway serves: every chain and its contracts' addresses */
+    get: operations["getDeploymentShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5329,117 +732,7 @@ export interface paths {
       cookie?: never;
     };
     /** Open (active) listings of the spot, futures and options markets */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          market_type?: "spot" | "futures" | "options";
-          /** @description whole USDC per sSTB */
-          max_price?: number;
-          /** @description whole USDC per sSTB */
-          min_price?: number;
-          page?: number;
-          /** @description the seller (maker) */
-          provider_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                listings: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  amount: number;
-                  /** @description Unix seconds */
-                  expiration: number;
-                  /** @description Unix seconds */
-                  listed_at: number;
-                  listing_id: number;
-                  /** @enum {string} */
-                  market_type: "spot" | "futures" | "options";
-                  /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-                  price_per_token: number;
-                  /** @description chain address */
-                  seller: string;
-                  /** @enum {string} */
-                  token_type: "sSTB";
-                  /** @description whole USDC for the whole amount (rounded up to the cent's 1/10000) */
-                  total_price: number;
-                }[];
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listListingsShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5456,109 +749,24 @@ export interface paths {
       cookie?: never;
     };
     /** A listing in any status (detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          listing_id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                amount: number;
-                /** @description Unix seconds */
-                created_at: number;
-                listing_id: number;
-                /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-                price_per_token: number;
-                /** @description chain address */
-                seller: string;
-                /** @enum {string} */
-                status:
-                  | "active"
-                  | "filled"
-                  | "cancelled"
-                  | "expired"
-                  | "matched"
-                  | "settled"
-                  | "sold"
-                  | "exercised"
-                  | "reclaimed";
-                /** @enum {string} */
-                token_type: "sSTB";
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
+    get: operations["getListingShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget */
+    get: operations["getMeShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5575,112 +783,7 @@ export interface paths {
       cookie?: never;
     };
     /** List providers */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          /** @description country or region */
-          location?: string;
-          min_reputation?: number;
-          page?: number;
-          status?: "active" | "pending" | "suspended";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                page: number;
-                providers: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  available_cu_value: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  name: string;
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description 0..100.00 */
-                  reputation_score: number;
-                  /** @enum {string} */
-                  status: "active" | "pending" | "suspended";
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  total_cu_value: number;
-                }[];
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getProvidersShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5697,126 +800,7 @@ export interface paths {
       cookie?: never;
     };
     /** A provider (detail form) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description chain address */
-          providerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                contact_info: {
-                  email: string;
-                  website: string;
-                };
-                hardware_specifications: {
-                  cpu_type: string;
-                  network_capacity_mbps: number;
-                  total_cpu_cores: number;
-                  total_ram_gb: number;
-                  total_storage_gb: number;
-                };
-                location: {
-                  country: string;
-                  region: string;
-                };
-                name: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                registration_date: number;
-                /** @description 0..100.00 */
-                reputation_score: number;
-                statistics: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  available_cu_value: number;
-                  /** @description minutes */
-                  average_response_time: number;
-                  successful_redemptions: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  total_cu_value: number;
-                  total_redemptions: number;
-                };
-                /** @enum {string} */
-                status: "active" | "pending" | "suspended";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getProviderShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5833,112 +817,7 @@ export interface paths {
       cookie?: never;
     };
     /** Compute resources of a provider */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          max_value?: number;
-          min_value?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          /** @description chain address */
-          providerId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                compute_resources: {
-                  cu_hash: string;
-                  cu_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  cu_value: number;
-                  metadata: {
-                    cpu_cores: number;
-                    network_mbps: number;
-                    ram_gb: number;
-                    storage_gb: number;
-                  };
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description Unix seconds */
-                  verification_timestamp: number;
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listProviderComputeResourcesShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -5955,112 +834,7 @@ export interface paths {
       cookie?: never;
     };
     /** List providers */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          /** @description country or region */
-          location?: string;
-          min_reputation?: number;
-          page?: number;
-          status?: "active" | "pending" | "suspended";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                page: number;
-                providers: {
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  available_cu_value: number;
-                  location: {
-                    country: string;
-                    region: string;
-                  };
-                  name: string;
-                  /** @description chain address */
-                  provider_id: string;
-                  /** @description 0..100.00 */
-                  reputation_score: number;
-                  /** @enum {string} */
-                  status: "active" | "pending" | "suspended";
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  total_cu_value: number;
-                }[];
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listProvidersShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -6079,132 +853,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Redeem sSTB with a provider (reference body with specifications, or the short body) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description chain address */
-            provider_id: string;
-            specifications?: {
-              cpu_cores: number;
-              network_mbps: number;
-              ram_gb: number;
-              storage_gb: number;
-            };
-            /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-            sstb_amount: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds: the on-chain fulfilment deadline */
-                estimated_fulfillment_time?: number;
-                /** @description Unix seconds */
-                initiated_at?: number;
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                /** @description chain address */
-                provider_id?: string;
-                redemption_id?: string;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount?: number;
-                /** @enum {string} */
-                status?: "pending";
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["initiateRedemptionShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6219,104 +868,7 @@ export interface paths {
       cookie?: never;
     };
     /** A redemption and its status */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds (confirmed, expired or resolved) */
-                completed_at: number | null;
-                /** @description Unix seconds: the on-chain fulfilment deadline */
-                estimated_fulfillment_time: number;
-                /** @description Unix seconds */
-                fulfilled_at: number | null;
-                /** @description Unix seconds */
-                initiated_at: number;
-                /** @description chain address */
-                provider_id: string;
-                redemption_id: string;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount: number;
-                /** @enum {string} */
-                status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
-                /** @description chain address */
-                user: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getRedemptionShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -6335,111 +887,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Confirm a fulfilled redemption (no body fields) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                redemption_id?: string;
-                /** @enum {string} */
-                status?: "confirmed";
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["confirmRedemptionShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6454,216 +902,10 @@ export interface paths {
       cookie?: never;
     };
     /** The stored dispute evidence (for the redemption's user or provider) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                description: string;
-                /** @description the canonical JSON whose keccak256 is the on-chain hash */
-                document: string;
-                evidence: unknown;
-                evidence_hash: string;
-                issue_type: string;
-                redemption_id: string;
-                transaction_hash: string | null;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getDisputeShort"];
     put?: never;
     /** Open a dispute; the evidence is stored by the gateway and its hash goes on-chain */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            description: string;
-            /** @description text (a URL, a log excerpt) or any JSON object or array */
-            evidence: string | Record<string, never> | unknown[];
-            /** @enum {string} */
-            issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                evidence_hash?: string;
-                issue_type?: string;
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                redemption_id?: string;
-                /** @enum {string} */
-                status?: "disputed";
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["openDisputeShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6678,102 +920,7 @@ export interface paths {
       cookie?: never;
     };
     /** What the user asked for with a redemption made through the gateway (for its user and provider) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          redemptionId: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description chain address */
-                provider_id: string;
-                redemption_id: string;
-                /** @description the reference body's specifications; null for the short body */
-                specifications: {
-                  cpu_cores?: number;
-                  network_mbps?: number;
-                  ram_gb?: number;
-                  storage_gb?: number;
-                } | null;
-                transaction_hash: string;
-                /** @description chain address */
-                user: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getRedemptionSpecificationsShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -6790,98 +937,7 @@ export interface paths {
       cookie?: never;
     };
     /** sSTB balance of the API key's account, per chain and in total */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description chain address */
-                account: string;
-                balances: {
-                  chain: string;
-                  native_chain_id: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  sstb_balance: number;
-                  sstb_balance_base_units: string;
-                }[];
-                /** @description whole sSTB over every chain */
-                sstb_balance: number;
-                /** @description exact, 18-decimal base units */
-                sstb_balance_base_units: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getSstbBalanceShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -6900,121 +956,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Transfer sSTB from the key's account */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-            sstb_amount: number;
-            /** @description chain address */
-            to: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description chain address */
-                from?: string;
-                /**
-                 * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-                 * @enum {string}
-                 */
-                mode: "managed" | "external";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount?: number;
-                /** @description chain address */
-                to?: string;
-                transaction_hash?: string;
-                transactions?: {
-                  chainId: number;
-                  data: string;
-                  description: string;
-                  /** @description chain address */
-                  from: string;
-                  /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                  gas: number;
-                  /** @description hint: the account's pending nonce, in order */
-                  nonce: number;
-                  /** @description chain address */
-                  to: string;
-                  /** @description wei, decimal */
-                  value: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["transferSstbShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -7029,150 +971,43 @@ export interface paths {
       cookie?: never;
     };
     /** A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          verification_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                attestation: {
-                  cuHash: string;
-                  /** @description decimal integer */
-                  cuValue: string;
-                  expiry: number;
-                  /** @description decimal integer */
-                  nonce: string;
-                  /** @description chain address */
-                  provider: string;
-                  specs: {
-                    cpuCores: number;
-                    cpuScore: number;
-                    memoryScore: number;
-                    networkMbps: number;
-                    networkScore: number;
-                    ramGb: number;
-                    storageGb: number;
-                    storageScore: number;
-                  };
-                } | null;
-                /** @description Unix seconds */
-                created_at: number;
-                cu_hash: string;
-                cu_id: number | null;
-                /** @description whole sSTB the mint gives */
-                cu_value: number;
-                cu_value_base_units: string;
-                expiry: number | null;
-                mint: {
-                  /** @description collateral base units */
-                  collateral_amount: string;
-                  /** @description chain address */
-                  collateral_token: string;
-                  /** @description chain address */
-                  minting_agent: string;
-                  staking_period_max: number;
-                  staking_period_min: number;
-                } | null;
-                minted: boolean;
-                /** @description `computeProof` for verifyAndMintSSTB once verified */
-                proof: string | null;
-                /** @description chain address */
-                provider_id: string;
-                rejection: {
-                  parameter: string;
-                  reason: string;
-                } | null;
-                signatures: {
-                  /** @description 65-byte ECDSA signature */
-                  signature: string;
-                  /** @description chain address */
-                  signer: string;
-                }[];
-                /** @enum {string} */
-                status: "verified" | "partially_signed" | "rejected";
-                threshold: number | null;
-                transaction_hash: string | null;
-                verification_id: string;
-                verification_method: string;
-                verification_type: string | null;
-                verified_at: number | null;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getVerificationShort"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/verification/cosign": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add this verifier's signature to another operator's attestation of a report */
+    post: operations["cosignVerificationShort"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/verification/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Submit a signed benchmark report; the gateway's verifier attests it (or rejects it) */
+    post: operations["submitVerificationShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -7187,276 +1022,10 @@ export interface paths {
       cookie?: never;
     };
     /** The key's account's subscriptions */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                limit: number;
-                page: number;
-                total: number;
-                webhooks: {
-                  /** @description Unix seconds */
-                  created_at: number;
-                  events: (
-                    | "cu.verified"
-                    | "sstb.minted"
-                    | "sstb.redeemed"
-                    | "sstb.transferred"
-                    | "listing.created"
-                    | "listing.purchased"
-                    | "verification.completed"
-                    | "bridge.message_sent"
-                    | "bridge.message_received"
-                    | "marketplace.listing_created"
-                    | "marketplace.order_created"
-                    | "marketplace.trade_executed"
-                    | "redemption.initiated"
-                    | "redemption.fulfilled"
-                    | "redemption.confirmed"
-                    | "redemption.expired"
-                    | "redemption.disputed"
-                    | "redemption.resolved"
-                  )[];
-                  /** @description only events that involve the key's account */
-                  own_events_only: boolean;
-                  /** @description Unix seconds */
-                  rotated_at: number | null;
-                  subscription_id: string;
-                  /**
-                   * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                   * @enum {string}
-                   */
-                  timestamp_format: "unix" | "iso8601";
-                  url: string;
-                }[];
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listWebhooksShort"];
     put?: never;
     /** Subscribe a URL to events (the secret is returned only now) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            events: (
-              | "cu.verified"
-              | "sstb.minted"
-              | "sstb.redeemed"
-              | "sstb.transferred"
-              | "listing.created"
-              | "listing.purchased"
-              | "verification.completed"
-              | "bridge.message_sent"
-              | "bridge.message_received"
-              | "marketplace.listing_created"
-              | "marketplace.order_created"
-              | "marketplace.trade_executed"
-              | "redemption.initiated"
-              | "redemption.fulfilled"
-              | "redemption.confirmed"
-              | "redemption.expired"
-              | "redemption.disputed"
-              | "redemption.resolved"
-            )[];
-            /** @default false */
-            own_events_only?: boolean;
-            /**
-             * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-             * @enum {string}
-             */
-            timestamp_format?: "unix" | "iso8601";
-            /** @description https outside the devnet */
-            url: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-                secret: string;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["createWebhookShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -7471,207 +1040,11 @@ export interface paths {
       cookie?: never;
     };
     /** A subscription */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["getWebhookShort"];
     put?: never;
     post?: never;
     /** Delete a subscription (its pending deliveries are dropped) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @enum {boolean} */
-                deleted: true;
-                subscription_id: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    delete: operations["deleteWebhookShort"];
     options?: never;
     head?: never;
     patch?: never;
@@ -7685,142 +1058,7 @@ export interface paths {
       cookie?: never;
     };
     /** The subscription's delivery log, newest first, with every attempt */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-          status?: "pending" | "delivered" | "failed" | "cancelled";
-        };
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                deliveries: {
-                  attempt_log: {
-                    attempt: number;
-                    duration_ms: number;
-                    error: string | null;
-                    ok: boolean;
-                    /** @description Unix seconds */
-                    started_at: number;
-                    status_code: number | null;
-                  }[];
-                  attempts: number;
-                  /** @description Unix seconds */
-                  created_at: number;
-                  /** @description Unix seconds */
-                  delivered_at: number | null;
-                  delivery_id: string;
-                  /** @enum {string} */
-                  event:
-                    | "cu.verified"
-                    | "sstb.minted"
-                    | "sstb.redeemed"
-                    | "sstb.transferred"
-                    | "listing.created"
-                    | "listing.purchased"
-                    | "verification.completed"
-                    | "bridge.message_sent"
-                    | "bridge.message_received"
-                    | "marketplace.listing_created"
-                    | "marketplace.order_created"
-                    | "marketplace.trade_executed"
-                    | "redemption.initiated"
-                    | "redemption.fulfilled"
-                    | "redemption.confirmed"
-                    | "redemption.expired"
-                    | "redemption.disputed"
-                    | "redemption.resolved";
-                  event_id: string;
-                  last_error: string | null;
-                  last_status_code: number | null;
-                  /** @description Unix seconds */
-                  next_attempt_at: number | null;
-                  /** @description the body sent: {id, event, timestamp, data} */
-                  payload: {
-                    [key: string]: unknown;
-                  };
-                  /** @enum {string} */
-                  status: "pending" | "delivered" | "failed" | "cancelled";
-                }[];
-                limit: number;
-                page: number;
-                total: number;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    get: operations["listWebhookDeliveriesShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -7839,138 +1077,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Send a delivery again now (same delivery id and body) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          delivery_id: string;
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": Record<string, never> | null;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                attempt_log: {
-                  attempt: number;
-                  duration_ms: number;
-                  error: string | null;
-                  ok: boolean;
-                  /** @description Unix seconds */
-                  started_at: number;
-                  status_code: number | null;
-                }[];
-                attempts: number;
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description Unix seconds */
-                delivered_at: number | null;
-                delivery_id: string;
-                /** @enum {string} */
-                event:
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved";
-                event_id: string;
-                last_error: string | null;
-                last_status_code: number | null;
-                /** @description Unix seconds */
-                next_attempt_at: number | null;
-                /** @description the body sent: {id, event, timestamp, data} */
-                payload: {
-                  [key: string]: unknown;
-                };
-                /** @enum {string} */
-                status: "pending" | "delivered" | "failed" | "cancelled";
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["redeliverWebhookDeliveryShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -7987,126 +1094,27 @@ export interface paths {
     get?: never;
     put?: never;
     /** Replace the signing secret (returned only now); later attempts use the new one */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          subscription_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": Record<string, never> | null;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              data: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-                secret: string;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              };
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-        /** @description Default Response */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Default Response */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
+    post: operations["rotateWebhookSecretShort"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhooks/{subscription_id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    get?: never;
+    put?: never;
+    /**
+     * Send a signed webhook.test event to the subscription now, through the normal delivery path
+     * @description Queues a delivery of the event `webhook.test` (data: `subscription_id`, `url`, `events`, `message`), signed with the subscription's secret like any webhook. It answers at once with the queued delivery; its attempts show in the delivery log, and it can be redelivered.
+     */
+    post: operations["sendTestWebhookShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -8143,4 +1151,8635 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  listBridgeChains: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              chains: {
+                /** @description chain address */
+                bridge_address: string;
+                chain_id: string;
+                is_evm_compatible: boolean;
+                name: string;
+                native_chain_id: number;
+                /** @description `active` when the chain's bridge is deployed, `unavailable` otherwise */
+                status: string;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  quoteBridgeFees: {
+    parameters: {
+      query: {
+        amount: number;
+        destination_chain: string;
+        source_chain: string;
+        token?: "sSTB" | "STBGOV";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole tokens to send */
+              amount: number;
+              destination_chain: string;
+              fees: {
+                default: {
+                  /** @description whole tokens */
+                  amount: number;
+                  token: string;
+                };
+                service: {
+                  /** @description whole tokens */
+                  amount: number;
+                  discount: string;
+                  token: string;
+                };
+                stb_gov: {
+                  /** @description whole tokens */
+                  amount: number;
+                  discount: string;
+                  token: string;
+                };
+              };
+              source_chain: string;
+              /** @enum {string} */
+              token: "sSTB" | "STBGOV";
+              /** @description CCIP's fee in the source chain's native token, paid with every option */
+              transport_fee: {
+                /** @description whole tokens */
+                amount: number;
+                token: string;
+              };
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getBridgeTransfer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole tokens (18 decimals) */
+              amount: number;
+              /** @description Unix seconds */
+              completed_at: number | null;
+              /** @description Unix seconds of the send (of the arrival while the source is not indexed) */
+              created_at: number;
+              destination_chain: string;
+              /** @description transaction hash */
+              destination_transaction: string | null;
+              /** @enum {string|null} */
+              fee_option: "default" | "service" | "stb_gov" | null;
+              /** @description the CCIP message id */
+              message_id: string;
+              /** @description chain address */
+              recipient: string;
+              /** @description chain address */
+              sender: string;
+              source_chain: string;
+              /** @description transaction hash */
+              source_transaction: string | null;
+              /**
+               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
+               * @enum {string}
+               */
+              status: "pending" | "queued" | "completed";
+              /** @description `sSTB` or `STBGOV` */
+              token: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComputeResources: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+        /** @description chain address */
+        provider_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_resources: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getComputeResource: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        resourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              cu_hash: string;
+              cu_id: number;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              cu_value: number;
+              metadata: {
+                benchmark_results: {
+                  cpu_score: number;
+                  memory_score: number;
+                  network_score: number;
+                  storage_score: number;
+                };
+                cpu_cores: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                network_mbps: number;
+                ram_gb: number;
+                storage_gb: number;
+              };
+              /** @description chain address */
+              owner: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description Unix seconds */
+              verification_timestamp: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComputeResourcesByProvider: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_resources: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getComputeUnit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        cu_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              cu_hash: string;
+              cu_id: number;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              cu_value: number;
+              metadata: {
+                benchmark_results: {
+                  cpu_score: number;
+                  memory_score: number;
+                  network_score: number;
+                  storage_score: number;
+                };
+                cpu_cores: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                network_mbps: number;
+                ram_gb: number;
+                storage_gb: number;
+              };
+              /** @description chain address */
+              owner: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description Unix seconds */
+              verification_timestamp: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComputeUnits: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+        /** @description chain address */
+        provider_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_units: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              chains: {
+                /** @description the deployment's name of the chain (as /bridge/chains) */
+                chain_id: string;
+                /** @description contract name -> address, as in the deployment file (implementations of proxies as <Name>Implementation). A provider's benchmark report is signed with the EIP-712 domain ComputeBenchmarkReport/1, the primary chain's native_chain_id and its AttestationVerifier. */
+                contracts: {
+                  [key: string]: string;
+                };
+                name: string;
+                native_chain_id: number;
+                primary: boolean;
+              }[];
+              /** @description devnet, testnet or mainnet */
+              environment: string | null;
+              /** @description the chain of the registry, the minting agent and the markets */
+              primary_chain: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listListings: {
+    parameters: {
+      query?: {
+        limit?: number;
+        market_type?: "spot" | "futures" | "options";
+        /** @description whole USDC per sSTB */
+        max_price?: number;
+        /** @description whole USDC per sSTB */
+        min_price?: number;
+        page?: number;
+        /** @description the seller (maker) */
+        provider_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              listings: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                amount: number;
+                /** @description Unix seconds */
+                expiration: number;
+                /** @description Unix seconds */
+                listed_at: number;
+                listing_id: number;
+                /** @enum {string} */
+                market_type: "spot" | "futures" | "options";
+                /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
+                price_per_token: number;
+                /** @description chain address */
+                seller: string;
+                /** @enum {string} */
+                token_type: "sSTB";
+                /** @description whole USDC for the whole amount (rounded up to the cent's 1/10000) */
+                total_price: number;
+              }[];
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getListing: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        listing_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              amount: number;
+              /** @description Unix seconds */
+              created_at: number;
+              listing_id: number;
+              /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
+              price_per_token: number;
+              /** @description chain address */
+              seller: string;
+              /** @enum {string} */
+              status:
+                | "active"
+                | "filled"
+                | "cancelled"
+                | "expired"
+                | "matched"
+                | "settled"
+                | "sold"
+                | "exercised"
+                | "reclaimed";
+              /** @enum {string} */
+              token_type: "sSTB";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description the account the key acts for */
+              account: string;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds; null: valid until revoked */
+              expires_at: number | null;
+              /** @description the key's id (`keys list` and `keys revoke` name it) */
+              key_id: string;
+              label: string;
+              /** @description as the X-RateLimit-* headers of this answer (null during a rate-limit store outage) */
+              rate_limit: {
+                /** @description requests per minute */
+                limit: number | null;
+                /** @description what is left in the current minute, after this request */
+                remaining: number | null;
+                /** @description Unix seconds when the window resets */
+                reset: number | null;
+              };
+              scopes: ("read" | "write")[];
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getProviders: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description country or region */
+        location?: string;
+        min_reputation?: number;
+        page?: number;
+        status?: "active" | "pending" | "suspended";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              providers: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                available_cu_value: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                name: string;
+                /** @description chain address */
+                provider_id: string;
+                /** @description 0..100.00 */
+                reputation_score: number;
+                /** @enum {string} */
+                status: "active" | "pending" | "suspended";
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                total_cu_value: number;
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              available_cu_value: number;
+              contact_info: {
+                email: string;
+                website: string;
+              };
+              hardware_specifications: {
+                cpu_type: string;
+                network_capacity_mbps: number;
+                total_cpu_cores: number;
+                total_ram_gb: number;
+                total_storage_gb: number;
+              };
+              location: {
+                country: string;
+                region: string;
+              };
+              name: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description Unix seconds */
+              registration_date: number;
+              /** @description 0..100.00 */
+              reputation_score: number;
+              statistics: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                available_cu_value: number;
+                /** @description minutes */
+                average_response_time: number;
+                successful_redemptions: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                total_cu_value: number;
+                total_redemptions: number;
+              };
+              /** @enum {string} */
+              status: "active" | "pending" | "suspended";
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              total_cu_value: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listProviderComputeResources: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_resources: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listProviders: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description country or region */
+        location?: string;
+        min_reputation?: number;
+        page?: number;
+        status?: "active" | "pending" | "suspended";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              providers: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                available_cu_value: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                name: string;
+                /** @description chain address */
+                provider_id: string;
+                /** @description 0..100.00 */
+                reputation_score: number;
+                /** @enum {string} */
+                status: "active" | "pending" | "suspended";
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                total_cu_value: number;
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  initiateRedemption: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description chain address */
+          provider_id: string;
+          specifications?: {
+            cpu_cores: number;
+            network_mbps: number;
+            ram_gb: number;
+            storage_gb: number;
+          };
+          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
+          sstb_amount: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds: the on-chain fulfilment deadline */
+              estimated_fulfillment_time?: number;
+              /** @description Unix seconds */
+              initiated_at?: number;
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              /** @description chain address */
+              provider_id?: string;
+              redemption_id?: string;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount?: number;
+              /** @enum {string} */
+              status?: "pending";
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getRedemption: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds (confirmed, expired or resolved) */
+              completed_at: number | null;
+              /** @description Unix seconds: the on-chain fulfilment deadline */
+              estimated_fulfillment_time: number;
+              /** @description Unix seconds */
+              fulfilled_at: number | null;
+              /** @description Unix seconds */
+              initiated_at: number;
+              /** @description chain address */
+              provider_id: string;
+              redemption_id: string;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount: number;
+              /** @enum {string} */
+              status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+              /** @description chain address */
+              user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  confirmRedemption: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              redemption_id?: string;
+              /** @enum {string} */
+              status?: "confirmed";
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDispute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              description: string;
+              /** @description the canonical JSON whose keccak256 is the on-chain hash */
+              document: string;
+              evidence: unknown;
+              evidence_hash: string;
+              issue_type: string;
+              redemption_id: string;
+              transaction_hash: string | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  openDispute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description free text: tabs and line breaks allowed, other control characters refused */
+          description: string;
+          /** @description text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and line breaks allowed, other control characters refused; names never hold control characters) */
+          evidence: string | Record<string, never> | unknown[];
+          /** @enum {string} */
+          issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              evidence_hash?: string;
+              issue_type?: string;
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              redemption_id?: string;
+              /** @enum {string} */
+              status?: "disputed";
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getRedemptionSpecifications: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description chain address */
+              provider_id: string;
+              redemption_id: string;
+              /** @description the reference body's specifications; null for the short body */
+              specifications: {
+                cpu_cores?: number;
+                network_mbps?: number;
+                ram_gb?: number;
+                storage_gb?: number;
+              } | null;
+              transaction_hash: string;
+              /** @description chain address */
+              user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getSstbBalance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              account: string;
+              balances: {
+                chain: string;
+                native_chain_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                sstb_balance: number;
+                sstb_balance_base_units: string;
+              }[];
+              /** @description whole sSTB over every chain */
+              sstb_balance: number;
+              /** @description exact, 18-decimal base units */
+              sstb_balance_base_units: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  transferSstb: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
+          sstb_amount: number;
+          /** @description chain address */
+          to: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              from?: string;
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount?: number;
+              /** @description chain address */
+              to?: string;
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getVerification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        verification_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attestation: {
+                cuHash: string;
+                /** @description decimal integer */
+                cuValue: string;
+                expiry: number;
+                /** @description decimal integer */
+                nonce: string;
+                /** @description chain address */
+                provider: string;
+                specs: {
+                  cpuCores: number;
+                  cpuScore: number;
+                  memoryScore: number;
+                  networkMbps: number;
+                  networkScore: number;
+                  ramGb: number;
+                  storageGb: number;
+                  storageScore: number;
+                };
+              } | null;
+              /** @description Unix seconds */
+              created_at: number;
+              cu_hash: string;
+              cu_id: number | null;
+              /** @description whole sSTB the mint gives */
+              cu_value: number;
+              cu_value_base_units: string;
+              expiry: number | null;
+              mint: {
+                /** @description collateral base units */
+                collateral_amount: string;
+                /** @description chain address */
+                collateral_token: string;
+                /** @description chain address */
+                minting_agent: string;
+                staking_period_max: number;
+                staking_period_min: number;
+              } | null;
+              minted: boolean;
+              /** @description `computeProof` for verifyAndMintSSTB once verified */
+              proof: string | null;
+              /** @description chain address */
+              provider_id: string;
+              rejection: {
+                parameter: string;
+                reason: string;
+              } | null;
+              signatures: {
+                /** @description 65-byte ECDSA signature */
+                signature: string;
+                /** @description chain address */
+                signer: string;
+              }[];
+              /** @enum {string} */
+              status: "verified" | "partially_signed" | "rejected";
+              threshold: number | null;
+              transaction_hash: string | null;
+              verification_id: string;
+              verification_method: string;
+              verification_type: string | null;
+              verified_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  cosignVerification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the EIP-712 Attestation message the verifiers sign */
+          attestation: {
+            cuHash: string;
+            /** @description decimal integer */
+            cuValue: string;
+            expiry: number;
+            /** @description decimal integer */
+            nonce: string;
+            /** @description chain address */
+            provider: string;
+            specs: {
+              cpuCores: number;
+              cpuScore: number;
+              memoryScore: number;
+              networkMbps: number;
+              networkScore: number;
+              ramGb: number;
+              storageGb: number;
+              storageScore: number;
+            };
+          };
+          report: {
+            benchmark_results: {
+              cpu_score: number;
+              memory_score: number;
+              network_score: number;
+              storage_score: number;
+            };
+            metadata: {
+              cpu_cores: number;
+              network_mbps: number;
+              ram_gb: number;
+              storage_gb: number;
+            };
+            /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+            proof: string;
+            /** @description the provider: the API key's account */
+            provider_id: string;
+            /**
+             * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
+             * @enum {string}
+             */
+            verification_type: "attestation" | "zkp";
+          };
+          signatures: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attestation: {
+                cuHash: string;
+                /** @description decimal integer */
+                cuValue: string;
+                expiry: number;
+                /** @description decimal integer */
+                nonce: string;
+                /** @description chain address */
+                provider: string;
+                specs: {
+                  cpuCores: number;
+                  cpuScore: number;
+                  memoryScore: number;
+                  networkMbps: number;
+                  networkScore: number;
+                  ramGb: number;
+                  storageGb: number;
+                  storageScore: number;
+                };
+              } | null;
+              /** @description Unix seconds */
+              created_at: number;
+              cu_hash: string;
+              cu_id: number | null;
+              /** @description whole sSTB the mint gives */
+              cu_value: number;
+              cu_value_base_units: string;
+              expiry: number | null;
+              mint: {
+                /** @description collateral base units */
+                collateral_amount: string;
+                /** @description chain address */
+                collateral_token: string;
+                /** @description chain address */
+                minting_agent: string;
+                staking_period_max: number;
+                staking_period_min: number;
+              } | null;
+              minted: boolean;
+              /** @description `computeProof` for verifyAndMintSSTB once verified */
+              proof: string | null;
+              /** @description chain address */
+              provider_id: string;
+              rejection: {
+                parameter: string;
+                reason: string;
+              } | null;
+              signatures: {
+                /** @description 65-byte ECDSA signature */
+                signature: string;
+                /** @description chain address */
+                signer: string;
+              }[];
+              /** @enum {string} */
+              status: "verified" | "partially_signed" | "rejected";
+              threshold: number | null;
+              transaction_hash: string | null;
+              verification_id: string;
+              verification_method: string;
+              verification_type: string | null;
+              verified_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  submitVerification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          benchmark_results: {
+            cpu_score: number;
+            memory_score: number;
+            network_score: number;
+            storage_score: number;
+          };
+          metadata: {
+            cpu_cores: number;
+            network_mbps: number;
+            ram_gb: number;
+            storage_gb: number;
+          };
+          /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+          proof: string;
+          /** @description the provider: the API key's account */
+          provider_id: string;
+          /**
+           * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
+           * @enum {string}
+           */
+          verification_type: "attestation" | "zkp";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attestation: {
+                cuHash: string;
+                /** @description decimal integer */
+                cuValue: string;
+                expiry: number;
+                /** @description decimal integer */
+                nonce: string;
+                /** @description chain address */
+                provider: string;
+                specs: {
+                  cpuCores: number;
+                  cpuScore: number;
+                  memoryScore: number;
+                  networkMbps: number;
+                  networkScore: number;
+                  ramGb: number;
+                  storageGb: number;
+                  storageScore: number;
+                };
+              } | null;
+              /** @description Unix seconds */
+              created_at: number;
+              cu_hash: string;
+              cu_id: number | null;
+              /** @description whole sSTB the mint gives */
+              cu_value: number;
+              cu_value_base_units: string;
+              expiry: number | null;
+              mint: {
+                /** @description collateral base units */
+                collateral_amount: string;
+                /** @description chain address */
+                collateral_token: string;
+                /** @description chain address */
+                minting_agent: string;
+                staking_period_max: number;
+                staking_period_min: number;
+              } | null;
+              minted: boolean;
+              /** @description `computeProof` for verifyAndMintSSTB once verified */
+              proof: string | null;
+              /** @description chain address */
+              provider_id: string;
+              rejection: {
+                parameter: string;
+                reason: string;
+              } | null;
+              signatures: {
+                /** @description 65-byte ECDSA signature */
+                signature: string;
+                /** @description chain address */
+                signer: string;
+              }[];
+              /** @enum {string} */
+              status: "verified" | "partially_signed" | "rejected";
+              threshold: number | null;
+              transaction_hash: string | null;
+              verification_id: string;
+              verification_method: string;
+              verification_type: string | null;
+              verified_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              total: number;
+              webhooks: {
+                /** @description Unix seconds */
+                created_at: number;
+                events: (
+                  | "cu.verified"
+                  | "sstb.minted"
+                  | "sstb.redeemed"
+                  | "sstb.transferred"
+                  | "listing.created"
+                  | "listing.purchased"
+                  | "verification.completed"
+                  | "bridge.message_sent"
+                  | "bridge.message_received"
+                  | "marketplace.listing_created"
+                  | "marketplace.order_created"
+                  | "marketplace.trade_executed"
+                  | "redemption.initiated"
+                  | "redemption.fulfilled"
+                  | "redemption.confirmed"
+                  | "redemption.expired"
+                  | "redemption.disputed"
+                  | "redemption.resolved"
+                )[];
+                /** @description only events that involve the key's account */
+                own_events_only: boolean;
+                /** @description Unix seconds */
+                rotated_at: number | null;
+                subscription_id: string;
+                /**
+                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+                 * @enum {string}
+                 */
+                timestamp_format: "unix" | "iso8601";
+                url: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          events: (
+            | "cu.verified"
+            | "sstb.minted"
+            | "sstb.redeemed"
+            | "sstb.transferred"
+            | "listing.created"
+            | "listing.purchased"
+            | "verification.completed"
+            | "bridge.message_sent"
+            | "bridge.message_received"
+            | "marketplace.listing_created"
+            | "marketplace.order_created"
+            | "marketplace.trade_executed"
+            | "redemption.initiated"
+            | "redemption.fulfilled"
+            | "redemption.confirmed"
+            | "redemption.expired"
+            | "redemption.disputed"
+            | "redemption.resolved"
+          )[];
+          /** @default false */
+          own_events_only?: boolean;
+          /**
+           * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+           * @enum {string}
+           */
+          timestamp_format?: "unix" | "iso8601";
+          /** @description https outside the devnet */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              events: (
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+              )[];
+              /** @description only events that involve the key's account */
+              own_events_only: boolean;
+              /** @description Unix seconds */
+              rotated_at: number | null;
+              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
+              secret: string;
+              subscription_id: string;
+              /**
+               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+               * @enum {string}
+               */
+              timestamp_format: "unix" | "iso8601";
+              url: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              events: (
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+              )[];
+              /** @description only events that involve the key's account */
+              own_events_only: boolean;
+              /** @description Unix seconds */
+              rotated_at: number | null;
+              subscription_id: string;
+              /**
+               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+               * @enum {string}
+               */
+              timestamp_format: "unix" | "iso8601";
+              url: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @enum {boolean} */
+              deleted: true;
+              subscription_id: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        status?: "pending" | "delivered" | "failed" | "cancelled";
+      };
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              deliveries: {
+                attempt_log: {
+                  attempt: number;
+                  duration_ms: number;
+                  error: string | null;
+                  ok: boolean;
+                  /** @description Unix seconds */
+                  started_at: number;
+                  status_code: number | null;
+                }[];
+                attempts: number;
+                /** @description Unix seconds */
+                created_at: number;
+                /** @description Unix seconds */
+                delivered_at: number | null;
+                delivery_id: string;
+                /**
+                 * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+                 * @enum {string}
+                 */
+                event:
+                  | "cu.verified"
+                  | "sstb.minted"
+                  | "sstb.redeemed"
+                  | "sstb.transferred"
+                  | "listing.created"
+                  | "listing.purchased"
+                  | "verification.completed"
+                  | "bridge.message_sent"
+                  | "bridge.message_received"
+                  | "marketplace.listing_created"
+                  | "marketplace.order_created"
+                  | "marketplace.trade_executed"
+                  | "redemption.initiated"
+                  | "redemption.fulfilled"
+                  | "redemption.confirmed"
+                  | "redemption.expired"
+                  | "redemption.disputed"
+                  | "redemption.resolved"
+                  | "webhook.test";
+                event_id: string;
+                last_error: string | null;
+                last_status_code: number | null;
+                /** @description Unix seconds */
+                next_attempt_at: number | null;
+                /** @description the body sent: {id, event, timestamp, data} */
+                payload: {
+                  [key: string]: unknown;
+                };
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed" | "cancelled";
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  redeliverWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        delivery_id: string;
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attempt_log: {
+                attempt: number;
+                duration_ms: number;
+                error: string | null;
+                ok: boolean;
+                /** @description Unix seconds */
+                started_at: number;
+                status_code: number | null;
+              }[];
+              attempts: number;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              delivered_at: number | null;
+              delivery_id: string;
+              /**
+               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+               * @enum {string}
+               */
+              event:
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+                | "webhook.test";
+              event_id: string;
+              last_error: string | null;
+              last_status_code: number | null;
+              /** @description Unix seconds */
+              next_attempt_at: number | null;
+              /** @description the body sent: {id, event, timestamp, data} */
+              payload: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              status: "pending" | "delivered" | "failed" | "cancelled";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              events: (
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+              )[];
+              /** @description only events that involve the key's account */
+              own_events_only: boolean;
+              /** @description Unix seconds */
+              rotated_at: number | null;
+              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
+              secret: string;
+              subscription_id: string;
+              /**
+               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+               * @enum {string}
+               */
+              timestamp_format: "unix" | "iso8601";
+              url: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  sendTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attempt_log: {
+                attempt: number;
+                duration_ms: number;
+                error: string | null;
+                ok: boolean;
+                /** @description Unix seconds */
+                started_at: number;
+                status_code: number | null;
+              }[];
+              attempts: number;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              delivered_at: number | null;
+              delivery_id: string;
+              /**
+               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+               * @enum {string}
+               */
+              event:
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+                | "webhook.test";
+              event_id: string;
+              last_error: string | null;
+              last_status_code: number | null;
+              /** @description Unix seconds */
+              next_attempt_at: number | null;
+              /** @description the body sent: {id, event, timestamp, data} */
+              payload: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              status: "pending" | "delivered" | "failed" | "cancelled";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  queryGraphqlWithGet: {
+    parameters: {
+      query?: {
+        extensions?: string;
+        operationName?: string | null;
+        persisted?: boolean;
+        query?: string;
+        variables?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              [key: string]: unknown;
+            } | null;
+            errors?: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+    };
+  };
+  queryGraphql: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          extensions?: Record<string, never>;
+          operationName?: string | null;
+          persisted?: boolean;
+          query?: string;
+          variables?: Record<string, never> | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              [key: string]: unknown;
+            } | null;
+            errors?: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data?: null;
+            error?: {
+              /** @enum {string} */
+              code:
+                | "invalid_parameter"
+                | "authentication_error"
+                | "authorization_error"
+                | "resource_not_found"
+                | "rate_limit_exceeded"
+                | "internal_error";
+              details: {
+                [key: string]: unknown;
+              };
+              message: string;
+            };
+            errors: {
+              extensions: {
+                code: string;
+                details?: {
+                  [key: string]: unknown;
+                };
+              };
+              locations?: {
+                [key: string]: unknown;
+              }[];
+              message: string;
+              path?: (string | number)[];
+            }[];
+            /** @enum {boolean} */
+            success?: false;
+          };
+        };
+      };
+    };
+  };
+  listBridgeChainsShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              chains: {
+                /** @description chain address */
+                bridge_address: string;
+                chain_id: string;
+                is_evm_compatible: boolean;
+                name: string;
+                native_chain_id: number;
+                /** @description `active` when the chain's bridge is deployed, `unavailable` otherwise */
+                status: string;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  quoteBridgeFeesShort: {
+    parameters: {
+      query: {
+        amount: number;
+        destination_chain: string;
+        source_chain: string;
+        token?: "sSTB" | "STBGOV";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole tokens to send */
+              amount: number;
+              destination_chain: string;
+              fees: {
+                default: {
+                  /** @description whole tokens */
+                  amount: number;
+                  token: string;
+                };
+                service: {
+                  /** @description whole tokens */
+                  amount: number;
+                  discount: string;
+                  token: string;
+                };
+                stb_gov: {
+                  /** @description whole tokens */
+                  amount: number;
+                  discount: string;
+                  token: string;
+                };
+              };
+              source_chain: string;
+              /** @enum {string} */
+              token: "sSTB" | "STBGOV";
+              /** @description CCIP's fee in the source chain's native token, paid with every option */
+              transport_fee: {
+                /** @description whole tokens */
+                amount: number;
+                token: string;
+              };
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getBridgeTransferShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole tokens (18 decimals) */
+              amount: number;
+              /** @description Unix seconds */
+              completed_at: number | null;
+              /** @description Unix seconds of the send (of the arrival while the source is not indexed) */
+              created_at: number;
+              destination_chain: string;
+              /** @description transaction hash */
+              destination_transaction: string | null;
+              /** @enum {string|null} */
+              fee_option: "default" | "service" | "stb_gov" | null;
+              /** @description the CCIP message id */
+              message_id: string;
+              /** @description chain address */
+              recipient: string;
+              /** @description chain address */
+              sender: string;
+              source_chain: string;
+              /** @description transaction hash */
+              source_transaction: string | null;
+              /**
+               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
+               * @enum {string}
+               */
+              status: "pending" | "queued" | "completed";
+              /** @description `sSTB` or `STBGOV` */
+              token: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComputeResourcesShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+        /** @description chain address */
+        provider_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_resources: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getComputeResourceShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        resourceId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              cu_hash: string;
+              cu_id: number;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              cu_value: number;
+              metadata: {
+                benchmark_results: {
+                  cpu_score: number;
+                  memory_score: number;
+                  network_score: number;
+                  storage_score: number;
+                };
+                cpu_cores: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                network_mbps: number;
+                ram_gb: number;
+                storage_gb: number;
+              };
+              /** @description chain address */
+              owner: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description Unix seconds */
+              verification_timestamp: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComputeResourcesByProviderShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_resources: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getComputeUnitShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        cu_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              cu_hash: string;
+              cu_id: number;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              cu_value: number;
+              metadata: {
+                benchmark_results: {
+                  cpu_score: number;
+                  memory_score: number;
+                  network_score: number;
+                  storage_score: number;
+                };
+                cpu_cores: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                network_mbps: number;
+                ram_gb: number;
+                storage_gb: number;
+              };
+              /** @description chain address */
+              owner: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description Unix seconds */
+              verification_timestamp: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComputeUnitsShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+        /** @description chain address */
+        provider_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_units: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDeploymentShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              chains: {
+                /** @description the deployment's name of the chain (as /bridge/chains) */
+                chain_id: string;
+                /** @description contract name -> address, as in the deployment file (implementations of proxies as <Name>Implementation). A provider's benchmark report is signed with the EIP-712 domain ComputeBenchmarkReport/1, the primary chain's native_chain_id and its AttestationVerifier. */
+                contracts: {
+                  [key: string]: string;
+                };
+                name: string;
+                native_chain_id: number;
+                primary: boolean;
+              }[];
+              /** @description devnet, testnet or mainnet */
+              environment: string | null;
+              /** @description the chain of the registry, the minting agent and the markets */
+              primary_chain: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listListingsShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        market_type?: "spot" | "futures" | "options";
+        /** @description whole USDC per sSTB */
+        max_price?: number;
+        /** @description whole USDC per sSTB */
+        min_price?: number;
+        page?: number;
+        /** @description the seller (maker) */
+        provider_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              listings: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                amount: number;
+                /** @description Unix seconds */
+                expiration: number;
+                /** @description Unix seconds */
+                listed_at: number;
+                listing_id: number;
+                /** @enum {string} */
+                market_type: "spot" | "futures" | "options";
+                /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
+                price_per_token: number;
+                /** @description chain address */
+                seller: string;
+                /** @enum {string} */
+                token_type: "sSTB";
+                /** @description whole USDC for the whole amount (rounded up to the cent's 1/10000) */
+                total_price: number;
+              }[];
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getListingShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        listing_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              amount: number;
+              /** @description Unix seconds */
+              created_at: number;
+              listing_id: number;
+              /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
+              price_per_token: number;
+              /** @description chain address */
+              seller: string;
+              /** @enum {string} */
+              status:
+                | "active"
+                | "filled"
+                | "cancelled"
+                | "expired"
+                | "matched"
+                | "settled"
+                | "sold"
+                | "exercised"
+                | "reclaimed";
+              /** @enum {string} */
+              token_type: "sSTB";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getMeShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description the account the key acts for */
+              account: string;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds; null: valid until revoked */
+              expires_at: number | null;
+              /** @description the key's id (`keys list` and `keys revoke` name it) */
+              key_id: string;
+              label: string;
+              /** @description as the X-RateLimit-* headers of this answer (null during a rate-limit store outage) */
+              rate_limit: {
+                /** @description requests per minute */
+                limit: number | null;
+                /** @description what is left in the current minute, after this request */
+                remaining: number | null;
+                /** @description Unix seconds when the window resets */
+                reset: number | null;
+              };
+              scopes: ("read" | "write")[];
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getProvidersShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description country or region */
+        location?: string;
+        min_reputation?: number;
+        page?: number;
+        status?: "active" | "pending" | "suspended";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              providers: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                available_cu_value: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                name: string;
+                /** @description chain address */
+                provider_id: string;
+                /** @description 0..100.00 */
+                reputation_score: number;
+                /** @enum {string} */
+                status: "active" | "pending" | "suspended";
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                total_cu_value: number;
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getProviderShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              available_cu_value: number;
+              contact_info: {
+                email: string;
+                website: string;
+              };
+              hardware_specifications: {
+                cpu_type: string;
+                network_capacity_mbps: number;
+                total_cpu_cores: number;
+                total_ram_gb: number;
+                total_storage_gb: number;
+              };
+              location: {
+                country: string;
+                region: string;
+              };
+              name: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description Unix seconds */
+              registration_date: number;
+              /** @description 0..100.00 */
+              reputation_score: number;
+              statistics: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                available_cu_value: number;
+                /** @description minutes */
+                average_response_time: number;
+                successful_redemptions: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                total_cu_value: number;
+                total_redemptions: number;
+              };
+              /** @enum {string} */
+              status: "active" | "pending" | "suspended";
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              total_cu_value: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listProviderComputeResourcesShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        max_value?: number;
+        min_value?: number;
+        page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              compute_resources: {
+                cu_hash: string;
+                cu_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                cu_value: number;
+                metadata: {
+                  cpu_cores: number;
+                  network_mbps: number;
+                  ram_gb: number;
+                  storage_gb: number;
+                };
+                /** @description chain address */
+                provider_id: string;
+                /** @description Unix seconds */
+                verification_timestamp: number;
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listProvidersShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description country or region */
+        location?: string;
+        min_reputation?: number;
+        page?: number;
+        status?: "active" | "pending" | "suspended";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              providers: {
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                available_cu_value: number;
+                location: {
+                  country: string;
+                  region: string;
+                };
+                name: string;
+                /** @description chain address */
+                provider_id: string;
+                /** @description 0..100.00 */
+                reputation_score: number;
+                /** @enum {string} */
+                status: "active" | "pending" | "suspended";
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                total_cu_value: number;
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  initiateRedemptionShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description chain address */
+          provider_id: string;
+          specifications?: {
+            cpu_cores: number;
+            network_mbps: number;
+            ram_gb: number;
+            storage_gb: number;
+          };
+          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
+          sstb_amount: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds: the on-chain fulfilment deadline */
+              estimated_fulfillment_time?: number;
+              /** @description Unix seconds */
+              initiated_at?: number;
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              /** @description chain address */
+              provider_id?: string;
+              redemption_id?: string;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount?: number;
+              /** @enum {string} */
+              status?: "pending";
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getRedemptionShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds (confirmed, expired or resolved) */
+              completed_at: number | null;
+              /** @description Unix seconds: the on-chain fulfilment deadline */
+              estimated_fulfillment_time: number;
+              /** @description Unix seconds */
+              fulfilled_at: number | null;
+              /** @description Unix seconds */
+              initiated_at: number;
+              /** @description chain address */
+              provider_id: string;
+              redemption_id: string;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount: number;
+              /** @enum {string} */
+              status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+              /** @description chain address */
+              user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  confirmRedemptionShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              redemption_id?: string;
+              /** @enum {string} */
+              status?: "confirmed";
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDisputeShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              description: string;
+              /** @description the canonical JSON whose keccak256 is the on-chain hash */
+              document: string;
+              evidence: unknown;
+              evidence_hash: string;
+              issue_type: string;
+              redemption_id: string;
+              transaction_hash: string | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  openDisputeShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description free text: tabs and line breaks allowed, other control characters refused */
+          description: string;
+          /** @description text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and line breaks allowed, other control characters refused; names never hold control characters) */
+          evidence: string | Record<string, never> | unknown[];
+          /** @enum {string} */
+          issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              evidence_hash?: string;
+              issue_type?: string;
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              redemption_id?: string;
+              /** @enum {string} */
+              status?: "disputed";
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getRedemptionSpecificationsShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description chain address */
+              provider_id: string;
+              redemption_id: string;
+              /** @description the reference body's specifications; null for the short body */
+              specifications: {
+                cpu_cores?: number;
+                network_mbps?: number;
+                ram_gb?: number;
+                storage_gb?: number;
+              } | null;
+              transaction_hash: string;
+              /** @description chain address */
+              user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getSstbBalanceShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              account: string;
+              balances: {
+                chain: string;
+                native_chain_id: number;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                sstb_balance: number;
+                sstb_balance_base_units: string;
+              }[];
+              /** @description whole sSTB over every chain */
+              sstb_balance: number;
+              /** @description exact, 18-decimal base units */
+              sstb_balance_base_units: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  transferSstbShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
+          sstb_amount: number;
+          /** @description chain address */
+          to: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              from?: string;
+              /**
+               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+               * @enum {string}
+               */
+              mode: "managed" | "external";
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount?: number;
+              /** @description chain address */
+              to?: string;
+              transaction_hash?: string;
+              transactions?: {
+                chainId: number;
+                data: string;
+                description: string;
+                /** @description chain address */
+                from: string;
+                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
+                gas: number;
+                /** @description hint: the account's pending nonce, in order */
+                nonce: number;
+                /** @description chain address */
+                to: string;
+                /** @description wei, decimal */
+                value: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getVerificationShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        verification_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attestation: {
+                cuHash: string;
+                /** @description decimal integer */
+                cuValue: string;
+                expiry: number;
+                /** @description decimal integer */
+                nonce: string;
+                /** @description chain address */
+                provider: string;
+                specs: {
+                  cpuCores: number;
+                  cpuScore: number;
+                  memoryScore: number;
+                  networkMbps: number;
+                  networkScore: number;
+                  ramGb: number;
+                  storageGb: number;
+                  storageScore: number;
+                };
+              } | null;
+              /** @description Unix seconds */
+              created_at: number;
+              cu_hash: string;
+              cu_id: number | null;
+              /** @description whole sSTB the mint gives */
+              cu_value: number;
+              cu_value_base_units: string;
+              expiry: number | null;
+              mint: {
+                /** @description collateral base units */
+                collateral_amount: string;
+                /** @description chain address */
+                collateral_token: string;
+                /** @description chain address */
+                minting_agent: string;
+                staking_period_max: number;
+                staking_period_min: number;
+              } | null;
+              minted: boolean;
+              /** @description `computeProof` for verifyAndMintSSTB once verified */
+              proof: string | null;
+              /** @description chain address */
+              provider_id: string;
+              rejection: {
+                parameter: string;
+                reason: string;
+              } | null;
+              signatures: {
+                /** @description 65-byte ECDSA signature */
+                signature: string;
+                /** @description chain address */
+                signer: string;
+              }[];
+              /** @enum {string} */
+              status: "verified" | "partially_signed" | "rejected";
+              threshold: number | null;
+              transaction_hash: string | null;
+              verification_id: string;
+              verification_method: string;
+              verification_type: string | null;
+              verified_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  cosignVerificationShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the EIP-712 Attestation message the verifiers sign */
+          attestation: {
+            cuHash: string;
+            /** @description decimal integer */
+            cuValue: string;
+            expiry: number;
+            /** @description decimal integer */
+            nonce: string;
+            /** @description chain address */
+            provider: string;
+            specs: {
+              cpuCores: number;
+              cpuScore: number;
+              memoryScore: number;
+              networkMbps: number;
+              networkScore: number;
+              ramGb: number;
+              storageGb: number;
+              storageScore: number;
+            };
+          };
+          report: {
+            benchmark_results: {
+              cpu_score: number;
+              memory_score: number;
+              network_score: number;
+              storage_score: number;
+            };
+            metadata: {
+              cpu_cores: number;
+              network_mbps: number;
+              ram_gb: number;
+              storage_gb: number;
+            };
+            /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+            proof: string;
+            /** @description the provider: the API key's account */
+            provider_id: string;
+            /**
+             * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
+             * @enum {string}
+             */
+            verification_type: "attestation" | "zkp";
+          };
+          signatures: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attestation: {
+                cuHash: string;
+                /** @description decimal integer */
+                cuValue: string;
+                expiry: number;
+                /** @description decimal integer */
+                nonce: string;
+                /** @description chain address */
+                provider: string;
+                specs: {
+                  cpuCores: number;
+                  cpuScore: number;
+                  memoryScore: number;
+                  networkMbps: number;
+                  networkScore: number;
+                  ramGb: number;
+                  storageGb: number;
+                  storageScore: number;
+                };
+              } | null;
+              /** @description Unix seconds */
+              created_at: number;
+              cu_hash: string;
+              cu_id: number | null;
+              /** @description whole sSTB the mint gives */
+              cu_value: number;
+              cu_value_base_units: string;
+              expiry: number | null;
+              mint: {
+                /** @description collateral base units */
+                collateral_amount: string;
+                /** @description chain address */
+                collateral_token: string;
+                /** @description chain address */
+                minting_agent: string;
+                staking_period_max: number;
+                staking_period_min: number;
+              } | null;
+              minted: boolean;
+              /** @description `computeProof` for verifyAndMintSSTB once verified */
+              proof: string | null;
+              /** @description chain address */
+              provider_id: string;
+              rejection: {
+                parameter: string;
+                reason: string;
+              } | null;
+              signatures: {
+                /** @description 65-byte ECDSA signature */
+                signature: string;
+                /** @description chain address */
+                signer: string;
+              }[];
+              /** @enum {string} */
+              status: "verified" | "partially_signed" | "rejected";
+              threshold: number | null;
+              transaction_hash: string | null;
+              verification_id: string;
+              verification_method: string;
+              verification_type: string | null;
+              verified_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  submitVerificationShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          benchmark_results: {
+            cpu_score: number;
+            memory_score: number;
+            network_score: number;
+            storage_score: number;
+          };
+          metadata: {
+            cpu_cores: number;
+            network_mbps: number;
+            ram_gb: number;
+            storage_gb: number;
+          };
+          /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+          proof: string;
+          /** @description the provider: the API key's account */
+          provider_id: string;
+          /**
+           * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
+           * @enum {string}
+           */
+          verification_type: "attestation" | "zkp";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attestation: {
+                cuHash: string;
+                /** @description decimal integer */
+                cuValue: string;
+                expiry: number;
+                /** @description decimal integer */
+                nonce: string;
+                /** @description chain address */
+                provider: string;
+                specs: {
+                  cpuCores: number;
+                  cpuScore: number;
+                  memoryScore: number;
+                  networkMbps: number;
+                  networkScore: number;
+                  ramGb: number;
+                  storageGb: number;
+                  storageScore: number;
+                };
+              } | null;
+              /** @description Unix seconds */
+              created_at: number;
+              cu_hash: string;
+              cu_id: number | null;
+              /** @description whole sSTB the mint gives */
+              cu_value: number;
+              cu_value_base_units: string;
+              expiry: number | null;
+              mint: {
+                /** @description collateral base units */
+                collateral_amount: string;
+                /** @description chain address */
+                collateral_token: string;
+                /** @description chain address */
+                minting_agent: string;
+                staking_period_max: number;
+                staking_period_min: number;
+              } | null;
+              minted: boolean;
+              /** @description `computeProof` for verifyAndMintSSTB once verified */
+              proof: string | null;
+              /** @description chain address */
+              provider_id: string;
+              rejection: {
+                parameter: string;
+                reason: string;
+              } | null;
+              signatures: {
+                /** @description 65-byte ECDSA signature */
+                signature: string;
+                /** @description chain address */
+                signer: string;
+              }[];
+              /** @enum {string} */
+              status: "verified" | "partially_signed" | "rejected";
+              threshold: number | null;
+              transaction_hash: string | null;
+              verification_id: string;
+              verification_method: string;
+              verification_type: string | null;
+              verified_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhooksShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              total: number;
+              webhooks: {
+                /** @description Unix seconds */
+                created_at: number;
+                events: (
+                  | "cu.verified"
+                  | "sstb.minted"
+                  | "sstb.redeemed"
+                  | "sstb.transferred"
+                  | "listing.created"
+                  | "listing.purchased"
+                  | "verification.completed"
+                  | "bridge.message_sent"
+                  | "bridge.message_received"
+                  | "marketplace.listing_created"
+                  | "marketplace.order_created"
+                  | "marketplace.trade_executed"
+                  | "redemption.initiated"
+                  | "redemption.fulfilled"
+                  | "redemption.confirmed"
+                  | "redemption.expired"
+                  | "redemption.disputed"
+                  | "redemption.resolved"
+                )[];
+                /** @description only events that involve the key's account */
+                own_events_only: boolean;
+                /** @description Unix seconds */
+                rotated_at: number | null;
+                subscription_id: string;
+                /**
+                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+                 * @enum {string}
+                 */
+                timestamp_format: "unix" | "iso8601";
+                url: string;
+              }[];
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createWebhookShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          events: (
+            | "cu.verified"
+            | "sstb.minted"
+            | "sstb.redeemed"
+            | "sstb.transferred"
+            | "listing.created"
+            | "listing.purchased"
+            | "verification.completed"
+            | "bridge.message_sent"
+            | "bridge.message_received"
+            | "marketplace.listing_created"
+            | "marketplace.order_created"
+            | "marketplace.trade_executed"
+            | "redemption.initiated"
+            | "redemption.fulfilled"
+            | "redemption.confirmed"
+            | "redemption.expired"
+            | "redemption.disputed"
+            | "redemption.resolved"
+          )[];
+          /** @default false */
+          own_events_only?: boolean;
+          /**
+           * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+           * @enum {string}
+           */
+          timestamp_format?: "unix" | "iso8601";
+          /** @description https outside the devnet */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              events: (
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+              )[];
+              /** @description only events that involve the key's account */
+              own_events_only: boolean;
+              /** @description Unix seconds */
+              rotated_at: number | null;
+              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
+              secret: string;
+              subscription_id: string;
+              /**
+               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+               * @enum {string}
+               */
+              timestamp_format: "unix" | "iso8601";
+              url: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWebhookShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              events: (
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+              )[];
+              /** @description only events that involve the key's account */
+              own_events_only: boolean;
+              /** @description Unix seconds */
+              rotated_at: number | null;
+              subscription_id: string;
+              /**
+               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+               * @enum {string}
+               */
+              timestamp_format: "unix" | "iso8601";
+              url: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWebhookShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @enum {boolean} */
+              deleted: true;
+              subscription_id: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveriesShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        status?: "pending" | "delivered" | "failed" | "cancelled";
+      };
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              deliveries: {
+                attempt_log: {
+                  attempt: number;
+                  duration_ms: number;
+                  error: string | null;
+                  ok: boolean;
+                  /** @description Unix seconds */
+                  started_at: number;
+                  status_code: number | null;
+                }[];
+                attempts: number;
+                /** @description Unix seconds */
+                created_at: number;
+                /** @description Unix seconds */
+                delivered_at: number | null;
+                delivery_id: string;
+                /**
+                 * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+                 * @enum {string}
+                 */
+                event:
+                  | "cu.verified"
+                  | "sstb.minted"
+                  | "sstb.redeemed"
+                  | "sstb.transferred"
+                  | "listing.created"
+                  | "listing.purchased"
+                  | "verification.completed"
+                  | "bridge.message_sent"
+                  | "bridge.message_received"
+                  | "marketplace.listing_created"
+                  | "marketplace.order_created"
+                  | "marketplace.trade_executed"
+                  | "redemption.initiated"
+                  | "redemption.fulfilled"
+                  | "redemption.confirmed"
+                  | "redemption.expired"
+                  | "redemption.disputed"
+                  | "redemption.resolved"
+                  | "webhook.test";
+                event_id: string;
+                last_error: string | null;
+                last_status_code: number | null;
+                /** @description Unix seconds */
+                next_attempt_at: number | null;
+                /** @description the body sent: {id, event, timestamp, data} */
+                payload: {
+                  [key: string]: unknown;
+                };
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed" | "cancelled";
+              }[];
+              limit: number;
+              page: number;
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  redeliverWebhookDeliveryShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        delivery_id: string;
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attempt_log: {
+                attempt: number;
+                duration_ms: number;
+                error: string | null;
+                ok: boolean;
+                /** @description Unix seconds */
+                started_at: number;
+                status_code: number | null;
+              }[];
+              attempts: number;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              delivered_at: number | null;
+              delivery_id: string;
+              /**
+               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+               * @enum {string}
+               */
+              event:
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+                | "webhook.test";
+              event_id: string;
+              last_error: string | null;
+              last_status_code: number | null;
+              /** @description Unix seconds */
+              next_attempt_at: number | null;
+              /** @description the body sent: {id, event, timestamp, data} */
+              payload: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              status: "pending" | "delivered" | "failed" | "cancelled";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecretShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              events: (
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+              )[];
+              /** @description only events that involve the key's account */
+              own_events_only: boolean;
+              /** @description Unix seconds */
+              rotated_at: number | null;
+              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
+              secret: string;
+              subscription_id: string;
+              /**
+               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+               * @enum {string}
+               */
+              timestamp_format: "unix" | "iso8601";
+              url: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  sendTestWebhookShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              attempt_log: {
+                attempt: number;
+                duration_ms: number;
+                error: string | null;
+                ok: boolean;
+                /** @description Unix seconds */
+                started_at: number;
+                status_code: number | null;
+              }[];
+              attempts: number;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              delivered_at: number | null;
+              delivery_id: string;
+              /**
+               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+               * @enum {string}
+               */
+              event:
+                | "cu.verified"
+                | "sstb.minted"
+                | "sstb.redeemed"
+                | "sstb.transferred"
+                | "listing.created"
+                | "listing.purchased"
+                | "verification.completed"
+                | "bridge.message_sent"
+                | "bridge.message_received"
+                | "marketplace.listing_created"
+                | "marketplace.order_created"
+                | "marketplace.trade_executed"
+                | "redemption.initiated"
+                | "redemption.fulfilled"
+                | "redemption.confirmed"
+                | "redemption.expired"
+                | "redemption.disputed"
+                | "redemption.resolved"
+                | "webhook.test";
+              event_id: string;
+              last_error: string | null;
+              last_status_code: number | null;
+              /** @description Unix seconds */
+              next_attempt_at: number | null;
+              /** @description the body sent: {id, event, timestamp, data} */
+              payload: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              status: "pending" | "delivered" | "failed" | "cancelled";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+}

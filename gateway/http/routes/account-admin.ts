@@ -5,7 +5,7 @@ import type { KeyService } from "../../auth/keys.js";
 import { WebhookCommandError, runWebhookAction } from "../../webhooks/command.js";
 import type { WebhookAction, WebhookCommandArgs } from "../../webhooks/command.js";
 import type { SubscriptionService } from "../../webhooks/subscriptions.js";
-import { invalidParameter } from "../errors.js";
+import { ApiError } from "../errors.js";
 
 /**
  * The gateway's own `accounts` and `webhooks` commands while a gateway holds the PGlite folder
@@ -39,7 +39,13 @@ export async function accountAdminRoutes(
       try {
         return { success: true, data: await runWebhookAction(webhooks, action!, args ?? { ids: [] }) };
       } catch (error) {
-        if (error instanceof WebhookCommandError) throw invalidParameter("command", error.message);
+        // the command's own words, as when it opens the store itself
+        if (error instanceof WebhookCommandError) {
+          throw new ApiError("invalid_parameter", error.message, {
+            parameter: error.flag ?? "command",
+            reason: error.message,
+          });
+        }
         throw error;
       }
     });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 
 import { KeyInputError } from "../../auth/keys.js";
 import type { CreateKeyOptions, KeyService } from "../../auth/keys.js";
-import { invalidParameter, notFound } from "../errors.js";
+import { ApiError, notFound } from "../errors.js";
 
 /**
  * Key management for the gateway's own `keys` command while a gateway runs (hidden from the
@@ -17,10 +17,16 @@ export async function adminRoutes(app: FastifyInstance, options: { keys: KeyServ
   const config = { public: true };
   app.post("/admin/keys", { schema: { hide: true }, config, onRequest: admin }, async (request) => {
     try {
-      const { token, key } = await keys.create(request.body as CreateKeyOptions);
+      const { token, key } = await keys.create((request.body ?? {}) as CreateKeyOptions);
       return { success: true, data: { token, key } };
     } catch (error) {
-      if (error instanceof KeyInputError) throw invalidParameter("body", error.message);
+      // the command's own words (they name its flag), as when it opens the store itself
+      if (error instanceof KeyInputError) {
+        throw new ApiError("invalid_parameter", error.message, {
+          parameter: error.flag ?? "body",
+          reason: error.message,
+        });
+      }
       throw error;
     }
   });

@@ -289,35 +289,29 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     },
   );
 
-  // --- bridge chains, from the deployment ---
+  // --- bridge chains, from the deployment (a list like every other: total, page, limit) ---
   app.get(
     "/bridge/chains",
     {
       schema: {
         tags: ["bridge"],
         summary: "Chains of the deployment and their bridge contracts",
-        response: {
-          200: s.envelope({
-            type: "object",
-            required: ["chains"],
-            additionalProperties: false,
-            properties: { chains: { type: "array", items: s.bridgeChain } },
-          }),
-          ...s.errors,
-        },
+        querystring: s.query({ ...s.paging }),
+        response: { 200: s.listEnvelope("chains", s.bridgeChain), ...s.errors },
       },
     },
-    async () =>
-      ok({
-        chains: options.chains.map((c) => ({
-          chain_id: c.chain,
-          name: options.chainLabels[c.chain] ?? c.chain,
-          native_chain_id: c.chainId ?? 0,
-          is_evm_compatible: true,
-          bridge_address: c.contracts.Bridge ?? ZeroAddress,
-          status: c.contracts.Bridge === undefined ? "unavailable" : "active",
-        })),
-      }),
+    async (request) => {
+      const q = request.query as Paging;
+      const chains = options.chains.map((c) => ({
+        chain_id: c.chain,
+        name: options.chainLabels[c.chain] ?? c.chain,
+        native_chain_id: c.chainId ?? 0,
+        is_evm_compatible: true,
+        bridge_address: c.contracts.Bridge ?? ZeroAddress,
+        status: c.contracts.Bridge === undefined ? "unavailable" : "active",
+      }));
+      return list("chains", chains.slice((q.page - 1) * q.limit, q.page * q.limit), chains.length, q);
+    },
   );
 
   // a chain's name from its id or its CCIP selector (a chain outside the deployment keeps its number)

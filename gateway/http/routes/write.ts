@@ -5,6 +5,7 @@ import { ISSUE_TYPES } from "../../indexer/modules/redemption-manager.js";
 import type { IssueTypeName, Specifications, WriteService } from "../../writes/operations.js";
 import { invalidParameter } from "../errors.js";
 import * as s from "../schemas.js";
+import { FREE_TEXT } from "../text.js";
 import { accountOf } from "./read.js";
 
 export interface WriteRouteOptions {
@@ -153,10 +154,19 @@ export async function writeRoutes(app: FastifyInstance, options: WriteRouteOptio
         params: redemptionIdParams,
         body: body({
           issue_type: { type: "string", enum: [...ISSUE_TYPES] },
-          description: { type: "string", minLength: 1, maxLength: 4_000 },
+          description: {
+            type: "string",
+            minLength: 1,
+            maxLength: 4_000,
+            description: "free text: tabs and line breaks allowed, other control characters refused",
+            [FREE_TEXT]: true,
+          },
           evidence: {
             type: ["string", "object", "array"],
-            description: "text (a URL, a log excerpt) or any JSON object or array",
+            description:
+              "text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and " +
+              "line breaks allowed, other control characters refused; names never hold control characters)",
+            [FREE_TEXT]: true,
           },
         }),
         response: {

@@ -7,6 +7,8 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { freePort, isProcessAlive } from "../../../devnet/local-node.js";
+import { KeyService } from "../../../gateway/auth/keys.js";
+import { openStore } from "../../../gateway/store/db.js";
 
 const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")), "dist/src/cli.js");
 
@@ -55,6 +57,7 @@ describe("npm start (the devnet, end to end)", function () {
     const dataDir = await mkdtemp(path.join(tmpdir(), "devnet-gateway-"));
     let curlResult = "";
     let bridgeCurlResult = "";
+    let subscriptionsWhileUp: unknown;
     const { code, output, checked } = await runDevnet(
       ["--base-port", String(basePort), "--gateway-port", String(gatewayPort)],
       { GATEWAY_DATA_DIR: dataDir },
@@ -67,9 +70,26 @@ describe("npm start (the devnet, end to end)", function () {
         const bridgeCurl = upOutput.split("\n").find((line) => line.includes("/bridge/status/"));
         expect(bridgeCurl, upOutput).to.not.equal(undefined);
         bridgeCurlResult = execFileSync("sh", ["-c", bridgeCurl!.trim()], { encoding: "utf8" });
+        // the demo removed the webhook subscription it made (its receiver is gone)
+        const apiKey = /^\s+API key\s+(\S+)$/m.exec(upOutput)![1];
+        const answer = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/webhooks`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        subscriptionsWhileUp = ((await answer.json()) as { data: { total: number } }).data.total;
       },
     );
+    // ... and the devnet's API key stops working with the devnet (revoked in its database)
+    const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir });
+    const keys = await new KeyService(store.db, "x".repeat(32)).list().finally(() => store.close());
     await rm(dataDir, { recursive: true, force: true });
+    expect(subscriptionsWhileUp, output).to.equal(0);
+    expect(output).to.match(/DELETE \/api\/v1\/webhooks\/[0-9a-f-]{36}: the demo's subscription and receiver are gone/);
+    const devnetKeys = keys.filter((k) => k.label === "devnet");
+    expect(devnetKeys).to.not.have.length(0);
+    expect(
+      devnetKeys.every((k) => k.revokedAt !== null),
+      JSON.stringify(devnetKeys),
+    ).to.equal(true);
     expect(code, output).to.equal(0);
     expect(checked, output).to.equal(true);
     const answer = JSON.parse(curlResult) as {

@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 
 import { expect } from "chai";
@@ -9,7 +9,7 @@ import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseE
 
 import { Redis } from "ioredis";
 
-import { chainSelectorOf } from "#sdk";
+import { chainSelectorOf, parseDeploymentFile } from "#sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
@@ -25,7 +25,7 @@ import {
   startTestGateway,
 } from "../../../devnet/fixtures.js";
 import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { expectError, HttpClient } from "../../helpers/http.js";
+import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
 import { TestReceiver } from "../../../devnet/local-servers.js";
 
@@ -40,11 +40,25 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
   let http: HttpClient;
   let user: string;
   let providers: { A: string; B: string; C: string; D: string };
+  /** The gateway's request log (one line per answered request). */
+  const requestLines: string[] = [];
+  /** Everything else the gateway logged (internal errors with their stacks). */
+  const logLines: string[] = [];
 
   before(async function () {
     live = await startLiveDeployment("api");
     await populate(live);
-    gw = await startTestGateway(live, {}, { log: (line) => console.error(`    [gateway] ${line}`) });
+    gw = await startTestGateway(
+      live,
+      {},
+      {
+        log: (line) => {
+          logLines.push(line);
+          console.error(`    [gateway] ${line}`);
+        },
+        requestLog: (line) => requestLines.push(line),
+      },
+    );
     user = live.signers[ROLE.user].address;
     providers = {
       A: live.signers[ROLE.providerA].address,
@@ -423,15 +437,20 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       expectError(await http.get("/api/v1/verification/42"), "invalid_parameter", 400, "verification_id");
     });
 
-    it("lists the deployment's chains for the bridge", async function () {
-      const { chains } = await http.data("/api/v1/bridge/chains");
+    it("lists the deployment's chains for the bridge with total, page and limit like every list", async function () {
+      const data = await http.data("/api/v1/bridge/chains");
       expect(
-        chains.map((c: { chain_id: string; native_chain_id: number }) => [c.chain_id, c.native_chain_id]),
+        data.chains.map((c: { chain_id: string; native_chain_id: number }) => [c.chain_id, c.native_chain_id]),
       ).to.deep.equal([
         ["arbitrum", 42161],
         ["ethereum", 1],
       ]);
-      expect(chains[0]).to.include({ name: "Arbitrum One", is_evm_compatible: true });
+      expect(data.chains[0]).to.include({ name: "Arbitrum One", is_evm_compatible: true });
+      expect([data.total, data.page, data.limit]).to.deep.equal([2, 1, 20]);
+      const second = await http.data("/v1/bridge/chains?page=2&limit=1");
+      expect(second.chains.map((c: { chain_id: string }) => c.chain_id)).to.deep.equal(["ethereum"]);
+      expect([second.total, second.page, second.limit]).to.deep.equal([2, 2, 1]);
+      expectError(await http.get("/api/v1/bridge/chains?limit=101"), "invalid_parameter", 400, "limit");
     });
   });
 
@@ -800,6 +819,327 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
     });
   });
 
+  describe("control characters in string parameters", function () {
+    it("answers invalid_parameter for a NUL in a string filter (GET /providers/list?location=a%00b), not a 500", async function () {
+      const logged = logLines.length;
+      for (const prefix of ["/api/v1", "/v1"]) {
+        const path = prefix === "/api/v1" ? "/providers/list" : "/providers";
+        const r = await http.get(`${prefix}${path}?location=a%00b`);
+        const error = expectError(r, "invalid_parameter", 400, "location");
+        expect(error.details.reason).to.equal("must not contain control characters (found U+0000)");
+      }
+      expect(logLines.slice(logged).join("\n")).to.not.contain("internal error"); // no stack trace logged
+      expect((await http.data("/api/v1/providers/list?location=DE")).total).to.equal(2); // the filter still works
+    });
+
+    it("refuses every control character in every parameter of every route of both prefixes, naming it", async function () {
+      // the routes come from the gateway's own document, so a new route is swept without a change here
+      const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
+      const { token } = await gw.keys.create({
+        tier: "enterprise",
+        account: user,
+        scopes: ["read", "write"],
+        rateLimit: 10_000_000,
+      });
+      const sweeper = new HttpClient(gw.url, token);
+      const controls = [...Array(0x20).keys(), 0x7f, 0x80, 0x9b, 0x9f].map((c) => String.fromCharCode(c));
+      const whitespace = ["\t", "\n", "\r"];
+      type Case = { method: string; path: string; body?: string; parameter: string; freeText: boolean; char: string };
+      const cases: Case[] = [];
+      const operations: string[] = [];
+      for (const [template, item] of Object.entries(doc.paths as Record<string, any>)) {
+        for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+          operations.push(`${method.toUpperCase()} ${template}`);
+          const pathOf = (values: Record<string, string>) =>
+            template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "x"));
+          const parameters = [...(operation.parameters ?? [])] as Array<{ in: string; name: string }>;
+          if (template === "/graphql" && method === "get") {
+            parameters.push({ in: "query", name: "query" }, { in: "query", name: "variables" });
+          }
+          for (const parameter of parameters) {
+            for (const char of controls) {
+              const value = `a${char}b`;
+              const freeText = template === "/graphql" && parameter.name === "query";
+              cases.push({
+                method: method.toUpperCase(),
+                path:
+                  parameter.in === "path"
+                    ? pathOf({ [parameter.name]: value })
+                    : `${pathOf({})}?${parameter.name}=${encodeURIComponent(value)}`,
+                parameter: parameter.name,
+                freeText,
+                char,
+              });
+            }
+          }
+          // body fields, one level of nesting included (GraphQL's body is {query, variables})
+          const schema =
+            template === "/graphql" && method === "post"
+              ? {
+                  properties: {
+                    query: { "x-free-text": true },
+                    variables: { type: "object", properties: { id: {} } },
+                  },
+                }
+              : operation.requestBody?.content?.["application/json"]?.schema;
+          const fields: Array<[string[], boolean]> = [];
+          for (const [name, property] of Object.entries((schema?.properties ?? {}) as Record<string, any>)) {
+            fields.push([[name], property["x-free-text"] === true]);
+            for (const inner of Object.keys(property.properties ?? {})) fields.push([[name, inner], false]);
+          }
+          for (const [names, freeText] of fields) {
+            for (const char of [...controls, "\ud800"]) {
+              const body: Record<string, unknown> = {};
+              if (names.length === 1) body[names[0]] = `a${char}b`;
+              else body[names[0]] = { [names[1]]: `a${char}b` };
+              cases.push({
+                method: method.toUpperCase(),
+                path: pathOf({}),
+                body: JSON.stringify(body),
+                parameter: names.join("."),
+                freeText,
+                char,
+              });
+            }
+          }
+        }
+      }
+      expect(operations.length, "operations in the document").to.be.greaterThan(60);
+      for (const prefix of ["/api/v1", "/v1"]) {
+        expect(
+          operations.some((o) => o.includes(` ${prefix}/`)),
+          prefix,
+        ).to.equal(true);
+      }
+      // every documented operation is a route of the app, and under both prefixes
+      for (const operation of operations) {
+        const [method, template] = operation.split(" ");
+        const url = template.replace(/\{([^}]+)\}/g, ":$1");
+        expect(gw.app.hasRoute({ method: method as "GET", url }), operation).to.equal(true);
+        if (template !== "/graphql") {
+          const twin = template.startsWith("/v1/") ? `/api${template}` : template.replace(/^\/api\/v1\//, "/v1/");
+          expect(operations, `${operation}'s twin`).to.include(`${method} ${twin}`);
+        }
+      }
+      const swept = new Set(cases.map((c) => `${c.method} ${c.path.split("?")[0].replace(/a[^/]*b/, "*")}`));
+      expect(swept.size).to.be.greaterThan(50);
+
+      const refusedFor = (r: Recorded, parameter: string) =>
+        r.status === 400 &&
+        (r.body as any)?.error?.details?.parameter === parameter &&
+        /control characters|well-formed Unicode/.test((r.body as any)?.error?.details?.reason ?? "");
+      let sent = 0;
+      for (let i = 0; i < cases.length; i += 16) {
+        await Promise.all(
+          cases.slice(i, i + 16).map(async (c) => {
+            const r = await sweeper.request(c.method, c.path, {
+              body: c.body,
+              headers: c.body === undefined ? {} : { "content-type": "application/json" },
+            });
+            sent++;
+            const what = `${c.method} ${c.path} ${c.body ?? ""} (U+${c.char.charCodeAt(0).toString(16)})`;
+            expect(r.status, `${what}: ${r.text}`).to.be.lessThan(500);
+            if (c.freeText && whitespace.includes(c.char)) {
+              // tab, line feed and carriage return are text in a free-text field
+              expect(refusedFor(r, c.parameter), `${what}: ${r.text}`).to.equal(false);
+            } else {
+              expectError(r, "invalid_parameter", 400, c.parameter);
+              expect(refusedFor(r, c.parameter), `${what}: ${r.text}`).to.equal(true);
+            }
+          }),
+        );
+      }
+      console.log(`      ${sent} requests over ${operations.length} operations, none answered 5xx`);
+      expect(logLines.join("\n")).to.not.contain("internal error");
+    });
+
+    it("refuses control characters in the names of body fields and deep inside free-text values", async function () {
+      const { token } = await gw.keys.create({ tier: "premium", account: user, scopes: ["read", "write"] });
+      const writer = new HttpClient(gw.url, token);
+      const post = (path: string, body: unknown) =>
+        writer.request("POST", path, { body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+      const dispute = "/v1/redemptions/1/dispute";
+      const nameError = expectError(
+        await post(dispute, { issue_type: "other", description: "d", evidence: { "lo\u0000g": "x" } }),
+        "invalid_parameter",
+        400,
+        "evidence.lo\\u0000g",
+      );
+      expect(nameError.details.reason).to.match(/^\(the name\) must not contain control characters/);
+      const deep = expectError(
+        await post(dispute, { issue_type: "other", description: "d", evidence: { log: ["ok", "esc\u001b[31m"] } }),
+        "invalid_parameter",
+        400,
+        "evidence.log.1",
+      );
+      expect(deep.details.reason).to.equal(
+        "must not contain control characters other than tab, line feed and carriage return (found U+001B)",
+      );
+      expectError(await post("/api/v1/webhooks", { "u\u0007rl": "x" }), "invalid_parameter", 400, "u\\u0007rl");
+      // GraphQL variables sent with GET are JSON text: their strings are checked too
+      const variables = encodeURIComponent(JSON.stringify({ id: "0x\u0000" }));
+      expectError(
+        await writer.get(
+          `/graphql?query=${encodeURIComponent("query($id: ID!) { provider(id: $id) { id } }")}&variables=${variables}`,
+        ),
+        "invalid_parameter",
+        400,
+        "variables.id",
+      );
+    });
+  });
+
+  describe("path parameters beyond the router's limit and malformed URLs: like any request", function () {
+    it("authenticates, counts and rate-limits them, then answers invalid_parameter", async function () {
+      const long = `/api/v1/cu/${"1".repeat(201)}`;
+      const malformed = "/api/v1/cu/%E0%A4%A";
+      for (const path of [long, `/v1/providers/${"a".repeat(5000)}`, malformed]) {
+        // without a key: 401 with the rate-limit headers, as any request
+        const anonymous = await http.get(path, { token: null });
+        expectError(anonymous, "authentication_error", 401);
+        expect(anonymous.headers.get("x-ratelimit-limit"), path).to.equal("100");
+        expect(anonymous.headers.get("x-ratelimit-remaining"), path).to.match(/^\d+$/);
+      }
+      const { token } = await gw.keys.create({ tier: "enterprise", account: user, rateLimit: 4 });
+      const remaining: string[] = [];
+      for (const [path, parameter] of [
+        [long, "cu_id"],
+        [`/v1/providers/${"a".repeat(5000)}`, "providerId"],
+        [malformed, "url"],
+        [`${malformed}?limit=1`, "url"],
+      ] as const) {
+        const r = await http.get(path, { token });
+        expectError(r, "invalid_parameter", 400, parameter);
+        remaining.push(r.headers.get("x-ratelimit-remaining")!);
+        expect(Number(r.headers.get("x-ratelimit-reset"))).to.be.greaterThan(Date.now() / 1000 - 1);
+      }
+      expect(remaining).to.deep.equal(["3", "2", "1", "0"]); // each one counted against the key
+      expectError(await http.get(long, { token }), "rate_limit_exceeded", 429);
+      expectError(await http.get(malformed, { token }), "rate_limit_exceeded", 429);
+      // a scope is still required: a write-only key may not read, whatever the URL
+      const { token: writeOnly } = await gw.keys.create({ tier: "standard", account: user, scopes: ["write"] });
+      expectError(await http.get(long, { token: writeOnly }), "authorization_error", 403);
+      // the route that takes malformed URLs is not a route of its own
+      expectError(await http.get("/__malformed-url"), "resource_not_found", 404);
+    });
+  });
+
+  describe("request ids", function () {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+    it("names every response with X-Request-Id, errors and public routes included", async function () {
+      const responses = [
+        await http.get("/api/v1/cu/list"),
+        await http.get("/v1/cu/999"),
+        await http.get("/api/v1/no-such-route"),
+        await http.get("/api/v1/cu/list?limit=500"),
+        await http.get("/api/v1/cu/list", { token: null }),
+        await http.get("/api/v1/cu/%E0%A4%A"),
+        await http.get("/api/v1/openapi.json", { token: null }),
+        await http.get("/health", { token: null }),
+        await http.graphql("{ marketplaceActivity(limit: 1) { id } }"),
+      ];
+      const ids = responses.map((r) => r.headers.get("x-request-id"));
+      for (const [i, id] of ids.entries()) expect(id, responses[i].path).to.match(uuid);
+      expect(new Set(ids).size).to.equal(ids.length);
+    });
+
+    it("keeps a sane X-Request-Id the client sent and replaces anything else", async function () {
+      const mine = "client-req_42:7f3a.b/c+d=";
+      expect(
+        (await http.get("/api/v1/cu/list", { headers: { "x-request-id": mine } })).headers.get("x-request-id"),
+      ).to.equal(mine);
+      for (const bad of ["x".repeat(129), "two words", "semi;colon", "<script>"]) {
+        const r = await http.get("/api/v1/cu/list", { headers: { "x-request-id": bad } });
+        expect(r.headers.get("x-request-id"), bad).to.match(uuid);
+      }
+    });
+
+    it("writes the id in the gateway's log line of the request, never the key", async function () {
+      const r = await http.get(`/api/v1/providers/list?limit=2&api_key=${http.token}`, { token: null });
+      const id = r.headers.get("x-request-id")!;
+      const failed = await http.get("/v1/cu/999", { headers: { "x-request-id": "trace-me-1" } });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // onResponse runs after the answer is sent
+      const line = requestLines.find((l) => l.includes(id));
+      expect(line, requestLines.slice(-5).join("\n")).to.match(
+        new RegExp(
+          `^request ${id} GET /api/v1/providers/list\\?limit=2&api_key=\\[redacted\\] 200 [\\d.]+ ms key [0-9a-f-]{36}$`,
+        ),
+      );
+      expect(line).to.not.contain(http.token!);
+      expect(failed.status).to.equal(404);
+      expect(requestLines.find((l) => l.includes("trace-me-1"))).to.match(/^request trace-me-1 GET \/v1\/cu\/999 404 /);
+    });
+  });
+
+  describe("the calling key: GET /api/v1/me and /v1/me", function () {
+    it("shows the key's account, tier, scopes, expiry and what is left of its budget", async function () {
+      const { token, key } = await gw.keys.create({
+        tier: "standard",
+        account: providers.A,
+        scopes: ["read"],
+        label: "checker",
+        expiresIn: 3600,
+      });
+      const first = await http.get("/api/v1/me", { token });
+      const me = dataOf(first);
+      expect(me).to.deep.equal({
+        key_id: key.keyId,
+        account: providers.A,
+        tier: "standard",
+        scopes: ["read"],
+        label: "checker",
+        created_at: key.createdAt,
+        expires_at: key.createdAt + 3600,
+        rate_limit: {
+          limit: 100,
+          remaining: Number(first.headers.get("x-ratelimit-remaining")),
+          reset: Number(first.headers.get("x-ratelimit-reset")),
+        },
+      });
+      expect(me.rate_limit.remaining).to.equal(99); // this request counted
+      const second = dataOf(await http.get("/v1/me", { token }));
+      expect(second.rate_limit.remaining).to.equal(98);
+      expect(second.key_id).to.equal(key.keyId);
+    });
+
+    it("answers a key of any scope, and refuses a missing or revoked one", async function () {
+      const { token, key } = await gw.keys.create({
+        tier: "enterprise",
+        account: user,
+        scopes: ["write"],
+        rateLimit: 7,
+      });
+      const me = dataOf(await http.get("/api/v1/me", { token }));
+      expect(me).to.deep.include({ scopes: ["write"], tier: "enterprise", expires_at: null });
+      expect(me.rate_limit.limit).to.equal(7);
+      expectError(await http.get("/api/v1/me", { token: null }), "authentication_error", 401);
+      await gw.keys.revoke(key.keyId);
+      expectError(await http.get("/api/v1/me", { token }), "authentication_error", 401);
+    });
+  });
+
+  describe("the deployment: GET /api/v1/deployment", function () {
+    it("shows every chain and its contracts, so a provider finds the AttestationVerifier of its EIP-712 domain", async function () {
+      const deployment = await http.data("/api/v1/deployment");
+      const file = parseDeploymentFile(readFileSync(live.deploymentFile, "utf8"));
+      expect(deployment.environment).to.equal("devnet");
+      expect(deployment.primary_chain).to.equal("arbitrum");
+      expect(deployment.chains.map((c: any) => [c.chain_id, c.native_chain_id, c.primary])).to.deep.equal([
+        ["arbitrum", 42161, true],
+        ["ethereum", 1, false],
+      ]);
+      const arbitrum = deployment.chains[0];
+      expect(arbitrum.contracts.AttestationVerifier).to.equal(await live.d.verifier.getAddress());
+      expect(arbitrum.contracts.RedemptionManager).to.equal(await live.d.redemptionManager.getAddress());
+      expect(JSON.stringify(deployment)).to.not.contain("127.0.0.1"); // RPC URLs may carry secrets: never shown
+      expect(Object.keys(arbitrum.contracts).length).to.be.greaterThan(5);
+      // every contract of the deployment file, as it names them
+      expect(deployment.chains.map((c: any) => c.contracts)).to.deep.equal(file.map((c) => c.contracts));
+      expect(await http.data("/v1/deployment")).to.deep.equal(deployment);
+    });
+  });
+
   describe("OpenAPI 3.1 document at /api/v1/openapi.json", function () {
     it("lists every read route under both prefixes, and the docs page is served", async function () {
       const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
@@ -825,6 +1165,25 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           expect(doc.paths, prefix + path).to.have.property(prefix + path);
         }
       }
+      // what Redocly's recommended rules ask for (npm run lint:openapi runs them): servers, a licence,
+      // and a stable, unique operationId on every operation, the /v1 twin's with the suffix Short
+      expect(doc.servers).to.deep.equal([{ url: "/", description: "the gateway serving this document" }]);
+      expect(doc.info.license).to.deep.equal({ name: "MIT", identifier: "MIT" });
+      const ids = new Map<string, string>();
+      for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
+        for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+          expect(operation.operationId, `${method} ${path}`).to.match(/^[a-z][A-Za-z]+$/);
+          expect(ids.has(operation.operationId), operation.operationId).to.equal(false);
+          ids.set(operation.operationId, `${method} ${path}`);
+          expect(
+            Object.keys(operation.responses).some((status) => /^4\d\d$/.test(status)),
+            path,
+          ).to.equal(true);
+        }
+      }
+      expect(doc.paths["/api/v1/cu/list"].get.operationId).to.equal("listComputeUnits");
+      expect(doc.paths["/v1/cu/list"].get.operationId).to.equal("listComputeUnitsShort");
+      expect(doc.paths["/v1/redemptions"].post.operationId).to.equal("initiateRedemptionShort");
       const page = await http.get("/docs", { token: null });
       expect(page.status).to.equal(200);
       expect(page.text).to.match(/swagger/i);

@@ -36,7 +36,16 @@ describe(`Idempotency-Key hook on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     a.addHook("onRequest", async (request) => {
       const account = request.headers["x-account"];
       if (typeof account === "string")
-        request.apiKey = { keyId: account, tier: "standard", account, scopes: ["write"], rateLimit: 100 };
+        request.apiKey = {
+          keyId: account,
+          tier: "standard",
+          account,
+          scopes: ["write"],
+          rateLimit: 100,
+          label: "",
+          createdAt: 0,
+          expiresAt: null,
+        };
     });
     registerIdempotency(a, store.db, options);
     // registered after the hook, in a plugin of their own as another part of the gateway would be

@@ -885,6 +885,70 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
     });
   });
 
+  describe("POST /webhooks/:id/test", function () {
+    it("sends a signed webhook.test event through the normal delivery path: logged, redeliverable, 404 to others", async function () {
+      const sink = await new TestReceiver().start();
+      const user = api(tokens.user);
+      const created = await user.request("POST", "/api/v1/webhooks", json({ url: sink.url, events: ["sstb.minted"] }));
+      expect(created.status, created.text).to.equal(201);
+      const sub = (created.body as any).data as { subscription_id: string; secret: string };
+      sink.secrets = [sub.secret];
+      try {
+        const path = `/api/v1/webhooks/${sub.subscription_id}/test`;
+        // another account's subscription does not exist for it; a read-only key may not send
+        expect((await api(tokens.user2).request("POST", path)).status).to.equal(404);
+        expect((await api(tokens.user2).request("POST", `/v1/webhooks/${sub.subscription_id}/test`)).status).to.equal(
+          404,
+        );
+        expect((await api(tokens.readOnly).request("POST", path)).status).to.equal(403);
+        expect(sink.hits).to.have.length(0);
+
+        const queued = await user.request("POST", path);
+        expect(queued.status, queued.text).to.equal(202);
+        const delivery = (queued.body as any).data;
+        expect(delivery).to.include({ event: "webhook.test", status: "pending", attempts: 0 });
+        expect(delivery.delivery_id).to.match(UUID);
+        expect(delivery.event_id).to.match(/^test:[0-9a-f-]{36}$/);
+        expect(delivery.payload).to.deep.include({ id: delivery.event_id, event: "webhook.test" });
+        expect(delivery.payload.data).to.deep.include({ subscription_id: sub.subscription_id, url: sink.url });
+
+        // signed with the subscription's secret (the receiver helper checks it), with the delivery id and event headers
+        await sink.waitFor((x) => x.length === 1);
+        expect(sink.received[0]).to.deep.include({ deliveryId: delivery.delivery_id, event: "webhook.test" });
+        expect(sink.received[0].raw).to.equal(JSON.stringify(delivery.payload));
+        expect(verifySignature(sink.received[0].raw, signBody(sink.received[0].raw, sub.secret), sub.secret)).to.equal(
+          true,
+        );
+        const log = await eventually(async () => {
+          const r = await user.request("GET", `/api/v1/webhooks/${sub.subscription_id}/deliveries`);
+          const [d] = (r.body as any).data.deliveries;
+          return d?.status === "delivered" ? (r.body as any).data : undefined;
+        });
+        expect(log.total).to.equal(1);
+        expect(log.deliveries[0]).to.include({ delivery_id: delivery.delivery_id, event: "webhook.test", attempts: 1 });
+        expect(log.deliveries[0].attempt_log[0]).to.include({ status_code: 200, ok: true });
+
+        // redelivered like any delivery: the same id and bytes again
+        const again = await user.request(
+          "POST",
+          `/v1/webhooks/${sub.subscription_id}/deliveries/${delivery.delivery_id}/redeliver`,
+        );
+        expect(again.status, again.text).to.equal(200);
+        await sink.waitFor((x) => x.length === 2);
+        expect(sink.received[1]).to.deep.include({ deliveryId: delivery.delivery_id, raw: sink.received[0].raw });
+
+        // each test is a new event; the short prefix answers the same way
+        const second = await user.request("POST", `/v1/webhooks/${sub.subscription_id}/test`);
+        expect(second.status).to.equal(202);
+        expect((second.body as any).data.event_id).to.not.equal(delivery.event_id);
+        await sink.waitFor((x) => x.length === 3);
+      } finally {
+        await user.request("DELETE", `/api/v1/webhooks/${sub.subscription_id}`);
+        await sink.stop();
+      }
+    });
+  });
+
   describe("delivery guarantees over the whole run", function () {
     it("delivered every event once per subscription (duplicates only as documented), all signed", async function () {
       // the redelivery's outcome may still be on its way to the database

@@ -308,6 +308,36 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
     });
 
+    it("on the devnet the answer is sent as is with eth_sendTransaction (the node's accounts are unlocked), as the README shows", async function () {
+      const count = await live.d.redemptionManager.redemptionCount();
+      const data = dataOf(
+        await post(w.http.external, "/v1/redemptions", { sstb_amount: 2, provider_id: w.provider.address }),
+      );
+      expect(data.mode).to.equal("external");
+      for (const t of data.transactions) {
+        expect(t.value).to.equal("0"); // no write route moves native currency: from, to and data are all it takes
+        // the README's request: {from, to, data}; the node picks the nonce and the gas
+        const response = await fetch(live.nodes[0].url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "eth_sendTransaction",
+            params: [{ from: t.from, to: t.to, data: t.data }],
+          }),
+        });
+        const answer = (await response.json()) as { result?: string; error?: { message: string } };
+        expect(answer.error, t.description).to.equal(undefined);
+        const receipt = await live.rpc.waitForTransaction(answer.result!);
+        expect(receipt?.status, t.description).to.equal(1);
+      }
+      expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
+      const record = await live.d.redemptionManager.redemptions(count + 1n);
+      expect(record.user).to.equal(w.external.address);
+      expect(record.amount).to.equal(parseEther("2"));
+    });
+
     it("transfer answers one transaction that moves the sSTB when sent", async function () {
       const to = live.signers[ROLE.user2].address;
       const before = await live.d.sstb.balanceOf(to);

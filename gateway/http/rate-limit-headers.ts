@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** `X-RateLimit-Reset` as a Unix time, computed once per request (header and `/me` agree). */
+    rateLimitResetAt?: number;
+  }
+}
+
+/**
+ * The request's rate-limit budget as the rate-limit plugin left it in the reply's headers (after
+ * counting this request): the limit, what remains, and the reset as Unix seconds (the plugin sends
+ * seconds until the reset; the spec wants a Unix time). Null where the plugin set no header (a
+ * Redis outage lets requests through uncounted).
+ */
+export function rateLimitOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): { limit: number | null; remaining: number | null; reset: number | null } {
+  const header = (name: string) => {
+    const value = reply.getHeader(name);
+    return value === undefined ? null : Number(value);
+  };
+  const untilReset = header("x-ratelimit-reset");
+  if (untilReset !== null && request.rateLimitResetAt === undefined) {
+    request.rateLimitResetAt = Math.floor(Date.now() / 1000) + untilReset;
+  }
+  return {
+    limit: header("x-ratelimit-limit"),
+    remaining: header("x-ratelimit-remaining"),
+    reset: request.rateLimitResetAt ?? null,
+  };
+}

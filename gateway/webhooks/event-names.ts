@@ -1,0 +1,39 @@
+// The names of the webhook events, apart from their mapping (events.ts): the routes, the
+// subscription service and the `webhooks` command need only the names, and so import nothing of the
+// protocol's contracts (the command runs without compiled contracts).
+
+/**
+ * Every webhook event: the union of the spec's two lists (DESIGN.md section 9) plus the three
+ * redemption outcomes the spec's lists leave out (`redemption.expired`, `.disputed`, `.resolved`):
+ * without them a user or provider subscribed to `redemption.*` would never hear how a redemption
+ * that was not confirmed ended.
+ */
+export const WEBHOOK_EVENTS = [
+  "cu.verified",
+  "sstb.minted",
+  "sstb.redeemed",
+  "sstb.transferred",
+  "listing.created",
+  "listing.purchased",
+  "verification.completed",
+  "bridge.message_sent",
+  "bridge.message_received",
+  "marketplace.listing_created",
+  "marketplace.order_created",
+  "marketplace.trade_executed",
+  "redemption.initiated",
+  "redemption.fulfilled",
+  "redemption.confirmed",
+  "redemption.expired",
+  "redemption.disputed",
+  "redemption.resolved",
+] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+/**
+ * The event of a test delivery (`POST /webhooks/:id/test`): sent on demand to one subscription
+ * through the normal delivery path; never subscribed to and never sent for anything on-chain.
+ */
+export const TEST_EVENT = "webhook.test";
+/** Every event a delivery may carry: the subscribable ones and the test event. */
+export const DELIVERY_EVENTS = [...WEBHOOK_EVENTS, TEST_EVENT] as const;
