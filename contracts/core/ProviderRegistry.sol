@@ -245,17 +245,18 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
-    /// @dev Status does not matter beyond registration: a holder's claim on capacity does not lapse
-    /// because its provider was suspended or sent back to review. The holder gets the compute or,
-    /// on expiry, the lock.
+    /// @dev Status does not matter: a holder's claim on capacity does not lapse because its provider
+    /// was suspended or sent back to review. The holder gets the compute or, on expiry, the lock.
+    /// Registration is not read either: only a registered provider ever has capacity (minting
+    /// needs an active one), so an unregistered account fails the capacity check. Reads two of the
+    /// account's three slots (the manager knows the tier, fixed at registration).
     function reserveCapacity(
         address provider,
         uint256 amount
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, Tier tier, uint256 ratioBps) {
+    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, uint256 ratioBps) {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, provider);
-        tier = account.tier;
+        ProviderAccount storage account = $.accounts[provider];
         uint256 available = account.availableCU;
         if (amount > available) revert InsufficientCapacity(amount, available);
         ratioBps = $.collateralRatioBps;
