@@ -104,20 +104,22 @@ export async function clearMaxLeaseTerm(ethers: HardhatEthers, f: ProtocolFixtur
 }
 
 /**
- * Puts the registry's pricing pair back where the first layout kept it (ratio in the first slot,
- * price in the third) and clears the issue-19 pair in the second slot, as in a registry proxy
- * upgraded from the first layout.
+ * Writes the registry's pricing pair where the first layout kept it (ratio in the first slot,
+ * price in the third) and, unless `keepPair`, clears the issue-19 pair in the second slot, as in a
+ * registry proxy upgraded from the first layout.
  */
 export async function pricingToFirstLayout(
   ethers: HardhatEthers,
   f: ProtocolFixture,
   ratioBps: bigint,
   perCU: bigint,
+  { keepPair = false }: { keepPair?: boolean } = {},
 ): Promise<void> {
   const registry = await f.registry.getAddress();
   const slot0 = await read(ethers, registry, REGISTRY_STORAGE);
   await write(ethers, registry, REGISTRY_STORAGE, (slot0 & ~(mask(16n) << 160n)) | (ratioBps << 160n));
+  await write(ethers, registry, REGISTRY_STORAGE + 2n, perCU);
+  if (keepPair) return;
   const slot1 = await read(ethers, registry, REGISTRY_STORAGE + 1n);
   await write(ethers, registry, REGISTRY_STORAGE + 1n, slot1 & mask(40n));
-  await write(ethers, registry, REGISTRY_STORAGE + 2n, perCU);
 }
