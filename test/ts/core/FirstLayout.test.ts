@@ -88,7 +88,9 @@ describe("RedemptionManager: records of the first layout", function () {
       const m = f.redemptionManager;
       await time.increase(72n * HOUR + 1n);
       await expect(m.connect(f.stranger).expireRedemption(2n)).to.emit(m, "RedemptionExpired");
-      await expect(m.connect(f.stranger).finalizeRedemption(1n)).to.emit(m, "RedemptionConfirmed").withArgs(1n, f.user.address);
+      await expect(m.connect(f.stranger).finalizeRedemption(1n))
+        .to.emit(m, "RedemptionConfirmed")
+        .withArgs(1n, f.user.address);
       expect(await m.redemptionStatus(2n)).to.equal(RStatus.Expired);
       expect(await m.redemptionStatus(1n)).to.equal(RStatus.Confirmed);
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);

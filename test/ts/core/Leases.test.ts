@@ -723,7 +723,12 @@ describe("RedemptionManager: access keys and leases", function () {
       await time.increase(72n * HOUR + 60n);
       await expect(m.connect(f.stranger).finalizeRedemption(rid))
         .to.emit(f.registry, "CollateralReleased")
-        .withArgs(f.provider.address, LOCK, (await m.redemptionOf(rid)).fulfilledAt - (await m.redemptionOf(rid)).timestamp, 1n);
+        .withArgs(
+          f.provider.address,
+          LOCK,
+          (await m.redemptionOf(rid)).fulfilledAt - (await m.redemptionOf(rid)).timestamp,
+          1n,
+        );
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);
       // and the user may still confirm a terminated lease's redemption instead
       const { f: g, rid: other } = await terminated();
