@@ -142,19 +142,19 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// `fulfilledAt` ever change after creation.
     struct Record {
         address user;
+        RedemptionStatus status;
+        bool legacy; // kept in the first layout
+        address provider; // legacy records only; packed ones name it by index, see {_provider}
+        uint256 providerIndex; // packed records only
         uint256 timestamp;
         uint256 deadline;
-        RedemptionStatus status;
         uint256 flags;
-        address provider; // resolved lazily for packed records, see {_provider}
-        uint256 providerIndex; // packed records only
         uint256 fulfilledAt;
         uint256 weight;
         uint256 lockRatioBps;
         uint256 amount;
         uint256 lock;
         uint256 leaseId; // renewals only
-        bool legacy;
     }
 
     /// @custom:storage-location erc7201:computeprotocol.storage.RedemptionManager
@@ -470,11 +470,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// deadline) at acceptance, so the dispute window runs from the acceptance and a confirmation
     /// or finalization releases its lock with a response time of 0 (the provider committed to it in
     /// advance). The price met the minimum and the weight was fixed when the provider offered it.
-    function acceptRenewal(
-        uint256 leaseId,
-        uint256 price,
-        uint256 extension
-    ) external nonReentrant returns (uint256) {
+    function acceptRenewal(uint256 leaseId, uint256 price, uint256 extension) external nonReentrant returns (uint256) {
         RedemptionManagerStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
         LeaseSlot storage lease = _leaseWithEnd($, leaseId);
@@ -793,10 +789,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         }
         uint256 word0 =
             uint256(uint160(msg.sender)) |
-            (uint256(block.timestamp.toUint32()) << 160) |
-            (c.providerIndex << 200) |
-            (c.weight << 224) |
-            (ratioBps << 240);
+                (uint256(block.timestamp.toUint32()) << 160) |
+                (c.providerIndex << 200) |
+                (c.weight << 224) |
+                (ratioBps << 240);
         uint256 word1 = uint256(c.amount.toUint96()) | (uint256(lock.toUint96()) << 96);
         if (c.leaseId == 0) {
             word0 |= uint256(RedemptionStatus.Pending) << 192;
@@ -906,8 +902,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev The lock of a redemption the provider let lapse goes to the user, less the early-exit
     /// penalty to the treasury while the provider's staking period runs.
     function _payOutAsExpiry(Record memory r) private returns (uint256 compensation, uint256 penalty) {
-        return
-            _registry.payOutLock(_provider(r), r.lock, r.user, _storage().treasury, r.lockRatioBps, r.weight);
+        return _registry.payOutLock(_provider(r), r.lock, r.user, _storage().treasury, r.lockRatioBps, r.weight);
     }
 
     /// @dev The checks of {acceptRenewal} on the lease and its offer; consumes the offer and moves
