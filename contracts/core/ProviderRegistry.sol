@@ -441,6 +441,12 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
+    function statusAndTierOf(address provider) external view returns (ProviderStatus status, Tier tier) {
+        ProviderAccount storage account = _storage().accounts[provider];
+        return (account.status, account.tier);
+    }
+
+    /// @inheritdoc IProviderRegistry
     function providerInfo(address provider) external view returns (ProviderInfo memory) {
         ProviderRegistryStorage storage $ = _storage();
         return ProviderInfo({provider: provider, account: $.accounts[provider], profile: $.profiles[provider]});

@@ -22,7 +22,7 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// moves its status to a final value before touching the lock, so no lock is released or paid
 /// twice.
 ///
-/// Records: since issue 19 a record is two packed words in `records` (see {_pack}); records
+/// Records: since issue 19 a record is two packed words in `records` (see {_packWord0}); records
 /// written by the first implementation stay where they are, in `redemptions` (three slots), and
 /// are read and updated there: {_load} and {_store} are the only code that knows both layouts.
 contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRedemptionManager {
@@ -92,7 +92,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint128 lock;
     }
 
-    /// @dev A record since issue 19: two words, bit layout in {_pack}.
+    /// @dev A record since issue 19: two words, bit layout in {_packWord0}.
     struct PackedRedemption {
         uint256 word0;
         uint256 word1;
@@ -260,7 +260,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         require(r.fulfilledAt != 0, "Not fulfilled yet");
         // solhint-disable-next-line gas-custom-errors
         require(r.status != RedemptionStatus.Confirmed, "Already confirmed");
-        if (r.status != RedemptionStatus.Fulfilled) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (r.status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, r.status);
         _complete(redemptionId, r);
     }
 
@@ -271,7 +271,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @inheritdoc IRedemptionManager
     function finalizeRedemption(uint256 redemptionId) external nonReentrant {
         Record memory r = _load(redemptionId);
-        if (r.status != RedemptionStatus.Fulfilled) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (r.status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, r.status);
         uint256 disputeDeadline = r.fulfilledAt + uint256(_storage().disputeWindow);
         // the window includes its last second, as in {openDispute}
         // solhint-disable-next-line gas-strict-inequalities
@@ -282,13 +282,13 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @inheritdoc IRedemptionManager
     function expireRedemption(uint256 redemptionId) external nonReentrant {
         Record memory r = _load(redemptionId);
-        if (r.status != RedemptionStatus.Pending) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (r.status != RedemptionStatus.Pending) _invalidStatus(redemptionId, r.status);
         // the provider has all of its last second
         // solhint-disable-next-line gas-strict-inequalities
         if (block.timestamp <= r.deadline) revert RedemptionDeadlineNotPassed(redemptionId, r.deadline);
 
         r.status = RedemptionStatus.Expired;
-        _store(redemptionId, r);
+        _store(redemptionId, r, false);
         (uint256 compensation, uint256 penalty) = _payOutAsExpiry(r);
         emit RedemptionExpired(redemptionId, r.user, compensation, penalty);
     }
@@ -298,10 +298,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// dispute until the dispute ends, so it is not renewed meanwhile.
     function openDispute(uint256 redemptionId, IssueType issueType, bytes32 evidenceHash) external {
         Record memory r = _load(redemptionId);
-        if (msg.sender != r.user) revert RedemptionUnauthorized(redemptionId, msg.sender);
+        if (msg.sender != r.user) _unauthorized(redemptionId);
         RedemptionStatus status = r.status;
         if (status != RedemptionStatus.Pending && status != RedemptionStatus.Fulfilled) {
-            revert RedemptionInvalidStatus(redemptionId, status);
+            _invalidStatus(redemptionId, status);
         }
         // Until its deadline the provider may still fulfil: a dispute then would only block it.
         // solhint-disable-next-line gas-strict-inequalities
@@ -313,7 +313,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (block.timestamp > disputeDeadline) revert DisputeWindowClosed(redemptionId, disputeDeadline);
 
         r.status = RedemptionStatus.Disputed;
-        _store(redemptionId, r);
+        _store(redemptionId, r, false);
         RedemptionManagerStorage storage $ = _storage();
         if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0) ++$.leases[_leaseOfRecord(redemptionId, r)].openDisputes;
         Dispute storage d = $.disputes[redemptionId];
@@ -326,8 +326,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @inheritdoc IRedemptionManager
     function respondToDispute(uint256 redemptionId, bytes32 responseHash) external {
         Record memory r = _load(redemptionId);
-        if (msg.sender != _provider(r)) revert RedemptionUnauthorized(redemptionId, msg.sender);
-        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (msg.sender != _provider(r)) _unauthorized(redemptionId);
+        if (r.status != RedemptionStatus.Disputed) _invalidStatus(redemptionId, r.status);
         if (responseHash == bytes32(0)) revert DisputeEvidenceMissing();
         Dispute storage d = _storage().disputes[redemptionId];
         if (d.respondedAt != 0) revert DisputeAlreadyAnswered(redemptionId);
@@ -344,7 +344,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         bool suspendProvider
     ) external onlyRole(Roles.ARBITRATOR_ROLE) nonReentrant {
         Record memory r = _load(redemptionId);
-        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (r.status != RedemptionStatus.Disputed) _invalidStatus(redemptionId, r.status);
 
         r.status = RedemptionStatus.Resolved;
         _endDispute(redemptionId, r);
@@ -352,10 +352,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         // Suspension only follows a ruling against the provider, and skips one already suspended
         // (an earlier ruling or governance); a provider sent back to review by a profile change is
         // suspended like an active one, so editing its profile cannot dodge the ruling.
-        bool suspend =
-            userWins &&
-                suspendProvider &&
-                _registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Suspended;
+        bool suspend = userWins && suspendProvider && !_isSuspended(provider);
         Dispute storage d = _storage().disputes[redemptionId];
         d.resolvedAt = uint40(block.timestamp);
         d.userWon = userWins;
@@ -379,7 +376,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// provider committed to it by offering it.
     function closeLapsedDispute(uint256 redemptionId) external nonReentrant {
         Record memory r = _load(redemptionId);
-        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (r.status != RedemptionStatus.Disputed) _invalidStatus(redemptionId, r.status);
         RedemptionManagerStorage storage $ = _storage();
         Dispute storage d = $.disputes[redemptionId];
         uint256 resolutionDeadline = d.openedAt + uint256($.disputeResolutionPeriod);
@@ -432,7 +429,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function offerRenewal(uint256 leaseId, uint256 price, uint256 extension, uint256 validUntil) external {
         RedemptionManagerStorage storage $ = _storage();
         LeaseSlot storage lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != $.providerAt[lease.providerIndex]) revert RedemptionUnauthorized(leaseId, msg.sender);
+        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
         uint256 end = _requireRenewable(leaseId, lease);
         uint256 minimum = $.minRedemptionAmount;
         if (price < minimum) revert RedemptionBelowMinimum(price, minimum);
@@ -458,7 +455,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function withdrawRenewalOffer(uint256 leaseId) external {
         RedemptionManagerStorage storage $ = _storage();
         LeaseSlot storage lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != $.providerAt[lease.providerIndex]) revert RedemptionUnauthorized(leaseId, msg.sender);
+        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
         if ($.renewalOffers[leaseId].price == 0) revert RenewalOfferNotFound(leaseId);
 
         delete $.renewalOffers[leaseId];
@@ -474,7 +471,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         RedemptionManagerStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
         LeaseSlot storage lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != lease.user) revert RedemptionUnauthorized(leaseId, msg.sender);
+        if (msg.sender != lease.user) _unauthorized(leaseId);
         (uint256 end, uint256 weight) = _takeOffer($, leaseId, lease, price, extension);
         return _renew($, leaseId, lease.providerIndex, price, weight, end);
     }
@@ -488,7 +485,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         address provider;
         if (lease.user != address(0)) {
             // a lease with a stated end
-            if (msg.sender != lease.user) revert RedemptionUnauthorized(leaseId, msg.sender);
+            if (msg.sender != lease.user) _unauthorized(leaseId);
             if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
             uint256 end = lease.end;
             // solhint-disable-next-line gas-strict-inequalities
@@ -500,10 +497,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             // a lease without a stated end: the spec's two-argument fulfilment
             Record memory r = _load(leaseId);
             if (r.fulfilledAt == 0 || r.flags & FLAG_RENEWAL != 0) revert LeaseNotFound(leaseId);
-            if (msg.sender != r.user) revert RedemptionUnauthorized(leaseId, msg.sender);
+            if (msg.sender != r.user) _unauthorized(leaseId);
             if (r.flags & FLAG_TERMINATED != 0) revert LeaseAlreadyTerminated(leaseId);
             r.flags |= FLAG_TERMINATED;
-            _store(leaseId, r);
+            _store(leaseId, r, false);
             provider = _provider(r);
         }
         emit LeaseTerminated(leaseId, msg.sender, provider);
@@ -648,37 +645,13 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @inheritdoc IRedemptionManager
     function leaseOf(uint256 leaseId) external view returns (Lease memory lease) {
-        RedemptionManagerStorage storage $ = _storage();
-        LeaseSlot storage slot = $.leases[leaseId];
-        if (slot.user != address(0)) {
-            RenewalOffer memory offer = $.renewalOffers[leaseId];
-            return
-                Lease({
-                    status: _leaseStatus(slot),
-                    user: slot.user,
-                    provider: $.providerAt[slot.providerIndex],
-                    end: slot.end,
-                    openDisputes: slot.openDisputes,
-                    offerPrice: offer.price,
-                    offerExtension: offer.extension,
-                    offerValidUntil: offer.validUntil
-                });
-        }
-        (bool found, Record memory r) = _tryLoad(leaseId);
-        if (!found || !_isLease(r)) revert LeaseNotFound(leaseId);
-        lease.status = r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
-        lease.user = r.user;
-        lease.provider = _provider(r);
-        lease.openDisputes = r.status == RedemptionStatus.Disputed ? 1 : 0;
+        lease = _lease(leaseId);
+        if (lease.status == LeaseStatus.None) revert LeaseNotFound(leaseId);
     }
 
     /// @inheritdoc IRedemptionManager
     function leaseStatus(uint256 leaseId) external view returns (LeaseStatus) {
-        LeaseSlot storage slot = _storage().leases[leaseId];
-        if (slot.user != address(0)) return _leaseStatus(slot);
-        (bool found, Record memory r) = _tryLoad(leaseId);
-        if (!found || !_isLease(r)) return LeaseStatus.None;
-        return r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
+        return _lease(leaseId).status;
     }
 
     /// @inheritdoc IRedemptionManager
@@ -777,7 +750,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @dev Reserves the provider's capacity for `c.amount` and stores the caller's new record
-    /// (packed as in {_pack}): pending, due `c.due` seconds from now, or, for a renewal of lease
+    /// (packed as in {_packWord0}): pending, due `c.due` seconds from now, or, for a renewal of lease
     /// `c.leaseId` (not 0), fulfilled and due at creation. Fills in the fee and the lock. The
     /// registry reverts unless the provider has the capacity and the collateral to lock.
     function _create(RedemptionManagerStorage storage $, Creation memory c) private returns (uint256 redemptionId) {
@@ -838,7 +811,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         require(msg.sender == _provider(r), "Only provider can fulfill");
         // solhint-disable-next-line gas-custom-errors
         require(r.fulfilledAt == 0, "Already fulfilled");
-        if (r.status != RedemptionStatus.Pending) revert RedemptionInvalidStatus(redemptionId, r.status);
+        if (r.status != RedemptionStatus.Pending) _invalidStatus(redemptionId, r.status);
         if (bytes(accessDetails).length == 0) revert RedemptionEmptyAccessDetails();
 
         r.status = RedemptionStatus.Fulfilled;
@@ -861,7 +834,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
                 openDisputes: 0
             });
         }
-        _store(redemptionId, r);
+        _store(redemptionId, r, true);
         emit RedemptionFulfilled(redemptionId, msg.sender, accessDetails);
         if (statesEnd) emit LeaseStarted(redemptionId, r.user, msg.sender, leaseEnd);
     }
@@ -878,7 +851,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// and statistics record a success.
     function _complete(uint256 redemptionId, Record memory r) private {
         r.status = RedemptionStatus.Confirmed;
-        _store(redemptionId, r);
+        _store(redemptionId, r, false);
         emit RedemptionConfirmed(redemptionId, r.user);
         _releaseToProvider(r);
     }
@@ -886,7 +859,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev A ruling or a lapse ended a dispute: the record is stored in its final status and the
     /// lease it belongs to (if any) has one dispute fewer.
     function _endDispute(uint256 redemptionId, Record memory r) private {
-        _store(redemptionId, r);
+        _store(redemptionId, r, false);
         if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0) {
             --_storage().leases[_leaseOfRecord(redemptionId, r)].openDisputes;
         }
@@ -937,6 +910,33 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (lease.user == address(0)) revert LeaseNotRenewable(leaseId);
     }
 
+    /// @dev The lease `leaseId`, with status `None` (and nothing else) if it is not one: from its
+    /// lease slot when it has a stated end, otherwise from its record.
+    function _lease(uint256 leaseId) private view returns (Lease memory lease) {
+        RedemptionManagerStorage storage $ = _storage();
+        LeaseSlot storage slot = $.leases[leaseId];
+        if (slot.user != address(0)) {
+            RenewalOffer memory offer = $.renewalOffers[leaseId];
+            return
+                Lease({
+                    status: _leaseStatus(slot),
+                    user: slot.user,
+                    provider: $.providerAt[slot.providerIndex],
+                    end: slot.end,
+                    openDisputes: slot.openDisputes,
+                    offerPrice: offer.price,
+                    offerExtension: offer.extension,
+                    offerValidUntil: offer.validUntil
+                });
+        }
+        (bool found, Record memory r) = _tryLoad(leaseId);
+        if (!found || !_isLease(r)) return lease;
+        lease.status = r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
+        lease.user = r.user;
+        lease.provider = _provider(r);
+        lease.openDisputes = r.status == RedemptionStatus.Disputed ? 1 : 0;
+    }
+
     /// @dev A lease may be renewed (offered, accepted) while running and undisputed; returns its end.
     function _requireRenewable(uint256 leaseId, LeaseSlot storage lease) private view returns (uint256 end) {
         if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
@@ -971,15 +971,28 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     ) private returns (uint256 index, IProviderRegistry.Tier tier) {
         ProviderEntry memory entry = $.providerEntries[provider];
         if (entry.index != 0) return (entry.index, entry.tier);
-        IProviderRegistry.ProviderAccount memory account = _registry.accountOf(provider);
-        if (account.status == IProviderRegistry.ProviderStatus.None) {
-            revert IProviderRegistry.ProviderNotRegistered(provider);
-        }
+        IProviderRegistry.ProviderStatus status;
+        (status, tier) = _registry.statusAndTierOf(provider);
+        if (status == IProviderRegistry.ProviderStatus.None) revert IProviderRegistry.ProviderNotRegistered(provider);
         index = uint256($.providerCount) + 1;
-        tier = account.tier;
         $.providerCount = index.toUint24();
         $.providerEntries[provider] = ProviderEntry(uint24(index), tier);
         $.providerAt[index] = provider;
+    }
+
+    function _isSuspended(address provider) private view returns (bool) {
+        (IProviderRegistry.ProviderStatus status, ) = _registry.statusAndTierOf(provider);
+        return status == IProviderRegistry.ProviderStatus.Suspended;
+    }
+
+    /// @dev The caller is not the party `id`'s operation is for (one copy of the revert's encoding).
+    function _unauthorized(uint256 id) private view {
+        revert RedemptionUnauthorized(id, msg.sender);
+    }
+
+    /// @dev Redemption `id` is not in a status the operation accepts.
+    function _invalidStatus(uint256 id, RedemptionStatus status) private pure {
+        revert RedemptionInvalidStatus(id, status);
     }
 
     /// @dev Reputation units at stake in `amount`: fixed when a redemption is initiated (or a
@@ -1045,17 +1058,19 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         return (true, r);
     }
 
-    /// @dev Writes back what may change after creation: status, flags, fulfilment time.
-    function _store(uint256 redemptionId, Record memory r) private {
+    /// @dev Writes back what changes after creation: the status and the flags (a packed record's
+    /// first word), and with `fulfilled` the fulfilment time (its second word).
+    function _store(uint256 redemptionId, Record memory r, bool fulfilled) private {
         RedemptionManagerStorage storage $ = _storage();
         if (r.legacy) {
             LegacyRedemption storage old = $.redemptions[redemptionId];
             old.status = r.status;
             old.flags = uint8(r.flags);
-            old.fulfilledAt = uint40(r.fulfilledAt);
+            if (fulfilled) old.fulfilledAt = uint40(r.fulfilledAt);
         } else {
-            (uint256 word0, uint256 word1) = _pack(r);
-            $.records[redemptionId] = PackedRedemption(word0, word1);
+            PackedRedemption storage packed = $.records[redemptionId];
+            packed.word0 = _packWord0(r);
+            if (fulfilled) packed.word1 = _packWord1(r);
         }
     }
 
@@ -1074,8 +1089,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     ///   word1: amount [0,96) | lock [96,192) | then either fulfilledAt [192,224) and
     ///          deadline - timestamp [224,256), or for a renewal (fulfilled and due at its
     ///          creation) the renewed lease's id [192,256)
-    function _pack(Record memory r) private pure returns (uint256 word0, uint256 word1) {
-        word0 =
+    function _packWord0(Record memory r) private pure returns (uint256) {
+        return
             uint256(uint160(r.user)) |
             (uint256(r.timestamp.toUint32()) << 160) |
             (uint256(r.status) << 192) |
@@ -1083,6 +1098,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             (r.providerIndex << 200) |
             (r.weight << 224) |
             (r.lockRatioBps << 240);
+    }
+
+    /// @dev The second word of {_packWord0}'s layout.
+    function _packWord1(Record memory r) private pure returns (uint256 word1) {
         word1 = uint256(r.amount.toUint96()) | (uint256(r.lock.toUint96()) << 96);
         if (r.flags & FLAG_RENEWAL != 0) word1 |= r.leaseId << 192;
         else word1 |= (r.fulfilledAt << 192) | ((r.deadline - r.timestamp) << 224);

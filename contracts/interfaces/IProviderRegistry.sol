@@ -226,6 +226,9 @@ interface IProviderRegistry {
     /// @notice A provider's accounting state.
     function accountOf(address provider) external view returns (ProviderAccount memory);
 
+    /// @notice A provider's status (`None` if unregistered) and tier.
+    function statusAndTierOf(address provider) external view returns (ProviderStatus status, Tier tier);
+
     /// @notice A provider's full detail (accounting and profile).
     function providerInfo(address provider) external view returns (ProviderInfo memory);
 

@@ -458,6 +458,15 @@ describe("ProviderRegistry", function () {
   });
 
   describe("views", function () {
+    it("statusAndTierOf gives a provider's status and tier, None for an unregistered account", async function () {
+      const f = await loadFixture(fixture);
+      expect(await f.registry.statusAndTierOf(f.provider.address)).to.deep.equal([Status.None, Tier.Standard]);
+      await f.registry.connect(f.provider).register(sampleProfile(), Tier.Enterprise);
+      expect(await f.registry.statusAndTierOf(f.provider.address)).to.deep.equal([Status.Pending, Tier.Enterprise]);
+      await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
+      expect(await f.registry.statusAndTierOf(f.provider.address)).to.deep.equal([Status.Suspended, Tier.Enterprise]);
+    });
+
     it("pages through providers in registration order", async function () {
       const f = await loadFixture(fixture);
       await f.registry.connect(f.provider).register(sampleProfile("A"), Tier.Standard);
