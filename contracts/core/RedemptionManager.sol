@@ -496,7 +496,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         } else {
             // a lease without a stated end: the spec's two-argument fulfilment
             Record memory r = _load(leaseId);
-            if (r.fulfilledAt == 0 || r.flags & FLAG_RENEWAL != 0) revert LeaseNotFound(leaseId);
+            if (!_isLease(r)) revert LeaseNotFound(leaseId);
             if (msg.sender != r.user) _unauthorized(leaseId);
             if (r.flags & FLAG_TERMINATED != 0) revert LeaseAlreadyTerminated(leaseId);
             r.flags |= FLAG_TERMINATED;
@@ -1100,11 +1100,14 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             (r.lockRatioBps << 240);
     }
 
-    /// @dev The second word of {_packWord0}'s layout.
-    function _packWord1(Record memory r) private pure returns (uint256 word1) {
-        word1 = uint256(r.amount.toUint96()) | (uint256(r.lock.toUint96()) << 96);
-        if (r.flags & FLAG_RENEWAL != 0) word1 |= r.leaseId << 192;
-        else word1 |= (r.fulfilledAt << 192) | ((r.deadline - r.timestamp) << 224);
+    /// @dev The second word of {_packWord0}'s layout, for a record fulfilled after its creation
+    /// (so never a renewal: {_create} writes a renewal's second word, and it never changes).
+    function _packWord1(Record memory r) private pure returns (uint256) {
+        return
+            uint256(r.amount.toUint96()) |
+            (uint256(r.lock.toUint96()) << 96) |
+            (r.fulfilledAt << 192) |
+            ((r.deadline - r.timestamp) << 224);
     }
 
     function _unpack(Record memory r, uint256 word0, uint256 word1) private pure {

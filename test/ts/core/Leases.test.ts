@@ -368,6 +368,17 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.offerRenewal(rid, PRICE, maxExtension, end)).to.emit(m, "RenewalOffered");
     });
 
+    it("offers no extension while governance's maximum term is shorter than the time the lease has left", async function () {
+      const { f, rid, end } = await leased();
+      const m = f.redemptionManager;
+      await m.setMaxLeaseTerm(7n * DAY); // the lease still runs for about 30 days
+      await expect(m.connect(f.provider).offerRenewal(rid, PRICE, 1n, end))
+        .to.be.revertedWithCustomError(m, "RenewalExtensionOutOfRange")
+        .withArgs(1n, 0n);
+      // the running lease keeps its end
+      expect((await m.leaseOf(rid)).end).to.equal(end);
+    });
+
     it("offers nothing on a lease without a stated end, a renewal, a pending redemption or an id never issued", async function () {
       const { f, rid } = await renewed();
       const m = f.redemptionManager;
