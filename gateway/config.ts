@@ -2,10 +2,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { CHAINS } from "../scripts/lib/environments.js";
+import { CHAINS } from "#sdk";
+import { ConfigError } from "./config-error.js";
 import { loadVerifierKeys } from "./verification/keys.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
+
+export { ConfigError } from "./config-error.js";
 
 /** Everything the gateway process is configured with (flags override environment variables). */
 export interface GatewayConfig {
@@ -41,9 +44,6 @@ export interface GatewayConfig {
   /** Webhook delivery and e-mail alerts (defaults per environment: gateway/webhooks/settings.ts). */
   webhooks?: Partial<WebhookSettings>;
 }
-
-/** Raised for a configuration the gateway cannot start with; the message names the setting. */
-export class ConfigError extends Error {}
 
 /**
  * Confirmation depths outside the devnet: blocks a log must be under the head before it counts.

@@ -1,10 +1,11 @@
 import { rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
-import { readDeploymentFile } from "../scripts/lib/environments.js";
-import type { DeployedChain } from "../scripts/lib/environments.js";
+import { parseDeploymentFile } from "#sdk";
+import type { DeployedChain } from "#sdk";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
@@ -58,7 +59,7 @@ export interface StartOptions {
 export async function chainsOf(config: GatewayConfig): Promise<DeployedChain[]> {
   let chains: DeployedChain[];
   try {
-    chains = await readDeploymentFile(config.deploymentFile);
+    chains = parseDeploymentFile(await readFile(config.deploymentFile, "utf8"));
   } catch (error) {
     throw new ConfigError(
       `cannot read the deployment file ${config.deploymentFile} (${(error as Error).message}); deploy first ` +

@@ -1,11 +1,11 @@
 // npm run bench:gas — measures gas per user-facing operation on an in-process chain and writes
-// docs/gas-report.md. The logic lives in scripts/lib/gas-bench.ts, which the tests exercise.
+// docs/gas-report.md. The logic lives in tools/gas-bench.ts, which the tests exercise.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { network } from "hardhat";
 
-import { renderGasReport, runGasBenchmark } from "./lib/gas-bench.js";
+import { renderGasReport, runGasBenchmark } from "../tools/gas-bench.js";
 
 const rows = await runGasBenchmark(await network.create());
 const report = renderGasReport(rows, "in-process Hardhat chain, solc 0.8.30, optimizer 200 runs, evm cancun");

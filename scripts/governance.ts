@@ -1,12 +1,12 @@
 // Governance from the command line: status, propose, vote (for), queue and execute one proposal
-// file against a deployed governor. Thin: the logic is scripts/lib/proposal-file.ts, which the
+// file against a deployed governor. Thin: the logic is tools/proposal-file.ts, which the
 // tests exercise.
 //
 //   GOVERNOR=0x... PROPOSAL=proposals/example-redemption-fee.json ACTION=propose \
 //     npx hardhat run scripts/governance.ts --network <network>
 import { network } from "hardhat";
 
-import { loadProposalFile, runGovernanceAction } from "./lib/proposal-file.js";
+import { loadProposalFile, runGovernanceAction } from "../tools/proposal-file.js";
 
 const { GOVERNOR, PROPOSAL, ACTION = "status" } = process.env;
 try {

@@ -1,10 +1,10 @@
 // npm start — the main job. Until the three-chain devnet exists, it deploys everything built so
 // far on an in-process chain, prints the addresses, walks one provider through minting and one
 // user through a redemption with encrypted access details.
-// The logic lives in scripts/lib/ (deploy.ts, demo.ts), which the tests exercise.
+// The logic lives in deploy/deploy.ts and devnet/demo.ts, which the tests exercise.
 import { network } from "hardhat";
 
-import { runFoundationDemo } from "./lib/demo.js";
+import { runFoundationDemo } from "../devnet/demo.js";
 
 const connection = await network.create();
 try {

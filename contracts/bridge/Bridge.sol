@@ -22,11 +22,15 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// the satellites' executors. The sender pays a protocol fee (stablecoin, or sSTB or the governance
 /// token at a discount) to the treasury and CCIP's transport fee in native gas.
 /// @dev Safety of supply: the source burns (escrows) before the message exists and the destination
-/// mints (releases) once per message id, only for a message its router delivers from its peer. A
-/// delivery never reverts for the pause or the inbound rate limit: it is recorded as `Queued` and
-/// anyone completes it later, so a message whose tokens were burned is never stranded. A delivery
-/// that reverts for any other reason (out of gas, a misconfigured role) is left failed by CCIP and
-/// can be executed again there (manual execution; on the devnet, the relayer's retry).
+/// mints (releases) once per message id, only for a message its router delivers from its peer (or,
+/// for a transfer, from a former peer: what it sent before the route changed). A delivery never
+/// reverts for the pause or the inbound rate limit: it is recorded as `Queued`, in a first-in
+/// first-out queue per source chain and token, and anyone completes it later (in installments of
+/// the bucket's capacity if it is larger), so a message whose tokens were burned is never stranded.
+/// A transfer delivery that reverts for any other reason (out of gas, a misconfigured role) is left
+/// failed by CCIP and can be executed again there (manual execution; on the devnet, the relayer's
+/// retry). Governance messages carry a sequence number and a deadline, run only in order and in
+/// time, and are consumed whatever their calls do.
 contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EVMMessageReceiver {
     using SafeERC20 for IERC20;
     using TokenBucket for TokenBucket.Bucket;
@@ -41,6 +45,10 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     uint256 public constant MIN_GAS_LIMIT = 50_000;
     /// @notice Most destination gas a route or a governance message may give a delivery.
     uint256 public constant MAX_GAS_LIMIT = 3_000_000;
+    /// @notice How long after the timelock sent it a governance message may still run on its
+    /// destination: CCIP's 8-hour automatic execution window, then time for anyone to notice a failed
+    /// delivery and execute it manually, a weekend included.
+    uint256 public constant GOVERNANCE_MESSAGE_TTL = 3 days;
 
     bytes32 internal constant PARAM_FEE = "feeBps";
     bytes32 internal constant PARAM_SERVICE_DISCOUNT = "serviceDiscountBps";
@@ -53,15 +61,28 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     uint256 private constant KIND_TRANSFER = 1;
     uint256 private constant KIND_GOVERNANCE = 2;
     uint256 private constant BPS = 10_000;
+    /// @dev Gas kept back from a governance message's calls so that their failure can be recorded.
+    uint256 private constant GOVERNANCE_GAS_RESERVE = 20_000;
 
-    /// @dev A route: the peer, its delivery gas and whether it is in `chains` in one slot, then the
-    /// buckets per token and direction, whose `total`s are the route's flows.
+    /// @dev A route: the peer, its delivery gas, whether it is in `chains` and which tokens have
+    /// deliveries waiting in their queue (bit 1 << token) in one slot, the slot every delivery reads
+    /// anyway; then the buckets per token and direction, whose `total`s are the route's flows.
+    /// `waiting` took 8 of the slot's 56 free bits: the layout of the fields after it is unchanged.
     struct Route {
         address peer;
         uint32 gasLimit;
         bool listed;
+        uint8 waiting;
         TokenBucket.Bucket[2] outbound;
         TokenBucket.Bucket[2] inbound;
+    }
+
+    /// @dev The deliveries waiting from one chain in one token, first in first out: positions
+    /// [head, tail) of `ids`.
+    struct DeliveryQueue {
+        uint64 head;
+        uint64 tail;
+        mapping(uint64 position => bytes32 messageId) ids;
     }
 
     /// @dev What a queued delivery still has to deliver: two slots, written only when a delivery
@@ -90,6 +111,14 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         mapping(bytes32 messageId => QueuedDelivery) queued;
         // every chain that ever had a route, for the flow totals
         uint64[] chains;
+        // appended by issue 17
+        mapping(uint64 chainSelector => DeliveryQueue[2]) queues;
+        // previous peers whose transfers, sent before their route changed, are still delivered
+        mapping(uint64 chainSelector => mapping(address peer => bool)) formerPeers;
+        // primary: the last governance sequence number sent to each chain
+        mapping(uint64 chainSelector => uint64) governanceSent;
+        // satellites: the last governance sequence number run per source chain and sending bridge
+        mapping(uint64 chainSelector => mapping(address sender => uint64)) governanceExecuted;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.Bridge")) - 1)) & ~bytes32(uint256(0xff))
@@ -203,38 +232,57 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @inheritdoc IAny2EVMMessageReceiver
-    /// @dev Router and peer checked first; a message id is processed once (the record exists from
-    /// the first delivery on, whatever its outcome).
+    /// @dev Router and peer checked first (a former peer of the route only for transfers: what it
+    /// sent before the route changed); a message id is processed once (the record exists from the
+    /// first delivery on, whatever its outcome).
     function ccipReceive(Client.Any2EVMMessage calldata message) external {
         if (msg.sender != address(_router)) revert BridgeInvalidRouter(msg.sender);
         BridgeStorage storage $ = _storage();
         uint64 source = message.sourceChainSelector;
         Route storage route = $.routes[source];
         address sender = abi.decode(message.sender, (address));
-        address peer = route.peer;
-        if (peer == address(0) || sender != peer) revert BridgeUnknownPeer(source, sender);
+        (address peer, uint8 waiting) = (route.peer, route.waiting);
+        uint256 kind = abi.decode(message.data, (uint256));
+        if (peer == address(0) || sender != peer) {
+            if (kind != KIND_TRANSFER || !$.formerPeers[source][sender]) revert BridgeUnknownPeer(source, sender);
+        }
         bytes32 messageId = message.messageId;
         if ($.messages[messageId].status != MessageStatus.None) revert BridgeMessageAlreadyProcessed(messageId);
 
-        uint256 kind = abi.decode(message.data, (uint256));
-        if (kind == KIND_TRANSFER) _receiveTransfer($, route, messageId, source, message.data);
-        else if (kind == KIND_GOVERNANCE) _receiveGovernance($, messageId, source, message.data);
+        if (kind == KIND_TRANSFER) _receiveTransfer($, route, waiting, messageId, source, message.data);
+        else if (kind == KIND_GOVERNANCE) _receiveGovernance($, messageId, source, sender, message.data);
         else revert BridgeUnknownMessageKind(kind);
     }
 
     /// @inheritdoc IBridge
+    /// @dev A delivery takes min(remaining, capacity) out of the bucket, so the queue drains at the
+    /// bucket's rate whatever the sizes: a message completes within (what waits before it, plus its
+    /// own amount, plus one capacity) / rate after the pause, given callers. Fresh deliveries join the
+    /// tail while anything waits, so they cannot take the refill from the head. A message queued by
+    /// the implementation before issue 17 is in no queue: it goes whenever its queue is empty.
     function executeQueued(bytes32 messageId) external nonReentrant {
         BridgeStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
         Message storage record = $.messages[messageId];
         if (record.status != MessageStatus.Queued) revert BridgeMessageNotQueued(messageId);
-        QueuedDelivery memory q = $.queued[messageId];
-        $.routes[record.remoteChainSelector].inbound[uint256(q.token)].consume(q.amount);
-        record.status = MessageStatus.Completed;
-        record.completedAt = uint40(block.timestamp);
-        delete $.queued[messageId];
-        _deliver(q.token, q.recipient, q.amount);
-        emit MessageCompleted(messageId);
+        QueuedDelivery storage q = $.queued[messageId];
+        (address recipient, Token token, uint256 remaining) = (q.recipient, q.token, q.amount);
+        Route storage route = $.routes[record.remoteChainSelector];
+        DeliveryQueue storage queue = $.queues[record.remoteChainSelector][uint256(token)];
+        bool inQueue = _requireHead(queue, messageId);
+        uint256 amount = _installment(route.inbound[uint256(token)], remaining);
+        remaining -= amount;
+        if (remaining == 0) {
+            record.status = MessageStatus.Completed;
+            record.completedAt = uint40(block.timestamp);
+            delete $.queued[messageId];
+            if (inQueue) _dequeue(queue, route, token);
+            emit MessageCompleted(messageId);
+        } else {
+            q.amount = uint96(remaining);
+            emit MessagePartlyDelivered(messageId, amount, remaining);
+        }
+        _deliver(token, recipient, amount);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -242,7 +290,9 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     // ---------------------------------------------------------------------------------------------
 
     /// @inheritdoc IBridge
-    /// @dev Neither paused nor rate-limited: governance must reach a satellite to unpause it.
+    /// @dev Neither paused nor rate-limited: governance must reach a satellite to unpause it. The
+    /// order is the application's (sequence numbers), not CCIP's: CCIP's ordered execution is per
+    /// sending contract, so one stuck message would hold up every transfer behind it.
     function sendGovernanceMessage(
         uint64 destinationChain,
         Call[] calldata calls,
@@ -253,22 +303,21 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         if (peer == address(0)) revert BridgeUnsupportedChain(destinationChain);
         if (gasLimit < MIN_GAS_LIMIT || gasLimit > MAX_GAS_LIMIT)
             revert ParameterOutOfBounds(PARAM_GAS_LIMIT, gasLimit);
-        (messageId, ) = _ccipSend(destinationChain, peer, gasLimit, abi.encode(KIND_GOVERNANCE, msg.sender, calls));
-        $.messages[messageId] = Message({
-            status: MessageStatus.Sent,
-            createdAt: uint40(block.timestamp),
-            completedAt: 0,
-            remoteChainSelector: destinationChain
-        });
-        emit GovernanceMessageSent(messageId, destinationChain, keccak256(abi.encode(calls)));
+        uint64 sequence = ++$.governanceSent[destinationChain];
+        uint256 deadline = block.timestamp + GOVERNANCE_MESSAGE_TTL;
+        (messageId, ) = _ccipSend(destinationChain, peer, gasLimit, _governancePayload(sequence, deadline, calls));
+        _recordSent($, messageId, destinationChain);
+        emit GovernanceMessageSent(messageId, destinationChain, sequence, deadline, keccak256(abi.encode(calls)));
     }
 
     // ---------------------------------------------------------------------------------------------
     // Governance
     // ---------------------------------------------------------------------------------------------
 
-    /// @notice Sets routes: each remote chain's peer bridge (zero closes the route), the gas its
-    /// deliveries get, and its four rate limits (per token, outbound and inbound).
+    /// @notice Sets routes: each remote chain's peer bridge (zero closes the route to sends), the gas
+    /// its deliveries get, and its four rate limits (per token, outbound and inbound). A peer that is
+    /// replaced (or closed) stays trusted for the transfers it sent before, so none of them is
+    /// stranded in flight; {forgetPeer} ends that (a compromised peer).
     function setRoutes(RouteConfig[] calldata routes) external onlyRole(Roles.GOVERNANCE_ROLE) {
         BridgeStorage storage $ = _storage();
         for (uint256 i = 0; i < routes.length; ++i) {
@@ -279,6 +328,11 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
                 revert ParameterOutOfBounds(PARAM_GAS_LIMIT, config.gasLimit);
             }
             Route storage route = $.routes[chain];
+            address previous = route.peer;
+            if (previous != address(0) && previous != config.peer) {
+                $.formerPeers[chain][previous] = true;
+                emit FormerPeerUpdated(chain, previous, true);
+            }
             route.peer = config.peer;
             route.gasLimit = config.gasLimit;
             if (!route.listed) {
@@ -291,6 +345,15 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
                 _setRateLimit(route, chain, Token(t), false, config.inbound[t]);
             }
         }
+    }
+
+    /// @notice Stops delivering transfers from a former peer of a route (one replaced or closed by
+    /// {setRoutes}): for a compromised peer, or once everything it sent has arrived.
+    function forgetPeer(uint64 chainSelector, address peer) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        mapping(address => bool) storage former = _storage().formerPeers[chainSelector];
+        if (!former[peer]) revert BridgeUnknownPeer(chainSelector, peer);
+        former[peer] = false;
+        emit FormerPeerUpdated(chainSelector, peer, false);
     }
 
     /// @notice Sets one rate limit of a route: `token` in one direction.
@@ -368,7 +431,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         return _storage().messages[messageId].status;
     }
 
-    /// @notice What a queued message will deliver.
+    /// @notice What a queued message will still deliver.
     function queuedDeliveryOf(
         bytes32 messageId
     ) external view returns (address recipient, Token token, uint256 amount) {
@@ -376,10 +439,33 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         return (q.recipient, q.token, q.amount);
     }
 
+    /// @notice The deliveries from `sourceChainSelector` in `token` waiting here: the first (the only
+    /// one {executeQueued} takes now; zero if none) and how many.
+    function queueOf(uint64 sourceChainSelector, Token token) external view returns (bytes32 head, uint256 length) {
+        DeliveryQueue storage queue = _storage().queues[sourceChainSelector][uint256(token)];
+        return (queue.ids[queue.head], queue.tail - queue.head);
+    }
+
     /// @notice A route's peer and delivery gas (zero peer: no route).
     function routeOf(uint64 chainSelector) external view returns (address peer, uint32 gasLimit) {
         Route storage route = _storage().routes[chainSelector];
         return (route.peer, route.gasLimit);
+    }
+
+    /// @notice Whether transfers from `peer`, a former peer of the route to `chainSelector`, are
+    /// still delivered.
+    function isFormerPeer(uint64 chainSelector, address peer) external view returns (bool) {
+        return _storage().formerPeers[chainSelector][peer];
+    }
+
+    /// @notice Governance sequence numbers: the last one this bridge sent to `chainSelector`, and the
+    /// last one it ran from `sender` on `chainSelector`.
+    function governanceSequences(
+        uint64 chainSelector,
+        address sender
+    ) external view returns (uint64 lastSent, uint64 lastExecuted) {
+        BridgeStorage storage $ = _storage();
+        return ($.governanceSent[chainSelector], $.governanceExecuted[chainSelector][sender]);
     }
 
     /// @notice A rate limit's configuration and the amount it lets through now.
@@ -495,6 +581,11 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         revert BridgeUnsupportedToken(token);
     }
 
+    /// @dev The bit of `token` in a route's `waiting`.
+    function _bit(Token token) private pure returns (uint8) {
+        return uint8(1) << uint8(token);
+    }
+
     function _tokenAddress(Token token) private view returns (address) {
         return token == Token.SSTB ? address(_sstb) : _governanceToken;
     }
@@ -563,6 +654,32 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         }
     }
 
+    /// @dev Whether `queue` holds anything (every message queued since issue 17 is in its queue, so
+    /// a queued message whose queue is empty was queued before); reverts unless `messageId` is its
+    /// head.
+    function _requireHead(DeliveryQueue storage queue, bytes32 messageId) private view returns (bool inQueue) {
+        uint64 head = queue.head;
+        inQueue = head != queue.tail;
+        bytes32 first = queue.ids[head];
+        if (inQueue && first != messageId) revert BridgeNotQueueHead(messageId, first);
+    }
+
+    /// @dev Takes the next installment of a queued delivery out of `bucket`: what remains, or the
+    /// bucket's capacity if that is less.
+    function _installment(TokenBucket.Bucket storage bucket, uint256 remaining) private returns (uint256 amount) {
+        amount = remaining;
+        if (bucket.enabled && bucket.capacity < amount) amount = bucket.capacity;
+        bucket.consume(amount);
+    }
+
+    /// @dev Removes the head of `queue`; clears the route's waiting bit of `token` when it empties.
+    function _dequeue(DeliveryQueue storage queue, Route storage route, Token token) private {
+        uint64 head = queue.head;
+        delete queue.ids[head];
+        queue.head = ++head;
+        if (head == queue.tail) route.waiting &= ~_bit(token);
+    }
+
     /// @dev The route to `destinationChain`, after taking `amount` out of its outbound limit.
     function _useRoute(
         BridgeStorage storage $,
@@ -590,6 +707,21 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             route.gasLimit,
             abi.encode(KIND_TRANSFER, token, msg.sender, recipient, amount)
         );
+        _recordSent($, messageId, destinationChain);
+    }
+
+    /// @dev Records a message that arrived from `source`, completed (or failed) now unless it waits.
+    function _recordArrival(BridgeStorage storage $, bytes32 messageId, MessageStatus status, uint64 source) private {
+        $.messages[messageId] = Message({
+            status: status,
+            createdAt: uint40(block.timestamp),
+            completedAt: status == MessageStatus.Queued ? 0 : uint40(block.timestamp),
+            remoteChainSelector: source
+        });
+    }
+
+    /// @dev Records a message this chain sent.
+    function _recordSent(BridgeStorage storage $, bytes32 messageId, uint64 destinationChain) private {
         $.messages[messageId] = Message({
             status: MessageStatus.Sent,
             createdAt: uint40(block.timestamp),
@@ -598,9 +730,20 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         });
     }
 
+    /// @dev A governance message's payload: the sender (the origin the executor checks), its
+    /// sequence number and deadline, the calls.
+    function _governancePayload(
+        uint64 sequence,
+        uint256 deadline,
+        Call[] calldata calls
+    ) private view returns (bytes memory) {
+        return abi.encode(KIND_GOVERNANCE, msg.sender, sequence, deadline, calls);
+    }
+
     function _receiveTransfer(
         BridgeStorage storage $,
         Route storage route,
+        uint8 waiting,
         bytes32 messageId,
         uint64 source,
         bytes calldata data
@@ -610,14 +753,14 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             (uint256, Token, address, address, uint256)
         );
         bool paused = block.timestamp < $.pausedUntil;
-        if (paused || !route.inbound[uint256(token)].tryConsume(amount)) {
-            $.messages[messageId] = Message({
-                status: MessageStatus.Queued,
-                createdAt: uint40(block.timestamp),
-                completedAt: 0,
-                remoteChainSelector: source
-            });
+        uint8 bit = _bit(token);
+        if (paused || waiting & bit != 0 || !route.inbound[uint256(token)].tryConsume(amount)) {
+            _recordArrival($, messageId, MessageStatus.Queued, source);
             $.queued[messageId] = QueuedDelivery({recipient: recipient, token: token, amount: uint96(amount)});
+            DeliveryQueue storage queue = $.queues[source][uint256(token)];
+            queue.ids[queue.tail] = messageId;
+            ++queue.tail;
+            route.waiting = waiting | bit;
             emit MessageReceived(messageId, source, recipient, sender, _tokenAddress(token), amount, false);
             emit MessageQueued(messageId, paused);
             return;
@@ -632,23 +775,53 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         _deliver(token, recipient, amount);
     }
 
+    /// @dev Runs a governance message only if it is later than the last one run from its sender and
+    /// its deadline has not passed; records it as run before the executor's call, and as failed if
+    /// the executor reverts, keeping {GOVERNANCE_GAS_RESERVE} back so that a call running out of gas
+    /// is recorded too. Only a delivery without that much gas reverts (nothing recorded: CCIP may
+    /// execute it again, and the same checks then apply).
     function _receiveGovernance(
         BridgeStorage storage $,
         bytes32 messageId,
         uint64 source,
+        address sender,
         bytes calldata data
     ) private {
         address executor = $.governanceExecutor;
         if (executor == address(0)) revert BridgeGovernanceNotAccepted(source);
-        (, address origin, Call[] memory calls) = abi.decode(data, (uint256, address, Call[]));
-        $.messages[messageId] = Message({
-            status: MessageStatus.Completed,
-            createdAt: uint40(block.timestamp),
-            completedAt: uint40(block.timestamp),
-            remoteChainSelector: source
-        });
-        emit GovernanceMessageExecuted(messageId, source, origin);
-        ISatelliteExecutor(executor).executeFromPrimary(source, origin, calls);
+        (, address origin, uint64 sequence, uint256 deadline, Call[] memory calls) = abi.decode(
+            data,
+            (uint256, address, uint64, uint256, Call[])
+        );
+        mapping(address => uint64) storage executed = $.governanceExecuted[source];
+        GovernanceFailure failure;
+        bytes memory returnData;
+        // solhint-disable-next-line gas-strict-inequalities
+        if (sequence <= executed[sender]) {
+            failure = GovernanceFailure.Stale;
+        } else if (block.timestamp > deadline) {
+            failure = GovernanceFailure.Expired;
+        } else {
+            executed[sender] = sequence;
+            _recordArrival($, messageId, MessageStatus.Completed, source);
+            uint256 gas = gasleft();
+            // solhint-disable-next-line gas-strict-inequalities
+            if (gas <= GOVERNANCE_GAS_RESERVE) revert BridgeInsufficientGas(gas, GOVERNANCE_GAS_RESERVE);
+            try
+                ISatelliteExecutor(executor).executeFromPrimary{gas: gas - GOVERNANCE_GAS_RESERVE}(
+                    source,
+                    origin,
+                    calls
+                )
+            {
+                emit GovernanceMessageExecuted(messageId, source, origin);
+                return;
+            } catch (bytes memory reason) {
+                (failure, returnData) = (GovernanceFailure.Reverted, reason);
+            }
+        }
+        _recordArrival($, messageId, MessageStatus.Failed, source);
+        emit GovernanceMessageFailed(messageId, source, sequence, failure, returnData);
     }
 
     /// @dev Sends a data-only message to `peer`, paying CCIP the whole `msg.value` in native gas. The

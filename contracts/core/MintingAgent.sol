@@ -38,6 +38,9 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
     IERC20 private immutable _collateralToken;
 
+    /// @dev `pausedUntil` as the first implementation's `bool paused = true` left it (see {initializeV2}).
+    uint40 private constant V1_PAUSED = 1;
+
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.MintingAgent")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 private constant STORAGE_LOCATION = 0xdc907ed0a474c8a83734e0a6de114218cf09c84d07d465c56b3e4ac1e407ca00;
 
@@ -83,6 +86,19 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
         if (address(verifier_) == address(0)) revert ZeroAddress();
         _storage().verifier = verifier_;
         emit VerifierUpdated(address(0), address(verifier_));
+    }
+
+    /// @notice Brings a proxy that the first implementation initialized to version 2: sets the
+    /// guardian pause duration it lacked to its default (governance may change it afterwards), and
+    /// keeps a pause of the first implementation as a governance pause. Emits
+    /// {GuardianPauseDurationUpdated} as the setter does.
+    /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
+    /// `upgradeToAndCall`, so no proxy runs the new code with a duration of zero. The first
+    /// implementation kept a `bool paused` where `pausedUntil` is now, so a set flag reads as 1
+    /// (a lapse time no pause writes). How later versions add parameters: docs/decisions.md,
+    /// "Governance and upgrades".
+    function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
+        __EmergencyPausable_initV2(_storage().pausedUntil == V1_PAUSED);
     }
 
     /// @notice Verifies a compute unit of the caller, takes its collateral and mints its value in sSTB.

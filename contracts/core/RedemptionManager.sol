@@ -30,31 +30,33 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @notice Highest redemption fee governance may set: 1%.
     uint256 public constant MAX_FEE_BPS = 100;
-    /// @notice Shortest fulfilment time governance may give a tier.
-    uint256 public constant MIN_TIER_DEADLINE = 15 minutes;
-    /// @notice Longest fulfilment time governance may give a tier.
-    uint256 public constant MAX_TIER_DEADLINE = 7 days;
-    /// @notice Shortest dispute window governance may set.
-    uint256 public constant MIN_DISPUTE_WINDOW = 1 hours;
-    /// @notice Longest dispute window governance may set.
-    uint256 public constant MAX_DISPUTE_WINDOW = 30 days;
-    /// @notice Shortest time governance may give the arbitrator to rule on a dispute.
-    uint256 public constant MIN_DISPUTE_RESOLUTION_PERIOD = 1 days;
-    /// @notice Longest time governance may give the arbitrator to rule on a dispute.
-    uint256 public constant MAX_DISPUTE_RESOLUTION_PERIOD = 90 days;
-    /// @notice Lowest minimum redemption governance may set: 0.001 sSTB.
-    uint256 public constant MIN_MIN_REDEMPTION = 1e15;
-    /// @notice Highest minimum redemption governance may set: 1,000,000 sSTB.
-    uint256 public constant MAX_MIN_REDEMPTION = 1e24;
-    /// @notice Smallest reputation unit governance may set: 0.001 sSTB.
-    uint256 public constant MIN_REPUTATION_UNIT = 1e15;
-    /// @notice Largest reputation unit governance may set: 1,000,000 sSTB.
-    uint256 public constant MAX_REPUTATION_UNIT = 1e24;
-    /// @notice Shortest maximum lease term governance may set.
-    uint256 public constant MIN_MAX_LEASE_TERM = 1 days;
-    /// @notice Longest maximum lease term governance may set: five years, the longest staking
-    /// period the registry allows.
-    uint256 public constant MAX_MAX_LEASE_TERM = 5 * 365 days;
+    // The other bounds are internal (each setter's NatSpec states its own): the manager is close to
+    // the 24,576-byte code size limit (docs/decisions.md, "Record layout and gas (issue 19)").
+    /// @dev Shortest fulfilment time governance may give a tier.
+    uint256 internal constant MIN_TIER_DEADLINE = 15 minutes;
+    /// @dev Longest fulfilment time governance may give a tier.
+    uint256 internal constant MAX_TIER_DEADLINE = 7 days;
+    /// @dev Shortest dispute window governance may set.
+    uint256 internal constant MIN_DISPUTE_WINDOW = 1 hours;
+    /// @dev Longest dispute window governance may set.
+    uint256 internal constant MAX_DISPUTE_WINDOW = 30 days;
+    /// @dev Shortest time governance may give the arbitrator to rule on a dispute.
+    uint256 internal constant MIN_DISPUTE_RESOLUTION_PERIOD = 1 days;
+    /// @dev Longest time governance may give the arbitrator to rule on a dispute.
+    uint256 internal constant MAX_DISPUTE_RESOLUTION_PERIOD = 90 days;
+    /// @dev Lowest minimum redemption governance may set: 0.001 sSTB.
+    uint256 internal constant MIN_MIN_REDEMPTION = 1e15;
+    /// @dev Highest minimum redemption governance may set: 1,000,000 sSTB.
+    uint256 internal constant MAX_MIN_REDEMPTION = 1e24;
+    /// @dev Smallest reputation unit governance may set: 0.001 sSTB.
+    uint256 internal constant MIN_REPUTATION_UNIT = 1e15;
+    /// @dev Largest reputation unit governance may set: 1,000,000 sSTB.
+    uint256 internal constant MAX_REPUTATION_UNIT = 1e24;
+    /// @dev Shortest maximum lease term governance may set.
+    uint256 internal constant MIN_MAX_LEASE_TERM = 1 days;
+    /// @dev Longest maximum lease term governance may set: five years, the longest staking period
+    /// the registry allows.
+    uint256 internal constant MAX_MAX_LEASE_TERM = 5 * 365 days;
 
     bytes32 internal constant PARAM_FEE = "redemptionFeeBps";
     bytes32 internal constant PARAM_DISPUTE_WINDOW = "disputeWindow";
@@ -165,6 +167,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint24 standardDeadline;
         uint24 premiumDeadline;
         uint24 enterpriseDeadline;
+        // (the slot's last byte held the first implementation's pause flag: see {initializeV2})
         // one slot, read and written by every initiation
         uint64 redemptionCount;
         uint32 disputeWindow;
@@ -227,6 +230,58 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setReputationUnit($, 10e18);
         _setMinRedemptionAmount($, 1e18);
         _setMaxLeaseTerm($, 365 days);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Upgrade from the first implementation (version 1 to 2)
+    // ---------------------------------------------------------------------------------------------
+
+    /// @notice {initializeV2}'s arbitrator resolution period, as {initialize} sets it.
+    uint256 public constant V2_DISPUTE_RESOLUTION_PERIOD = 14 days;
+    /// @notice {initializeV2}'s minimum redemption, as {initialize} sets it: 1 sSTB.
+    uint256 public constant V2_MIN_REDEMPTION_AMOUNT = 1e18;
+    /// @notice {initializeV2}'s reputation unit, as {initialize} sets it: 10 sSTB.
+    uint256 public constant V2_REPUTATION_UNIT = 10e18;
+    /// @notice {initializeV2}'s maximum lease term, as {initialize} sets it: 365 days.
+    uint256 public constant V2_MAX_LEASE_TERM = 365 days;
+    /// @dev The first implementation's `bool paused` was the last byte of the storage's first slot,
+    /// after the treasury, the fee and the three tier deadlines; nothing has used that byte since.
+    uint256 private constant V1_PAUSED_SHIFT = 248;
+
+    /// @notice Brings a proxy that the first implementation initialized to version 2: sets the
+    /// parameters added since (arbitrator resolution period 14 days, minimum redemption 1 sSTB,
+    /// reputation unit 10 sSTB, guardian pause 14 days, maximum lease term 365 days) to {initialize}'s defaults, which
+    /// governance may change afterwards, and keeps a pause of the first implementation as a
+    /// governance pause. Emits {ParameterUpdated} and {GuardianPauseDurationUpdated} as the setters do.
+    /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
+    /// `upgradeToAndCall`, so no proxy runs the new code with a parameter at zero (a zero
+    /// reputation unit would make every initiation divide by zero; a zero maximum lease term would
+    /// refuse every stated lease end). Redemptions opened before the upgrade stay in the first
+    /// layout's records with a zero `weight` and `lockRatioBps`: they settle their lock as they
+    /// would have (a lapse pays the whole lock) and move no reputation. How later versions add parameters:
+    /// docs/decisions.md, "Governance and upgrades".
+    function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
+        RedemptionManagerStorage storage $ = _storage();
+        __EmergencyPausable_initV2(_takeV1PauseFlag($));
+        _setDisputeResolutionPeriod($, V2_DISPUTE_RESOLUTION_PERIOD);
+        _setReputationUnit($, V2_REPUTATION_UNIT);
+        _setMinRedemptionAmount($, V2_MIN_REDEMPTION_AMOUNT);
+        _setMaxLeaseTerm($, V2_MAX_LEASE_TERM);
+    }
+
+    /// @dev Reads the first implementation's pause flag and clears its byte, so that a later field
+    /// packed there starts at zero.
+    function _takeV1PauseFlag(RedemptionManagerStorage storage $) private returns (bool wasPaused) {
+        uint256 word;
+        assembly {
+            word := sload($.slot)
+        }
+        wasPaused = word >> V1_PAUSED_SHIFT != 0;
+        if (wasPaused) {
+            assembly {
+                sstore($.slot, and(word, not(shl(V1_PAUSED_SHIFT, 0xff))))
+            }
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -428,8 +483,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev Offers move no value, so they are not stopped by a pause (their acceptance is).
     function offerRenewal(uint256 leaseId, uint256 price, uint256 extension, uint256 validUntil) external {
         RedemptionManagerStorage storage $ = _storage();
-        LeaseSlot storage lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
+        LeaseSlot storage lease = _providersLease($, leaseId);
         uint256 end = _requireRenewable(leaseId, lease);
         uint256 minimum = $.minRedemptionAmount;
         if (price < minimum) revert RedemptionBelowMinimum(price, minimum);
@@ -454,8 +508,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @inheritdoc IRedemptionManager
     function withdrawRenewalOffer(uint256 leaseId) external {
         RedemptionManagerStorage storage $ = _storage();
-        LeaseSlot storage lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
+        _providersLease($, leaseId);
         if ($.renewalOffers[leaseId].price == 0) revert RenewalOfferNotFound(leaseId);
 
         delete $.renewalOffers[leaseId];
@@ -937,6 +990,15 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         lease.openDisputes = r.status == RedemptionStatus.Disputed ? 1 : 0;
     }
 
+    /// @dev {_leaseWithEnd}, for its provider only.
+    function _providersLease(
+        RedemptionManagerStorage storage $,
+        uint256 leaseId
+    ) private view returns (LeaseSlot storage lease) {
+        lease = _leaseWithEnd($, leaseId);
+        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
+    }
+
     /// @dev A lease may be renewed (offered, accepted) while running and undisputed; returns its end.
     function _requireRenewable(uint256 leaseId, LeaseSlot storage lease) private view returns (uint256 end) {
         if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
@@ -972,7 +1034,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         ProviderEntry memory entry = $.providerEntries[provider];
         if (entry.index != 0) return (entry.index, entry.tier);
         IProviderRegistry.ProviderStatus status;
-        (status, tier) = _registry.statusAndTierOf(provider);
+        (status, tier) = _statusAndTier(provider);
         if (status == IProviderRegistry.ProviderStatus.None) revert IProviderRegistry.ProviderNotRegistered(provider);
         index = uint256($.providerCount) + 1;
         $.providerCount = index.toUint24();
@@ -981,8 +1043,15 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     function _isSuspended(address provider) private view returns (bool) {
-        (IProviderRegistry.ProviderStatus status, ) = _registry.statusAndTierOf(provider);
+        (IProviderRegistry.ProviderStatus status, ) = _statusAndTier(provider);
         return status == IProviderRegistry.ProviderStatus.Suspended;
+    }
+
+    /// @dev The registry's status and tier of `provider` (one copy of the call's encoding).
+    function _statusAndTier(
+        address provider
+    ) private view returns (IProviderRegistry.ProviderStatus, IProviderRegistry.Tier) {
+        return _registry.statusAndTierOf(provider);
     }
 
     /// @dev The caller is not the party `id`'s operation is for (one copy of the revert's encoding).

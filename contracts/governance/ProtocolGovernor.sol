@@ -12,11 +12,14 @@ import {IVotes} from "@openzeppelin/contracts/governance/utils/IVotes.sol";
 
 /// @title ProtocolGovernor
 /// @notice Token holders' governor: proposals pass by vote of the governance token (simple
-/// counting, quorum as a fraction of the supply) and execute through the timelock, which holds
-/// every admin, upgrade and parameter role of the protocol.
+/// counting, quorum as a fraction of the circulating supply) and execute through the timelock,
+/// which holds every admin, upgrade and parameter role of the protocol.
 /// @dev OpenZeppelin's Governor with settings, simple counting, votes, quorum fraction and
-/// timelock control, unchanged. The token's clock is timestamps, so the voting delay and period
-/// are seconds. Not upgradeable: the timelock can hand the proposer role to a new governor.
+/// timelock control. One change: the quorum is a fraction of {circulatingSupply}, the supply less
+/// what the token excludes from voting (the arbitrum bridge's escrow of tokens bridged out, which
+/// no one can vote with here), so bridging does not raise the share of the voting tokens a
+/// proposal needs. The token's clock is timestamps, so the voting delay and period are seconds.
+/// Not upgradeable: the timelock can hand the proposer role to a new governor.
 contract ProtocolGovernor is
     Governor,
     GovernorSettings,
@@ -44,6 +47,19 @@ contract ProtocolGovernor is
         GovernorVotesQuorumFraction(quorumPercent)
         GovernorTimelockControl(timelock)
     {}
+
+    /// @notice The quorum at `timepoint`: the quorum fraction of {circulatingSupply} then.
+    function quorum(uint256 timepoint) public view override(Governor, GovernorVotesQuorumFraction) returns (uint256) {
+        return (circulatingSupply(timepoint) * quorumNumerator(timepoint)) / quorumDenominator();
+    }
+
+    /// @notice The governance tokens that could vote at `timepoint` (a past time): the total
+    /// supply less the token's excluded supply, the votes checkpointed for the token's own address
+    /// (see {GovernanceToken}; 0 for a token without exclusions).
+    function circulatingSupply(uint256 timepoint) public view returns (uint256) {
+        IVotes votes = token();
+        return votes.getPastTotalSupply(timepoint) - votes.getPastVotes(address(votes), timepoint);
+    }
 
     /// @inheritdoc GovernorTimelockControl
     function state(uint256 proposalId) public view override(Governor, GovernorTimelockControl) returns (ProposalState) {

@@ -28,13 +28,26 @@ interface IBridge {
     }
 
     /// @notice Where a message is. On the source chain: `Sent`. On the destination: `Queued` while a
-    /// delivery waits (the bridge was paused or the inbound rate limit was reached when it arrived;
-    /// anyone executes it later with {executeQueued}), then `Completed`.
+    /// delivery waits (the bridge was paused, earlier deliveries from the same chain and of the same
+    /// token were waiting, or the inbound rate limit was reached when it arrived; anyone executes it
+    /// later with {executeQueued}), then `Completed`. `Failed`: a governance message that was
+    /// consumed without effect (stale, expired, or its calls reverted); it never runs again.
     enum MessageStatus {
         None,
         Sent,
         Queued,
-        Completed
+        Completed,
+        Failed
+    }
+
+    /// @notice Why a governance message was consumed without effect: a message with the same or a
+    /// later sequence number from the same sending bridge ran before it (`Stale`), it arrived after
+    /// its deadline (`Expired`), or the executor reverted (`Reverted`: a call failed, or the origin
+    /// is not the primary chain's timelock).
+    enum GovernanceFailure {
+        Stale,
+        Expired,
+        Reverted
     }
 
     /// @notice A message as this chain records it, in one slot.
@@ -114,14 +127,37 @@ interface IBridge {
     /// @notice The delivery of a message waits: the bridge is paused (`paused`) or the inbound rate
     /// limit is reached. {executeQueued} delivers it later.
     event MessageQueued(bytes32 indexed messageId, bool paused);
-    /// @notice A queued message was delivered: its tokens were minted or released to its recipient.
+    /// @notice A queued message was delivered: its tokens (the last installment of them, if it was
+    /// delivered in parts) were minted or released to its recipient.
     event MessageCompleted(bytes32 indexed messageId);
-    /// @notice The timelock sent calls to a satellite's executor.
-    event GovernanceMessageSent(bytes32 indexed messageId, uint64 indexed destinationChainSelector, bytes32 callsHash);
+    /// @notice Part of a queued message larger than its inbound bucket's capacity was delivered:
+    /// `amount` minted or released to its recipient, `remaining` still queued at the head.
+    event MessagePartlyDelivered(bytes32 indexed messageId, uint256 amount, uint256 remaining);
+    /// @notice The timelock sent calls to a satellite's executor, numbered `sequence` among the
+    /// governance messages of this bridge to that chain, to run there no later than `deadline`.
+    event GovernanceMessageSent(
+        bytes32 indexed messageId,
+        uint64 indexed destinationChainSelector,
+        uint64 sequence,
+        uint256 deadline,
+        bytes32 callsHash
+    );
     /// @notice A governance message from the primary chain was executed by this chain's executor.
     event GovernanceMessageExecuted(bytes32 indexed messageId, uint64 indexed sourceChainSelector, address origin);
-    /// @notice A route was set (a zero peer closes it).
+    /// @notice A governance message was consumed without effect (see {GovernanceFailure}); it is
+    /// never executed again. `returnData` is the executor's revert data when `reason` is `Reverted`.
+    event GovernanceMessageFailed(
+        bytes32 indexed messageId,
+        uint64 indexed sourceChainSelector,
+        uint64 sequence,
+        GovernanceFailure reason,
+        bytes returnData
+    );
+    /// @notice A route was set (a zero peer closes it to sends).
     event RouteUpdated(uint64 indexed chainSelector, address peer, uint32 gasLimit);
+    /// @notice A route's previous peer is still trusted for transfers it sent before the route changed
+    /// (`accepted`), or governance stopped trusting it.
+    event FormerPeerUpdated(uint64 indexed chainSelector, address indexed peer, bool accepted);
     /// @notice A rate limit was set.
     event RateLimitUpdated(uint64 indexed chainSelector, Token token, bool outbound, TokenBucket.Config config);
     /// @notice A governed number changed.
@@ -145,6 +181,10 @@ interface IBridge {
     error BridgeMessageAlreadyProcessed(bytes32 messageId);
     /// @notice The message is not waiting for delivery.
     error BridgeMessageNotQueued(bytes32 messageId);
+    /// @notice Queued deliveries go first in, first out: `head` waits before this message.
+    error BridgeNotQueueHead(bytes32 messageId, bytes32 head);
+    /// @notice A governance delivery's gas cannot cover its calls and still record their outcome.
+    error BridgeInsufficientGas(uint256 available, uint256 required);
     /// @notice Amounts must be above zero and below 2^96 (79 billion tokens).
     error BridgeInvalidAmount(uint256 amount);
     /// @notice A governance message arrived where no executor is set, or from a chain other than the
@@ -170,12 +210,17 @@ interface IBridge {
         FeeOption feeOption
     ) external payable returns (bytes32 messageId);
 
-    /// @notice Delivers a queued message once the bridge is unpaused and the inbound limit allows.
-    /// Anyone may call it.
+    /// @notice Delivers a queued message once the bridge is unpaused, it is the first waiting from
+    /// its chain in its token (first in, first out), and the inbound bucket holds its amount. A
+    /// message larger than the bucket's capacity is delivered in installments of the capacity, one per
+    /// call, each once the bucket is full again. Anyone may call it.
     function executeQueued(bytes32 messageId) external;
 
-    /// @notice Sends `calls` to the executor on `destinationChain` (governance role: the timelock).
-    /// `gasLimit` is what the calls get there; `msg.value` pays the transport fee, all of it to CCIP.
+    /// @notice Sends `calls` to the executor on `destinationChain` (governance role: the timelock),
+    /// numbered after the previous governance message to that chain and executable there for
+    /// {GOVERNANCE_MESSAGE_TTL}: the destination runs it only if nothing later ran before it and its
+    /// deadline has not passed, and consumes it whatever the outcome of its calls.
+    /// `gasLimit` is what the delivery gets there; `msg.value` pays the transport fee, all of it to CCIP.
     function sendGovernanceMessage(
         uint64 destinationChain,
         Call[] calldata calls,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+
 /// @title IMarket
 /// @notice What the three markets of the primary chain (spot, futures, options) share: listing ids
 /// unique across them, the listing record of SPEC.md "Marketplace listing", the events the gateway
@@ -9,6 +11,10 @@ pragma solidity ^0.8.24;
 /// are 1, 4, 7, ..., futures 2, 5, 8, ..., options 3, 6, 9, ...; `marketType = (listingId - 1) % 3 + 1`.
 /// Prices are payment base units (the chain's USDC, 6 decimals) per whole sSTB; amounts are sSTB
 /// base units. Every position is fully collateralized by what the market holds in escrow.
+/// A payment to anyone but the caller never depends on the recipient: if the token refuses it (a
+/// blacklisted account, as native USDC can have), the market holds it as the recipient's claimable
+/// balance, withdrawn with {withdrawClaimable} to an address of the recipient's choice. A market's
+/// token balances are always its open escrow plus its claimable balances.
 interface IMarket {
     /// @notice The market of a listing (`market_type`: spot, futures, options).
     enum MarketType {
@@ -169,6 +175,13 @@ interface IMarket {
         uint256 paymentReturned
     );
 
+    /// @notice `token` refused a transfer of `amount` to `account` (a blacklisted account, for
+    /// instance): the market holds it for `account`, which withdraws it with {withdrawClaimable}.
+    event ClaimableCredited(address indexed account, IERC20 indexed token, uint256 amount);
+
+    /// @notice `account` withdrew the `amount` of `token` held for it, to `to`.
+    event ClaimableWithdrawn(address indexed account, IERC20 indexed token, address indexed to, uint256 amount);
+
     /// @notice The fee of every trade changed (`parameter` = "marketFeeBps").
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
     /// @notice The account that receives market fees changed.
@@ -205,6 +218,8 @@ interface IMarket {
     error MarketExceedsRemaining(uint256 listingId, uint256 amount, uint256 remaining);
     /// @notice A fill so small that it moves no payment (it would be a free trade).
     error MarketZeroPayment(uint256 listingId, uint256 amount);
+    /// @notice The market holds none of `token` for `account`.
+    error MarketNothingToWithdraw(address account, IERC20 token);
 
     // --- views ---
 
@@ -222,6 +237,17 @@ interface IMarket {
 
     /// @notice The account that receives market fees.
     function treasury() external view returns (address);
+
+    /// @notice What the market holds for `account` in `token`: payments the token refused to
+    /// transfer to it.
+    function claimable(address account, IERC20 token) external view returns (uint256);
+
+    /// @notice Withdraws all of `token` the market holds for the caller to `to` (the caller's own
+    /// address or any other), emitting {ClaimableWithdrawn}. Reverts if there is none, if `to` is
+    /// zero, or if the token refuses the transfer to `to` (the caller may name another address).
+    /// Works while paused.
+    /// @return amount What was withdrawn.
+    function withdrawClaimable(IERC20 token, address to) external returns (uint256 amount);
 
     /// @notice Sets the fee of every trade, at most `MAX_FEE_BPS` (governance role only).
     function setMarketFee(uint256 feeBps_) external;

@@ -19,9 +19,9 @@ interface ISatelliteExecutor {
     /// @notice A constructor argument is zero.
     error ExecutorZeroArgument();
 
-    /// @notice Runs `calls` in order, reverting all of them if one reverts (the bridge then reports
-    /// the delivery failed, and CCIP lets it be executed again). Bridge only; the message must come
-    /// from the primary chain's timelock.
+    /// @notice Runs `calls` in order, reverting all of them if one reverts (the bridge then records
+    /// the governance message as failed: it never runs again, and the proposal must be made anew).
+    /// Bridge only; the message must come from the primary chain's timelock.
     function executeFromPrimary(uint64 sourceChainSelector, address origin, IBridge.Call[] calldata calls) external;
 
     /// @notice The bridge that delivers governance messages.

@@ -14,7 +14,9 @@ import {MarketBase} from "./MarketBase.sol";
 /// offer before that time and escrows the other side. At or after the settlement time anyone
 /// settles: the sSTB goes to the buyer, the payment less the market fee to the seller. An offer
 /// nobody took is cancelled by its maker at any time, or returned to it by anyone once the
-/// settlement time has come; a matched future can always be settled. Nothing can be stuck.
+/// settlement time has come; a matched future can always be settled, whatever either party's
+/// tokens accept (a refused delivery waits as a claimable balance, {MarketBase}). Nothing can be
+/// stuck.
 /// @dev A future is three slots, the third (the taker) written when it is taken. Both sides are
 /// escrowed in full from the take to the settlement: the sSTB `amount` and `cost(amount, price)`.
 contract FuturesMarket is MarketBase {
@@ -151,7 +153,9 @@ contract FuturesMarket is MarketBase {
     }
 
     /// @notice Anyone settles a matched future at or after its settlement time: the sSTB to the
-    /// buyer, the payment less the fee to the seller, the fee to the treasury. Works while paused.
+    /// buyer, the payment less the fee to the seller, the fee to the treasury. A transfer the token
+    /// refuses (a blacklisted seller, say) is credited to its recipient to withdraw instead, so the
+    /// settlement always completes. Works while paused.
     function settle(uint256 listingId) external nonReentrant {
         Future storage f = _existing(listingId);
         if (f.status != ListingStatus.Matched) revert MarketInvalidStatus(listingId, f.status);
@@ -166,7 +170,7 @@ contract FuturesMarket is MarketBase {
         f.status = ListingStatus.Settled;
         emit FutureSettled(listingId, buyer, seller, amount, payment, fee);
         emit TradeExecuted(listingId, TradeType.FutureSettlement, buyer, seller, amount, price, payment, fee);
-        _sstb.safeTransfer(buyer, amount);
+        _pay(_sstb, address(this), buyer, amount);
         _payWithFee(address(this), seller, payment, fee, $.treasury);
     }
 
@@ -178,11 +182,11 @@ contract FuturesMarket is MarketBase {
         f.status = ListingStatus.Cancelled;
         (uint256 sstbBack, uint256 paymentBack) = _escrowOf(f);
         emit ListingCancelled(listingId, msg.sender, sstbBack, paymentBack);
-        _return(msg.sender, sstbBack, paymentBack);
+        _return(sstbBack, paymentBack);
     }
 
-    /// @notice Anyone returns an offer nobody took by its settlement time to its maker. Works while
-    /// paused.
+    /// @notice Anyone returns an offer nobody took by its settlement time to its maker (credited to
+    /// it if the token refuses the transfer). Works while paused.
     function expire(uint256 listingId) external nonReentrant {
         Future storage f = _existing(listingId);
         if (f.status != ListingStatus.Active) revert MarketInvalidStatus(listingId, f.status);
@@ -190,7 +194,7 @@ contract FuturesMarket is MarketBase {
         f.status = ListingStatus.Expired;
         (uint256 sstbBack, uint256 paymentBack) = _escrowOf(f);
         emit ListingExpired(listingId, msg.sender, sstbBack, paymentBack);
-        _return(f.maker, sstbBack, paymentBack);
+        _refund(f.maker, sstbBack, paymentBack);
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,14 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// read. A pause stops new positions and new trades (creating, filling, taking, buying); cancel,
 /// expiry, settlement, exercise, reclaim and option transfers keep working, so escrow always gets
 /// out (docs/decisions.md "Markets").
+///
+/// Payments that can be refused (docs/decisions.md "Markets" > "Payments that can be refused"): a
+/// transfer to the caller is a plain transfer, whose refusal reverts the caller's own call; a
+/// transfer to anyone else (the other party of a trade, the treasury, the maker of a position
+/// someone else ends) is tried, and if the token refuses it (USDC blacklists accounts), the value
+/// stays in (or moves into) the market as the recipient's claimable balance, withdrawn with
+/// {withdrawClaimable}. So what a buyer or holder is owed never depends on the other party, and a
+/// fee never blocks a trade.
 abstract contract MarketBase is EmergencyPausable, ReentrancyGuardTransient, IMarket {
     using SafeERC20 for IERC20;
 
@@ -38,6 +46,9 @@ abstract contract MarketBase is EmergencyPausable, ReentrancyGuardTransient, IMa
         uint16 feeBps;
         uint40 pausedUntil;
         uint40 sequence;
+        // appended (issue 17): what the market holds for an account because the token refused a
+        // transfer to it; written only when a transfer is refused or withdrawn
+        mapping(address account => mapping(IERC20 token => uint256)) claimable;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.Market")) - 1)) & ~bytes32(uint256(0xff))
@@ -83,8 +94,28 @@ abstract contract MarketBase is EmergencyPausable, ReentrancyGuardTransient, IMa
     }
 
     // ---------------------------------------------------------------------------------------------
+    // Claimable balances
+    // ---------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IMarket
+    function withdrawClaimable(IERC20 token, address to) external nonReentrant returns (uint256 amount) {
+        if (to == address(0)) revert ZeroAddress();
+        mapping(IERC20 => uint256) storage held = _marketStorage().claimable[msg.sender];
+        amount = held[token];
+        if (amount == 0) revert MarketNothingToWithdraw(msg.sender, token);
+        delete held[token];
+        emit ClaimableWithdrawn(msg.sender, token, to, amount);
+        token.safeTransfer(to, amount);
+    }
+
+    // ---------------------------------------------------------------------------------------------
     // Views
     // ---------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IMarket
+    function claimable(address account, IERC20 token) external view returns (uint256) {
+        return _marketStorage().claimable[account][token];
+    }
 
     /// @inheritdoc IMarket
     function listingCount() external view returns (uint256) {
@@ -183,22 +214,51 @@ abstract contract MarketBase is EmergencyPausable, ReentrancyGuardTransient, IMa
         fee = MarketMath.fee(payment, $.feeBps);
     }
 
-    /// @dev Moves `payment` of the payment token from `from` (this contract: out of escrow) to `to`,
-    /// less `fee`, which goes to the treasury.
-    function _payWithFee(address from, address to, uint256 payment, uint256 fee, address treasury_) internal {
+    /// @dev Pays `value` of `token` to `to`, an account other than the caller: out of escrow if
+    /// `from` is this market, otherwise from the caller `from` (approved beforehand). If the token
+    /// refuses the transfer (a blacklisted `to`), the value stays in escrow, or is taken from `from`
+    /// into escrow, and is credited to `to` ({withdrawClaimable}): the caller's operation completes.
+    /// A refusal the caller causes itself (no allowance or balance, a blacklisted caller) still
+    /// reverts, with the token's error, on the transfer into escrow. Gas cannot force the credit: a
+    /// transfer run out of gas leaves the caller 1/64 of it, far below the credit's storage write.
+    function _pay(IERC20 token, address from, address to, uint256 value) internal {
+        if (value == 0) return;
         if (from == address(this)) {
-            if (payment > fee) _paymentToken.safeTransfer(to, payment - fee);
-            if (fee > 0) _paymentToken.safeTransfer(treasury_, fee);
+            if (token.trySafeTransfer(to, value)) return;
         } else {
-            if (payment > fee) _paymentToken.safeTransferFrom(from, to, payment - fee);
-            if (fee > 0) _paymentToken.safeTransferFrom(from, treasury_, fee);
+            if (token.trySafeTransferFrom(from, to, value)) return;
+            token.safeTransferFrom(from, address(this), value);
         }
+        _marketStorage().claimable[to][token] += value;
+        emit ClaimableCredited(to, token, value);
     }
 
-    /// @dev Returns escrow to `to`.
-    function _return(address to, uint256 sstbBack, uint256 paymentBack) internal {
-        if (sstbBack > 0) _sstb.safeTransfer(to, sstbBack);
-        if (paymentBack > 0) _paymentToken.safeTransfer(to, paymentBack);
+    /// @dev Pays a trade's `payment` of the payment token from `from` (the caller, or this market
+    /// out of escrow) to `to`, the other party, less `fee`, which goes to the treasury; a refusal of
+    /// either is credited ({_pay}).
+    function _payWithFee(address from, address to, uint256 payment, uint256 fee, address treasury_) internal {
+        _pay(_paymentToken, from, to, payment - fee);
+        _pay(_paymentToken, from, treasury_, fee);
+    }
+
+    /// @dev Pays the caller a trade's `payment` out of escrow less `fee`, which goes to the
+    /// treasury (a refusal of the fee is credited; a refusal of the caller's own payment reverts).
+    function _payCallerWithFee(uint256 payment, uint256 fee, address treasury_) internal {
+        if (payment > fee) _paymentToken.safeTransfer(msg.sender, payment - fee);
+        _pay(_paymentToken, address(this), treasury_, fee);
+    }
+
+    /// @dev Returns escrow to the caller (its own cancel): a refusal reverts the call.
+    function _return(uint256 sstbBack, uint256 paymentBack) internal {
+        if (sstbBack > 0) _sstb.safeTransfer(msg.sender, sstbBack);
+        if (paymentBack > 0) _paymentToken.safeTransfer(msg.sender, paymentBack);
+    }
+
+    /// @dev Returns escrow to `maker` when someone else ends the position (expiry, reclaim): a
+    /// refusal is credited ({_pay}).
+    function _refund(address maker, uint256 sstbBack, uint256 paymentBack) internal {
+        _pay(_sstb, address(this), maker, sstbBack);
+        _pay(_paymentToken, address(this), maker, paymentBack);
     }
 
     /// @dev Uses an EIP-2612 permit of the caller for this market. A permit that fails (for

@@ -122,7 +122,8 @@ contract OptionsMarket is MarketBase {
 
     /// @notice Buys an option offered for sale before its expiry, paying its whole premium
     /// `cost(amount, premium)` (approved beforehand) to the writer less the fee; the caller becomes
-    /// its holder. Reverts if the premium is above `maxPremium`. Stopped while paused.
+    /// its holder. A premium the token refuses to transfer to the writer is credited to it instead.
+    /// Reverts if the premium is above `maxPremium`. Stopped while paused.
     function buyOption(uint256 listingId, uint256 maxPremium) external nonReentrant {
         Option storage o = _existing(listingId);
         _checkOpen(listingId, o.status, o.expiry);
@@ -143,7 +144,9 @@ contract OptionsMarket is MarketBase {
     /// @notice The holder exercises `amount` of the option before its expiry. A call: the holder
     /// pays the strike for `amount` (less the fee, to the writer) and receives the sSTB from escrow.
     /// A put: the holder delivers `amount` sSTB to the writer (approved beforehand) and receives the
-    /// strike from escrow, less the fee. Works while paused (the holder has paid for this right).
+    /// strike from escrow, less the fee. What the token refuses to transfer to the writer (or the
+    /// fee to the treasury) is credited to it instead, so the holder's exercise always completes.
+    /// Works while paused (the holder has paid for this right).
     function exercise(uint256 listingId, uint256 amount) external nonReentrant {
         Option storage o = _existing(listingId);
         if (msg.sender != o.holder) revert OptionsMarketNotHolder(listingId, msg.sender);
@@ -170,13 +173,14 @@ contract OptionsMarket is MarketBase {
             _sstb.safeTransfer(msg.sender, amount);
         } else {
             emit TradeExecuted(listingId, TradeType.OptionExercise, writer, msg.sender, amount, strike, payment, fee);
-            _sstb.safeTransferFrom(msg.sender, writer, amount);
-            _payWithFee(address(this), msg.sender, payment, fee, $.treasury);
+            _pay(_sstb, msg.sender, writer, amount);
+            _payCallerWithFee(payment, fee, $.treasury);
         }
     }
 
     /// @notice Anyone returns what is left of an option to its writer once it has expired (sold or
-    /// not): the unexercised sSTB of a call, the unspent strike of a put. Works while paused.
+    /// not): the unexercised sSTB of a call, the unspent strike of a put (credited to the writer if
+    /// the token refuses the transfer). Works while paused.
     function reclaim(uint256 listingId) external nonReentrant {
         Option storage o = _existing(listingId);
         ListingStatus status = o.status;
@@ -187,7 +191,7 @@ contract OptionsMarket is MarketBase {
         o.status = ListingStatus.Reclaimed;
         (uint256 sstbBack, uint256 paymentBack) = _leftover(o);
         emit OptionReclaimed(listingId, msg.sender, sstbBack, paymentBack);
-        _return(o.writer, sstbBack, paymentBack);
+        _refund(o.writer, sstbBack, paymentBack);
     }
 
     /// @notice The writer cancels an option nobody bought and gets its escrow back. Works while
@@ -199,7 +203,7 @@ contract OptionsMarket is MarketBase {
         o.status = ListingStatus.Cancelled;
         (uint256 sstbBack, uint256 paymentBack) = _leftover(o);
         emit ListingCancelled(listingId, msg.sender, sstbBack, paymentBack);
-        _return(msg.sender, sstbBack, paymentBack);
+        _return(sstbBack, paymentBack);
     }
 
     /// @notice The holder transfers a held option to `to`, which may then exercise it. Works while

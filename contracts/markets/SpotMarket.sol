@@ -86,8 +86,9 @@ contract SpotMarket is MarketBase {
     }
 
     /// @notice Buys `amount` sSTB from a sell listing, paying `cost(filled + amount) - cost(filled)`
-    /// (approved beforehand); the seller receives it less the fee. Reverts if the listing's price
-    /// is above `maxPrice`. Stopped while paused.
+    /// (approved beforehand); the seller receives it less the fee (credited to it instead if the
+    /// token refuses the transfer). Reverts if the listing's price is above `maxPrice`. Stopped
+    /// while paused.
     function buy(uint256 listingId, uint256 amount, uint256 maxPrice) external nonReentrant {
         _buy(listingId, amount, maxPrice);
     }
@@ -160,11 +161,11 @@ contract SpotMarket is MarketBase {
         p.status = ListingStatus.Cancelled;
         (uint256 sstbBack, uint256 paymentBack) = _leftover(p);
         emit ListingCancelled(listingId, msg.sender, sstbBack, paymentBack);
-        _return(msg.sender, sstbBack, paymentBack);
+        _return(sstbBack, paymentBack);
     }
 
     /// @notice Anyone ends an active listing or order whose expiration has come; what is left goes
-    /// back to the maker. Works while paused.
+    /// back to the maker (credited to it if the token refuses the transfer). Works while paused.
     function expire(uint256 listingId) external nonReentrant {
         Position storage p = _existing(listingId);
         if (p.status != ListingStatus.Active) revert MarketInvalidStatus(listingId, p.status);
@@ -172,7 +173,7 @@ contract SpotMarket is MarketBase {
         p.status = ListingStatus.Expired;
         (uint256 sstbBack, uint256 paymentBack) = _leftover(p);
         emit ListingExpired(listingId, msg.sender, sstbBack, paymentBack);
-        _return(p.maker, sstbBack, paymentBack);
+        _refund(p.maker, sstbBack, paymentBack);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -297,8 +298,8 @@ contract SpotMarket is MarketBase {
         emit OrderFilled(listingId, msg.sender, amount, p.amount - p.filled);
         emit TradeExecuted(listingId, TradeType.SpotFill, buyer, msg.sender, amount, price, payment, fee);
 
-        _sstb.safeTransferFrom(msg.sender, buyer, amount);
-        _payWithFee(address(this), msg.sender, payment, fee, treasury_);
+        _pay(_sstb, msg.sender, buyer, amount);
+        _payCallerWithFee(payment, fee, treasury_);
     }
 
     /// @dev Checks and records a fill of an open position of `kind` whose price must not cross the

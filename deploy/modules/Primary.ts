@@ -1,6 +1,6 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "#sdk/roles";
 import { UPGRADEABLE_ROLES, handOff } from "./handoff.js";
 import PrimaryBridgeModule from "./PrimaryBridge.js";
 
@@ -30,6 +30,7 @@ export default buildModule("Primary", (m) => {
       ["Bridge", bridge, UPGRADEABLE_ROLES],
       ["AttestationVerifier", deployments.verifier, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
       ["CUToken", deployments.cuToken, [Roles.DEFAULT_ADMIN]],
+      ["GovernanceToken", deployments.governanceToken, [Roles.GOVERNANCE, Roles.DEFAULT_ADMIN]],
     ],
     [PrimaryBridgeModule, routes] as never,
   );

@@ -1,6 +1,6 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "#sdk/roles";
 import { bridgeProxy } from "./bridge.js";
 import PrimaryCoreModule from "./PrimaryCore.js";
 
@@ -20,5 +20,7 @@ export default buildModule("PrimaryBridge", (m) => {
   for (const [id, contract, role, account] of grants) {
     m.call(contract, "grantRole", [role, account], { id: `grant_${id}` });
   }
+  // STBGOV in the bridge's escrow was bridged out and cannot vote here: out of the quorum's base
+  m.call(core.governanceToken, "excludeFromVotingSupply", [bridge], { id: "GovernanceToken_exclude_Bridge" });
   return { ...core, bridge };
 });

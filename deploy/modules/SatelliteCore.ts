@@ -1,6 +1,6 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "#sdk/roles";
 import { bridgeProxy } from "./bridge.js";
 import { uupsProxy } from "./uups.js";
 

@@ -1,6 +1,6 @@
 import type { CallableContractFuture, Future, IgnitionModuleBuilder } from "@nomicfoundation/ignition-core";
 
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "#sdk/roles";
 
 /** A contract whose roles the hand-off moves, and which ones. */
 export type Governed = readonly [name: string, contract: CallableContractFuture<string>, roles: readonly string[]];

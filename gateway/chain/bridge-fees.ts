@@ -1,8 +1,8 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
+import { chainSelectorOf } from "#sdk";
+import type { DeployedChain } from "#sdk";
 import { Bridge__factory } from "../../typechain-types/index.js";
-import { chainSelectorOf } from "../../scripts/lib/ccip.js";
-import type { DeployedChain } from "../../scripts/lib/environments.js";
 
 /** Each chain's native gas token, for the CCIP transport fee. */
 const NATIVE_SYMBOL: Record<string, string> = {

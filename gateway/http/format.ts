@@ -1,7 +1,6 @@
 import { formatEther, formatUnits } from "ethers";
 
-import { cost } from "../../scripts/lib/markets.js";
-
+import { cost } from "#sdk";
 import type {
   BridgeMessage,
   ComputeUnitRow,

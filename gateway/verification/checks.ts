@@ -1,5 +1,5 @@
-import type { ComputeSpecs } from "../../scripts/lib/attestation.js";
-import { implausibleFigure } from "../../scripts/lib/valuation.js";
+import { implausibleFigure } from "#sdk";
+import type { ComputeSpecs } from "#sdk";
 
 /** Why the verifier refuses a report: the field at fault and the reason, as the API shows them. */
 export interface Rejection {

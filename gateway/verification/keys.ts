@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 
 import { Wallet, isHexString } from "ethers";
 
-import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
-import { ConfigError } from "../config.js";
+import { sampleVerifierKeys } from "#sdk";
+import { ConfigError } from "../config-error.js";
 
 /**
  * The verifier keys this gateway signs attestations with: `GATEWAY_VERIFIER_KEYS` (private keys,

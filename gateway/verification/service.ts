@@ -6,24 +6,20 @@ import {
   attestationFromJson,
   attestationSigner,
   attestationToJson,
-  combineSignatures,
-  encodeProof,
-  randomNonce,
-  signAttestation,
-} from "../../scripts/lib/attestation.js";
-import type { Attestation, AttestationJson, ComputeSpecs } from "../../scripts/lib/attestation.js";
-import {
   benchmarkReportDomain,
   benchmarkReportHash,
   benchmarkReportSigner,
+  combineSignatures,
+  cuValueOf,
+  encodeProof,
+  randomNonce,
+  signAttestation,
   specsOfReport,
-} from "../../scripts/lib/benchmark-report.js";
-import type { SignedBenchmarkReport } from "../../scripts/lib/benchmark-report.js";
-import type { DeployedChain } from "../../scripts/lib/environments.js";
-import { cuValueOf } from "../../scripts/lib/valuation.js";
+} from "#sdk";
+import type { Attestation, AttestationJson, ComputeSpecs, DeployedChain, SignedBenchmarkReport } from "#sdk";
 import { AttestationVerifier__factory, ProviderRegistry__factory } from "../../typechain-types/index.js";
 import type { AttestationVerifier, ProviderRegistry } from "../../typechain-types/index.js";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config-error.js";
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import type { Db, Tx } from "../store/db.js";
 import { rejectionOf } from "./checks.js";

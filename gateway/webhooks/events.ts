@@ -1,11 +1,11 @@
 import { ZeroAddress } from "ethers";
 import { and, eq } from "drizzle-orm";
 
-import { TRADE_TYPES } from "../../scripts/lib/markets.js";
+import { FEE_OPTION_NAMES, TRADE_TYPES } from "#sdk";
 import * as format from "../http/format.js";
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import { addr, big, num } from "../indexer/module.js";
-import { FEE_OPTION_NAMES, bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";
+import { bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import type { Tx } from "../store/db.js";
 import { computeUnits, listings, redemptions } from "../store/schema.js";

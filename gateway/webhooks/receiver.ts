@@ -1,16 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, verifySignature } from "./signature.js";
-
-export { verifySignature } from "./signature.js";
+import { verifyWebhook } from "#sdk";
+import type { VerifiedWebhook } from "#sdk";
 
 /** A webhook as the receiver sees it once its signature checked out. */
-export interface ReceivedWebhook {
-  /** The payload: `{id, event, timestamp, data}`. */
-  payload: { id: string; event: string; timestamp: number | string; data: Record<string, unknown> };
-  /** The delivery id (the same on every retry: deduplicate on it). */
-  deliveryId: string;
-  event: string;
+export interface ReceivedWebhook extends VerifiedWebhook {
   rawBody: Buffer;
   request: IncomingMessage;
 }
@@ -23,10 +16,11 @@ export interface ReceiverOptions {
 }
 
 /**
- * A `node:http` request handler for webhooks: reads the raw body, checks `X-SERVICE-Signature`
- * against the secret(s) in constant time and answers 401 on a mismatch (the handler is not
- * called), 400 for a body that is not JSON; otherwise calls `handle` and answers 200 once it
- * resolves (500 if it throws, so the gateway retries). Answer quickly: do slow work after.
+ * A `node:http` request handler for webhooks, on the SDK's `verifyWebhook`: reads the raw body,
+ * checks `X-SERVICE-Signature` against the secret(s) in constant time and answers 401 on a
+ * mismatch (the handler is not called), 400 for a body that is not JSON; otherwise calls `handle`
+ * and answers 200 once it resolves (500 if it throws, so the gateway retries). Answer quickly: do
+ * slow work after.
  */
 export function webhookHandler(
   options: ReceiverOptions,
@@ -48,29 +42,15 @@ export function webhookHandler(
     request.on("end", () => {
       if (refused) return;
       const rawBody = Buffer.concat(chunks);
-      const configured = typeof options.secrets === "function" ? options.secrets() : options.secrets;
-      const secrets = Array.isArray(configured) ? configured : [configured];
-      const header = request.headers[SIGNATURE_HEADER];
-      // every secret is tried (no early exit), so the time does not say which one matched
-      const matches = secrets.map((secret) => verifySignature(rawBody, header, secret));
-      if (!matches.includes(true)) {
-        response.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid signature"}');
+      const secrets = typeof options.secrets === "function" ? options.secrets() : options.secrets;
+      const checked = verifyWebhook(rawBody, (name) => request.headers[name], secrets);
+      if (!checked.ok) {
+        if (checked.status === 401) {
+          response.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid signature"}');
+        } else response.writeHead(checked.status).end();
         return;
       }
-      let payload: ReceivedWebhook["payload"];
-      try {
-        payload = JSON.parse(rawBody.toString("utf8"));
-      } catch {
-        response.writeHead(400).end();
-        return;
-      }
-      const webhook: ReceivedWebhook = {
-        payload,
-        deliveryId: String(request.headers[DELIVERY_HEADER] ?? ""),
-        event: String(request.headers[EVENT_HEADER] ?? payload.event),
-        rawBody,
-        request,
-      };
+      const webhook: ReceivedWebhook = { ...checked.webhook, rawBody, request };
       Promise.resolve()
         .then(() => handle(webhook))
         .then(

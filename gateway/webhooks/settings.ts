@@ -1,4 +1,4 @@
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../config-error.js";
 
 /** How webhooks and e-mail alerts are delivered; every figure can be set for tests and operators. */
 export interface WebhookSettings {

@@ -5,11 +5,11 @@ import { isIP } from "node:net";
 
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "#sdk";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import type { EmailMessage, Mailer } from "./email.js";
 import type { WebhookSettings } from "./settings.js";
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "./signature.js";
 import { guardedLookup, hostOf, parseTargetUrl, refusalOf } from "./targets.js";
 import { WebhookSecrets } from "./secrets.js";
 

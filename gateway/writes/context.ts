@@ -1,9 +1,9 @@
 import { JsonRpcProvider, ZeroAddress } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
+import type { DeployedChain, ProtocolClient } from "#sdk";
 import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
-import type { DeployedChain } from "../../scripts/lib/environments.js";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../http/errors.js";
@@ -49,6 +49,8 @@ export class WriteContext {
   readonly sstb: SSTB;
   readonly sstbAddress: string;
   readonly sender: TransactionSender;
+  /** The SDK's client of the primary chain: the write calls are built with its actions (`prepareX`). */
+  readonly client: ProtocolClient;
   private readonly indexed?: (blockNumber: number) => Promise<void>;
 
   constructor(options: WriteContextOptions) {
@@ -71,6 +73,7 @@ export class WriteContext {
     this.manager = RedemptionManager__factory.connect(this.managerAddress, this.rpc);
     this.sstb = SSTB__factory.connect(this.sstbAddress, this.rpc);
     this.sender = new TransactionSender(this.rpc, this.chainId, options.signers, new AccountQueue(options.accountLock));
+    this.client = { runner: this.rpc, chainId: BigInt(this.chainId), addresses: primary.contracts };
   }
 
   close(): void {

@@ -1,6 +1,8 @@
 import { keccak256, toUtf8Bytes } from "ethers";
 import { and, eq, sql } from "drizzle-orm";
 
+import { prepareOpenDispute } from "#sdk";
+
 import { invalidParameter, notFound } from "../http/errors.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import { disputeEvidence, events } from "../store/schema.js";
@@ -44,11 +46,12 @@ export async function openDispute(
   const issueType = ISSUE_TYPES.indexOf(input.issue_type);
   if (issueType < 0) throw invalidParameter("issue_type", `must be one of ${ISSUE_TYPES.join(", ")}`);
   const { document, hash } = evidenceDocument(redemptionId, input);
-  const call: Call = {
-    description: "openDispute",
-    to: ctx.managerAddress,
-    data: ctx.manager.interface.encodeFunctionData("openDispute", [redemptionId, issueType, hash]),
-  };
+  const { to, data } = prepareOpenDispute(ctx.client, {
+    redemptionId: BigInt(redemptionId),
+    issueType: BigInt(issueType),
+    evidenceHash: hash,
+  });
+  const call: Call = { description: "openDispute", to, data };
   await ctx.sender.check(account, call);
   // stored before anything is sent, keyed by its hash: evidence whose hash reaches the chain is
   // never lost, and a second document (another attempt) never overwrites the first

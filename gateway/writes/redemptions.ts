@@ -1,6 +1,8 @@
 import type { TransactionReceipt } from "ethers";
 import { and, eq } from "drizzle-orm";
 
+import { prepareConfirmRedemption, prepareInitiateRedemption } from "#sdk";
+
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import { sstb as wholeSstb } from "../http/format.js";
 import { redemptionRequests } from "../store/schema.js";
@@ -61,11 +63,8 @@ export async function redeem(
     to: ctx.sstbAddress,
     data: ctx.sstb.interface.encodeFunctionData("approve", [ctx.managerAddress, total]),
   };
-  const initiate: Call = {
-    description: "initiateRedemption",
-    to: ctx.managerAddress,
-    data: ctx.manager.interface.encodeFunctionData("initiateRedemption", [amount, provider]),
-  };
+  const { to, data } = prepareInitiateRedemption(ctx.client, { amount, provider });
+  const initiate: Call = { description: "initiateRedemption", to, data };
   // with the allowance in place the initiation itself can be pre-checked; without it, it cannot
   // run before the approval is mined, and the checks above stand in for it
   const calls = async () => {
@@ -111,11 +110,8 @@ export async function confirm(
   redemptionId: number,
 ): Promise<Outcome<{ redemption_id: string; status: "confirmed" }>> {
   await ctx.ownRedemption(account, redemptionId);
-  const call: Call = {
-    description: "confirmRedemption",
-    to: ctx.managerAddress,
-    data: ctx.manager.interface.encodeFunctionData("confirmRedemption", [redemptionId]),
-  };
+  const { to, data } = prepareConfirmRedemption(ctx.client, { redemptionId: BigInt(redemptionId) });
+  const call: Call = { description: "confirmRedemption", to, data };
   await ctx.sender.check(account, call);
   const id = String(redemptionId);
   const done = await ctx.perform(account, [call], {

@@ -1,17 +1,13 @@
-import { AbiCoder, dataSlice, isHexString } from "ethers";
-import type { Interface } from "ethers";
-
+import { decodeRevertData, revertDataOf } from "#sdk";
 import { ProviderRegistry__factory, RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import { ApiError } from "../http/errors.js";
 
 /** Interfaces whose custom errors a write can revert with (the manager calls the registry and sSTB). */
-const INTERFACES: Interface[] = [
+const INTERFACES = [
   RedemptionManager__factory.createInterface(),
   ProviderRegistry__factory.createInterface(),
   SSTB__factory.createInterface(),
 ];
-const ERROR_STRING = "0x08c379a0"; // Error(string)
-const PANIC = "0x4e487b71"; // Panic(uint256)
 
 /** A decoded revert: the reason string verbatim, or a custom error's name with its arguments. */
 export interface Revert {
@@ -20,42 +16,28 @@ export interface Revert {
   args: Record<string, string | number | boolean>;
 }
 
-/** The revert data an ethers error carries, if it is a revert. */
-export function revertDataOf(error: unknown): string | undefined {
-  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.data === "string" && isHexString(e.data) && e.data.length >= 10) return e.data;
-    const info = e.info as { error?: { data?: unknown } } | undefined;
-    if (typeof info?.error?.data === "string" && isHexString(info.error.data)) return info.error.data;
-    e = (e.error ?? e.cause) as Record<string, unknown> | undefined;
-  }
-  return undefined;
-}
-
-/** Decodes revert data: `Error(string)`, `Panic(uint256)` or a custom error of the protocol. */
+/**
+ * Decodes revert data (the SDK's `decodeRevertData`) into what the API shows: `Error(string)`,
+ * `Panic(uint256)` or a custom error of the protocol, with JSON-safe arguments.
+ */
 export function decodeRevert(data: string): Revert {
-  const selector = dataSlice(data, 0, 4);
-  if (selector === ERROR_STRING) {
-    const [reason] = AbiCoder.defaultAbiCoder().decode(["string"], dataSlice(data, 4));
-    return { name: "Error", message: reason as string, args: { reason: reason as string } };
+  const revert = decodeRevertData(data, INTERFACES);
+  if (revert.reason !== undefined) return { name: "Error", message: revert.reason, args: { reason: revert.reason } };
+  if (revert.errorName === "Panic") {
+    const code = revert.args.code as bigint;
+    return { name: "Panic", message: `panic 0x${code.toString(16)}`, args: { code: Number(code) } };
   }
-  if (selector === PANIC) {
-    const [code] = AbiCoder.defaultAbiCoder().decode(["uint256"], dataSlice(data, 4));
-    return { name: "Panic", message: `panic 0x${(code as bigint).toString(16)}`, args: { code: Number(code) } };
+  if (revert.errorName === undefined) {
+    return { name: "unknown", message: `reverted with unknown data ${revert.selector}`, args: { data } };
   }
-  for (const iface of INTERFACES) {
-    const parsed = iface.parseError(data);
-    if (parsed === null) continue;
-    const args: Record<string, string | number | boolean> = {};
-    parsed.fragment.inputs.forEach((input, i) => {
-      const value = parsed.args[i] as unknown;
-      args[input.name || String(i)] = typeof value === "bigint" ? value.toString() : (value as string | boolean);
-    });
-    const list = Object.entries(args)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join(", ");
-    return { name: parsed.name, message: `${parsed.name}(${list})`, args };
+  const args: Record<string, string | number | boolean> = {};
+  for (const [name, value] of Object.entries(revert.args)) {
+    args[name] = typeof value === "bigint" ? value.toString() : (value as string | boolean);
   }
-  return { name: "unknown", message: `reverted with unknown data ${selector}`, args: { data } };
+  const list = Object.entries(args)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(", ");
+  return { name: revert.errorName, message: `${revert.errorName}(${list})`, args };
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { JsonRpcProvider, TransactionReceipt } from "ethers";
 
+import { revertDataOf } from "#sdk";
 import type { AccountQueue, AccountSigners } from "../accounts/signer.js";
 import { ApiError } from "../http/errors.js";
-import { revertDataOf, revertToApiError } from "./reverts.js";
+import { revertToApiError } from "./reverts.js";
 
 /** One contract call of a write. */
 export interface Call {

@@ -1,5 +1,5 @@
 // `npx hardhat deploy-protocol --environment testnet [--chains arbitrumSepolia,sepolia]`: thin; the
-// logic is scripts/lib/deploy-environment.ts. Builds first, so the Ignition modules' artifacts exist.
+// logic is deploy/deploy-environment.ts. Builds first, so the Ignition modules' artifacts exist.
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 interface DeployProtocolArguments {
@@ -9,7 +9,7 @@ interface DeployProtocolArguments {
 
 export default async function deployProtocol(args: DeployProtocolArguments, hre: HardhatRuntimeEnvironment) {
   await hre.tasks.getTask("build").run({ quiet: true });
-  const { deployEnvironment } = await import("../lib/deploy-environment.js");
+  const { deployEnvironment } = await import("../../deploy/deploy-environment.js");
   try {
     await deployEnvironment(hre, args.environment, args.chains, (line) => console.log(line));
   } catch (error) {

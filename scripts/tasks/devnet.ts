@@ -1,5 +1,5 @@
 // `npm start` (= `hardhat devnet`; `npm start -- --once` exits after the demo): thin; the logic is
-// scripts/lib/devnet.ts, which the tests exercise. Compiles first, then loads the modules that
+// devnet/devnet.ts, which the tests exercise. Compiles first, then loads the modules that
 // need the compiled artifacts and their types.
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
@@ -11,8 +11,9 @@ interface DevnetArguments {
 
 export default async function devnet(args: DevnetArguments, hre: HardhatRuntimeEnvironment) {
   console.log("... compile contracts");
-  await hre.tasks.getTask("build").run({ quiet: true });
-  const { runDevnet } = await import("../lib/devnet.js");
+  // the contracts only: the devnet runs no Solidity test, so their compiler warnings stay out of npm start
+  await hre.tasks.getTask("build").run({ quiet: true, noTests: true });
+  const { runDevnet } = await import("../../devnet/devnet.js");
   try {
     await runDevnet(hre, {
       once: args.once,

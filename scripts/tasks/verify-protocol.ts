@@ -7,7 +7,7 @@ import path from "node:path";
 
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { chainsOf, deploymentIdOf } from "../lib/environments.js";
+import { chainsOf, deploymentIdOf } from "../../deploy/environments.js";
 
 interface VerifyProtocolArguments {
   environment: string;

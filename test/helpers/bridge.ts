@@ -1,14 +1,17 @@
-import { parseEther, parseUnits } from "ethers";
+import { AbiCoder, parseEther, parseUnits } from "ethers";
+import type { ContractTransactionReceipt } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { NetworkConnection } from "hardhat/types/network";
 
-import { CCIP_CHAIN_SELECTORS } from "../../scripts/lib/ccip.js";
-import { deployBridgePair as deployTwoBridges } from "../../scripts/lib/network.js";
-import type { RateLimit, RouteLimits } from "../../scripts/lib/ccip.js";
-import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../scripts/lib/deploy.js";
-import { Relayer } from "../../scripts/lib/relayer.js";
-import { Roles } from "../../scripts/lib/roles.js";
-import { sampleVerifierKeys } from "../../scripts/lib/samples.js";
+import { CCIP_CHAIN_SELECTORS, EXECUTION_STATES, Roles, sampleVerifierKeys } from "#sdk";
+import type { RateLimit, RouteLimits } from "#sdk";
+import { deployBridgePair as deployTwoBridges } from "../../devnet/network.js";
+import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../deploy/deploy.js";
+import { DEFAULT_GAS_MARGIN, Relayer } from "../../devnet/relayer.js";
 import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";
+
+/** A test connection: deploys with Ignition, impersonates and sets balances. */
+export type TestConnection = IgnitionConnection & Pick<NetworkConnection, "networkHelpers">;
 
 /** The two selectors of the unit tests' chains (arbitrum and ethereum, played on one chain). */
 export const ARB = CCIP_CHAIN_SELECTORS["42161"];
@@ -18,6 +21,14 @@ export const TRANSPORT_FEE = parseEther("0.001");
 /** Route limits of the unit tests: 1,000 tokens per bucket, refilling 1 token per second. */
 export const LIMIT: RateLimit = { enabled: true, capacity: parseEther("1000"), rate: parseEther("1") };
 export const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
+/** `IBridge.Token`, as bigints. */
+export const Token = { SSTB: 0n, Governance: 1n } as const;
+/** `IBridge.GovernanceFailure`, as bigints. */
+export const GovernanceFailure = { Stale: 0n, Expired: 1n, Reverted: 2n } as const;
+/** `Bridge.GOVERNANCE_MESSAGE_TTL`: how long a governance message stays executable. */
+export const GOVERNANCE_MESSAGE_TTL = 3n * 24n * 60n * 60n;
+/** `IBridge.MessageStatus`, as bigints. */
+export const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n, Failed: 4n } as const;
 
 export interface BridgePair {
   primary: PrimaryDeployment & { bridge: Bridge; router: DevnetCCIPRouter };
@@ -80,6 +91,68 @@ export async function deployBridgePair(connection: IgnitionConnection): Promise<
 }
 
 /**
+ * {deployBridgePair} as after the hand-off for cross-chain governance: the arbitrum timelock holds
+ * the governance role of the arbitrum bridge (and some ETH for transport fees), and the ethereum
+ * executor the admin and governance roles of the ethereum bridge.
+ */
+export async function deployGovernedBridgePair(connection: TestConnection): Promise<BridgePair> {
+  const f = await deployBridgePair(connection);
+  const timelock = await f.primary.timelock.getAddress();
+  const executor = await f.satellite.executor.getAddress();
+  await f.primary.bridge.grantRole(Roles.GOVERNANCE, timelock);
+  await f.satellite.bridge.grantRole(Roles.GOVERNANCE, executor);
+  await f.satellite.bridge.grantRole(Roles.DEFAULT_ADMIN, executor);
+  await connection.networkHelpers.setBalance(timelock, parseEther("10"));
+  return f;
+}
+
+/** A call the timelock has the ethereum executor make on the ethereum bridge. */
+export interface GovernanceCall {
+  target: string;
+  value: bigint;
+  data: string;
+}
+
+/** A call of `fn(args)` on the ethereum bridge. */
+export function bridgeCall(f: BridgePair, fn: string, args: readonly unknown[]): GovernanceCall {
+  const bridge = f.satellite.bridge;
+  return {
+    target: bridge.target as string,
+    value: 0n,
+    data: bridge.interface.encodeFunctionData(fn as never, args as never),
+  };
+}
+
+/** Sends `calls` to ethereum as the arbitrum timelock (impersonated); returns the message id. */
+export async function proposeToSatellite(
+  connection: TestConnection,
+  f: BridgePair,
+  calls: readonly GovernanceCall[],
+  gasLimit = 300_000n,
+): Promise<string> {
+  const timelock = await f.primary.timelock.getAddress();
+  await connection.networkHelpers.impersonateAccount(timelock);
+  const asTimelock = await connection.ethers.getSigner(timelock);
+  const tx = await f.primary.bridge
+    .connect(asTimelock)
+    .sendGovernanceMessage(ETH, [...calls], gasLimit, { value: TRANSPORT_FEE });
+  return sentMessageId(f, (await tx.wait())!);
+}
+
+/** The payload of a governance message, as the arbitrum bridge encodes it. */
+export function governancePayload(
+  origin: string,
+  sequence: bigint,
+  deadline: bigint,
+  calls: readonly GovernanceCall[],
+): string {
+  return AbiCoder.defaultAbiCoder().encode(
+    ["uint256", "address", "uint64", "uint256", "tuple(address,uint256,bytes)[]"],
+    [2n, origin, sequence, deadline, calls.map((c) => [c.target, c.value, c.data])],
+  );
+}
+
+/**
  * The fixture with a new relayer between its two routers. A relayer keeps a cursor in memory, so
  * each test needs its own: `loadFixture` reverts the chain but returns the same fixture object.
  */
@@ -125,4 +198,50 @@ export async function bridgeState(f: BridgePair, accounts: readonly string[]) {
     };
   }
   return out;
+}
+
+/** The message id of the first `MessageSent` or `GovernanceMessageSent` of either bridge in a receipt. */
+export function sentMessageId(f: BridgePair, receipt: ContractTransactionReceipt): string {
+  for (const log of receipt.logs) {
+    for (const bridge of [f.primary.bridge, f.satellite.bridge]) {
+      if (log.address !== bridge.target) continue;
+      const parsed = bridge.interface.parseLog(log);
+      if (parsed?.name === "MessageSent" || parsed?.name === "GovernanceMessageSent") return parsed.args.messageId;
+    }
+  }
+  throw new Error("no message sent in this transaction");
+}
+
+/**
+ * Executes one message on its destination router as the relayer, as CCIP's executing network (or
+ * anyone's manual execution, with `gasLimitOverride` above zero) would, whatever the order the
+ * messages were sent in. Returns the router's execution state: `success` when the bridge's
+ * `ccipReceive` returned (whatever the bridge made of the message), `failure` when it reverted.
+ */
+export async function deliver(
+  f: BridgePair,
+  messageId: string,
+  gasLimitOverride = 0n,
+): Promise<(typeof EXECUTION_STATES)[number]> {
+  const lanes = [
+    { from: f.primary.router, to: f.satellite.router, source: ARB },
+    { from: f.satellite.router, to: f.primary.router, source: ETH },
+  ];
+  for (const { from, to, source } of lanes) {
+    const [event] = await from.queryFilter(from.filters.CCIPSendRequested(undefined, undefined, messageId));
+    if (event === undefined) continue;
+    const a = event.args;
+    const router = to.connect(f.relayerSigner);
+    const gas = (gasLimitOverride > a.gasLimit ? gasLimitOverride : a.gasLimit) + DEFAULT_GAS_MARGIN;
+    const receipt = await (
+      await router.execute(source, a.sequenceNumber, a.sender, a.receiver, a.data, a.gasLimit, gasLimitOverride, {
+        gasLimit: gas,
+      })
+    ).wait();
+    for (const log of receipt!.logs) {
+      const parsed = log.address === router.target ? router.interface.parseLog(log) : null;
+      if (parsed?.name === "ExecutionStateChanged") return EXECUTION_STATES[Number(parsed.args.state)];
+    }
+  }
+  throw new Error(`message ${messageId} was not sent by either router`);
 }

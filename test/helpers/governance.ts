@@ -1,8 +1,8 @@
 import { parseEther } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
-import { LOCAL_GOVERNANCE } from "../../scripts/lib/samples.js";
+import type { IgnitionConnection } from "../../deploy/deploy.js";
+import { LOCAL_GOVERNANCE } from "../../devnet/samples.js";
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 

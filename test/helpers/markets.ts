@@ -1,11 +1,20 @@
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
+import { Roles } from "#sdk";
+import type { IgnitionConnection } from "../../deploy/deploy.js";
+import {
+  ERC1967Proxy__factory,
+  FuturesMarket__factory,
+  MockBlacklistStablecoin__factory,
+  OptionsMarket__factory,
+  SpotMarket__factory,
+} from "../../typechain-types/index.js";
+import type { MockBlacklistStablecoin } from "../../typechain-types/index.js";
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 
-export { cost, fillPayment, marketFee } from "../../scripts/lib/markets.js";
+export { cost, fillPayment, marketFee } from "#sdk";
 
 export const MarketType = { None: 0n, Spot: 1n, Futures: 2n, Options: 3n } as const;
 export const Kind = {
@@ -77,7 +86,61 @@ export async function deployMarketScenario(connection: IgnitionConnection): Prom
   return { ...f, maker: f.provider, taker: f.user, addresses };
 }
 
-/** Balances of every party and market, and the markets' records of the given ids. */
+export interface BlacklistMarketFixture extends MarketFixture {
+  /** The markets' payment token: refuses any transfer to, from or by a blacklisted account. */
+  usdc: MockBlacklistStablecoin;
+}
+
+/**
+ * {@link deployMarketScenario}, with the three markets deployed again (UUPS proxies, the deployer as
+ * admin and governance, the same treasury, guardian and sSTB) over a payment token that blacklists as native
+ * USDC does; `collateral`, `spotMarket`, `futuresMarket`, `optionsMarket` and `addresses` are
+ * these. The maker holds a million of it, the taker and the stranger 10,000; the maker and the taker
+ * approved the three markets for all their sSTB and of it, the stranger nothing.
+ */
+export async function deployBlacklistMarketScenario(connection: IgnitionConnection): Promise<BlacklistMarketFixture> {
+  const { ethers } = connection;
+  const f = await deployMarketScenario(connection);
+  const usdc = await new MockBlacklistStablecoin__factory(f.deployer).deploy();
+  const tokens = [await f.sstb.getAddress(), await usdc.getAddress()] as const;
+  const init: [string, string] = [f.deployer.address, f.treasury.address];
+  const proxy = async (implementation: { getAddress(): Promise<string> }, data: string) =>
+    (await new ERC1967Proxy__factory(f.deployer).deploy(await implementation.getAddress(), data)).getAddress();
+  const spot = await new SpotMarket__factory(f.deployer).deploy(...tokens);
+  const futures = await new FuturesMarket__factory(f.deployer).deploy(...tokens);
+  const options = await new OptionsMarket__factory(f.deployer).deploy(...tokens);
+  const addresses = {
+    spot: await proxy(spot, spot.interface.encodeFunctionData("initialize", init)),
+    futures: await proxy(futures, futures.interface.encodeFunctionData("initialize", init)),
+    options: await proxy(options, options.interface.encodeFunctionData("initialize", init)),
+  };
+  const markets = {
+    spotMarket: SpotMarket__factory.connect(addresses.spot, f.deployer),
+    futuresMarket: FuturesMarket__factory.connect(addresses.futures, f.deployer),
+    optionsMarket: OptionsMarket__factory.connect(addresses.options, f.deployer),
+  };
+  for (const market of Object.values(markets)) await market.grantRole(Roles.GUARDIAN, f.guardian.address);
+  await usdc.mint(f.maker.address, USDC("1000000"));
+  for (const account of [f.taker, f.stranger]) await usdc.mint(account.address, USDC("10000"));
+  for (const account of [f.maker, f.taker]) {
+    for (const market of Object.values(addresses)) {
+      await f.sstb.connect(account).approve(market, ethers.MaxUint256);
+      await usdc.connect(account).approve(market, ethers.MaxUint256);
+    }
+  }
+  return {
+    ...f,
+    usdc,
+    collateral: usdc,
+    ...markets,
+    addresses,
+  };
+}
+
+/**
+ * Balances of every party and market, what each market holds for each party (claimable, both
+ * tokens), and the markets' records of the given ids.
+ */
 export async function marketState(f: MarketFixture, ids: readonly bigint[] = []) {
   const accounts = [f.maker, f.taker, f.stranger, f.treasury].map((a) => a.address);
   const holders = [...accounts, ...Object.values(f.addresses)];
@@ -86,6 +149,11 @@ export async function marketState(f: MarketFixture, ids: readonly bigint[] = [])
   return {
     sstb: await Promise.all(holders.map((a) => f.sstb.balanceOf(a))),
     usdc: await Promise.all(holders.map((a) => f.collateral.balanceOf(a))),
+    claimable: await Promise.all(
+      markets.flatMap((m) =>
+        accounts.flatMap((a) => [f.sstb, f.collateral].map(async (t) => m.claimable(a, await t.getAddress()))),
+      ),
+    ),
     counts: await Promise.all(markets.map((m) => m.listingCount())),
     fees: await Promise.all(markets.map((m) => m.feeBps())),
     treasuries: await Promise.all(markets.map((m) => m.treasury())),

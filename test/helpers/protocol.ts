@@ -2,19 +2,17 @@ import { parseEther, parseUnits } from "ethers";
 import type { Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../scripts/lib/attestation.js";
-import type { Attestation } from "../../scripts/lib/attestation.js";
-import { deployPrimary } from "../../scripts/lib/deploy.js";
-import type { IgnitionConnection, PrimaryDeployment } from "../../scripts/lib/deploy.js";
-import { hashReviewedProfile } from "../../scripts/lib/provider-review.js";
+import { attestationDomain, buildProof, cuHashOf, hashReviewedProfile, randomNonce, sampleVerifierKeys } from "#sdk";
+import type { Attestation } from "#sdk";
+import { deployPrimary } from "../../deploy/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment } from "../../deploy/deploy.js";
 import {
   LOCAL_COLLATERAL_PER_CU,
   LOCAL_GOVERNANCE_SUPPLY,
   SAMPLE_SPECS,
   localDeployOptions,
   sampleProfile,
-  sampleVerifierKeys,
-} from "../../scripts/lib/samples.js";
+} from "../../devnet/samples.js";
 
 export const DAY = 24n * 60n * 60n;
 /** The local deployment's price (1 USDC per sSTB) and governance supply. */

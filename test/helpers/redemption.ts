@@ -1,12 +1,12 @@
 import { parseEther } from "ethers";
-import type { IgnitionConnection } from "../../scripts/lib/deploy.js";
+import { generateAccessKeyPair } from "#sdk";
+import type { AccessKeyPair } from "#sdk";
+import type { IgnitionConnection } from "../../deploy/deploy.js";
 
-import { generateAccessKeyPair } from "../../scripts/lib/access-details.js";
-import type { AccessKeyPair } from "../../scripts/lib/access-details.js";
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 
-export { IssueType, REDEMPTION_STATUSES } from "../../scripts/lib/redemption.js";
+export { IssueType, REDEMPTION_STATUSES } from "#sdk";
 
 export const HOUR = 3_600n;
 /** `IRedemptionManager.RedemptionStatus` values. */

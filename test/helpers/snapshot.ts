@@ -1,4 +1,4 @@
-import type { PrimaryDeployment } from "../../scripts/lib/deploy.js";
+import type { PrimaryDeployment } from "../../deploy/deploy.js";
 
 /**
  * Everything a reverted call must leave untouched for the given accounts: token balances,

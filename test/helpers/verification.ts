@@ -1,10 +1,8 @@
 import type { JsonRpcSigner } from "ethers";
 
-import type { ComputeSpecs } from "../../scripts/lib/attestation.js";
-import { benchmarkReportDomain, signBenchmarkReport } from "../../scripts/lib/benchmark-report.js";
-import type { SignedBenchmarkReport } from "../../scripts/lib/benchmark-report.js";
-import { REFERENCE_SERVER, scoresFor } from "../../scripts/lib/valuation.js";
-import type { LiveDeployment } from "./gateway.js";
+import { benchmarkReportDomain, REFERENCE_SERVER, scoresFor, signBenchmarkReport } from "#sdk";
+import type { ComputeSpecs, SignedBenchmarkReport } from "#sdk";
+import type { LiveDeployment } from "../../devnet/fixtures.js";
 
 type Hardware = Pick<ComputeSpecs, "cpuCores" | "ramGb" | "storageGb" | "networkMbps">;
 

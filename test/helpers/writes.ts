@@ -3,12 +3,11 @@ import { randomBytes } from "node:crypto";
 import { parseEther } from "ethers";
 import type { JsonRpcSigner } from "ethers";
 
+import { fulfilEncrypted, generateAccessKeyPair } from "#sdk";
 import type { Gateway } from "../../gateway/server.js";
-import { generateAccessKeyPair } from "../../scripts/lib/access-details.js";
-import { fulfilEncrypted } from "../../scripts/lib/redemption.js";
-import { sampleAccessDetails, sampleProfile } from "../../scripts/lib/samples.js";
-import { ROLE, mintUnit, registerProvider, startTestGateway } from "./gateway.js";
-import type { LiveDeployment } from "./gateway.js";
+import { sampleAccessDetails, sampleProfile } from "../../devnet/samples.js";
+import { ROLE, mintUnit, registerProvider, startTestGateway } from "../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../devnet/fixtures.js";
 import { HttpClient } from "./http.js";
 
 /** A gateway with write routes over a deployment with one active provider and a funded managed account. */

@@ -1,8 +1,7 @@
 import { Ajv } from "ajv";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import type { SignedBenchmarkReport } from "../../../scripts/lib/benchmark-report.js";
-import type { AttestationJson } from "../../../scripts/lib/attestation.js";
+import type { AttestationJson, SignedBenchmarkReport } from "#sdk";
 import type { VerificationService } from "../../verification/service.js";
 import { ApiError, notFound } from "../errors.js";
 import * as s from "../schemas.js";

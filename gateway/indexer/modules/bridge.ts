@@ -1,20 +1,16 @@
 import { eq } from "drizzle-orm";
 
-import { CCIP_CHAIN_SELECTORS } from "../../../scripts/lib/ccip.js";
-import { CHAINS } from "../../../scripts/lib/environments.js";
+import { CCIP_CHAIN_SELECTORS, chainNameOf, FEE_OPTION_NAMES } from "#sdk";
 import { Bridge__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";
 import { addr, big } from "../module.js";
 import type { ChainContext, ContractModule, StoredEvent } from "../module.js";
 
-/** `IBridge.FeeOption`, by index, as the API names the fee options. */
-export const FEE_OPTION_NAMES = ["default", "service", "stb_gov"] as const;
-
 /** A chain's deployment name from its CCIP selector (a chain the protocol does not know keeps its selector). */
 export function chainOfSelector(selector: string | bigint): string {
   const chainId = Object.entries(CCIP_CHAIN_SELECTORS).find(([, s]) => s === BigInt(selector))?.[0];
-  const chain = Object.entries(CHAINS).find(([, c]) => String(c.chainId) === chainId)?.[0];
+  const chain = chainId === undefined ? undefined : chainNameOf(chainId);
   return chain ?? `selector-${selector}`;
 }
 

@@ -1,7 +1,5 @@
 import { bigint, index, integer, jsonb, numeric, pgTable, text } from "drizzle-orm/pg-core";
-
-import type { AttestationJson } from "../../../scripts/lib/attestation.js";
-import type { SignedBenchmarkReport } from "../../../scripts/lib/benchmark-report.js";
+import type { AttestationJson, SignedBenchmarkReport } from "#sdk";
 
 /**
  * Submitted verifications (`POST /verification/submit` and the co-sign route): what this gateway's

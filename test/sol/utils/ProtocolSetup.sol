@@ -19,7 +19,7 @@ import {SSTB} from "../../../contracts/tokens/SSTB.sol";
 import {AttestationVerifier} from "../../../contracts/verification/AttestationVerifier.sol";
 
 /// @title ProtocolSetup
-/// @notice Deploys the primary chain's contracts the way `scripts/lib/deploy.ts` does, for
+/// @notice Deploys the primary chain's contracts the way `deploy/deploy.ts` does, for
 /// Solidity tests, and signs attestations with known verifier keys.
 abstract contract ProtocolSetup is Test {
     uint256 internal constant COLLATERAL_PER_CU = 1e6;

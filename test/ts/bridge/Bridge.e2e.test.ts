@@ -7,25 +7,26 @@ import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { FeeOption } from "../../../scripts/lib/ccip.js";
-import type { RouteLimits } from "../../../scripts/lib/ccip.js";
 import {
-  Vote,
   currentRoleHolders,
   execute,
+  FeeOption,
   proposalCall,
   proposalOf,
   propose,
   queue,
-} from "../../../scripts/lib/governance.js";
-import { startLocalNode } from "../../../scripts/lib/local-node.js";
-import type { LocalNode } from "../../../scripts/lib/local-node.js";
-import { deployLocalNetwork } from "../../../scripts/lib/network.js";
-import type { LocalNetwork } from "../../../scripts/lib/network.js";
-import { Relayer } from "../../../scripts/lib/relayer.js";
-import type { RelayerChain } from "../../../scripts/lib/relayer.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { LOCAL_GOVERNANCE, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
+  Roles,
+  sampleVerifierKeys,
+  Vote,
+} from "#sdk";
+import type { RouteLimits } from "#sdk";
+import { startLocalNode } from "../../../devnet/local-node.js";
+import type { LocalNode } from "../../../devnet/local-node.js";
+import { deployLocalNetwork } from "../../../devnet/network.js";
+import type { LocalNetwork } from "../../../devnet/network.js";
+import { Relayer } from "../../../devnet/relayer.js";
+import type { RelayerChain } from "../../../devnet/relayer.js";
+import { LOCAL_GOVERNANCE } from "../../../devnet/samples.js";
 import type { Bridge } from "../../../typechain-types/index.js";
 import { GUARDIAN_PAUSE } from "../../helpers/pause.js";
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { id, parseEther } from "ethers";
 
-import { Roles } from "../../../scripts/lib/roles.js";
+import { Roles } from "#sdk";
 import { collateralFor } from "../../helpers/protocol.js";
 import { DAY, firstLayoutSlots, packedWords, pricingToFirstLayout, toFirstLayout } from "../../helpers/leases.js";
 import {

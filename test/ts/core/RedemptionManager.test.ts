@@ -2,10 +2,16 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { id, parseEther } from "ethers";
 
-import { decryptAccessDetails, generateAccessKeyPair } from "../../../scripts/lib/access-details.js";
-import { envelopeContext, fulfilEncrypted, readAccessDetails, statusName } from "../../../scripts/lib/redemption.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { sampleAccessDetails } from "../../../scripts/lib/samples.js";
+import {
+  decryptAccessDetails,
+  envelopeContext,
+  fulfilEncrypted,
+  generateAccessKeyPair,
+  readAccessDetails,
+  Roles,
+  statusName,
+} from "#sdk";
+import { sampleAccessDetails } from "../../../devnet/samples.js";
 import { DAY, Status, Tier, collateralFor, mintFor, registerActive } from "../../helpers/protocol.js";
 import { HOUR, IssueType, RStatus, deployRedemptionScenario, managerState } from "../../helpers/redemption.js";
 import type { RedemptionFixture } from "../../helpers/redemption.js";

@@ -5,20 +5,19 @@ import path from "node:path";
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { deployPrimary, deploySatellite } from "../../../scripts/lib/deploy.js";
-import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS } from "../../../scripts/lib/ccip.js";
+import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS, sampleVerifierKeys } from "#sdk";
+import { deployPrimary, deploySatellite } from "../../../deploy/deploy.js";
 import {
-  CHAINS,
   DeploymentConfigError,
   chainsOf,
   checkParameterFile,
   gatherDeployment,
   parameterFileOf,
   writeDeploymentFile,
-} from "../../../scripts/lib/environments.js";
-import { startLocalNode } from "../../../scripts/lib/local-node.js";
-import type { LocalNode } from "../../../scripts/lib/local-node.js";
-import { localDeployOptions, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
+} from "../../../deploy/environments.js";
+import { startLocalNode } from "../../../devnet/local-node.js";
+import type { LocalNode } from "../../../devnet/local-node.js";
+import { localDeployOptions } from "../../../devnet/samples.js";
 
 /** Circle's native USDC on each chain. */
 const USDC = {

@@ -6,13 +6,13 @@ import type { JsonRpcSigner } from "ethers";
 
 import type { Gateway } from "../../../gateway/server.js";
 import { idempotencyKeys, webhookSubscriptions } from "../../../gateway/store/schema.js";
-import { sampleProfile } from "../../../scripts/lib/samples.js";
-import { ROLE, registerProvider, startLiveDeployment, startTestGateway } from "../../helpers/gateway.js";
-import type { LiveDeployment } from "../../helpers/gateway.js";
+import { sampleProfile } from "../../../devnet/samples.js";
+import { ROLE, registerProvider, startLiveDeployment, startTestGateway } from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
 import { dataOf, HttpClient } from "../../helpers/http.js";
 import { mintVerified, signedReport } from "../../helpers/verification.js";
-import { TestReceiver } from "../../helpers/webhooks.js";
-import type { Received } from "../../helpers/webhooks.js";
+import { TestReceiver } from "../../../devnet/local-servers.js";
+import type { Received } from "../../../devnet/local-servers.js";
 import { fulfil, post } from "../../helpers/writes.js";
 
 /**

@@ -4,23 +4,27 @@ import path from "node:path";
 import { expect } from "chai";
 import { network } from "hardhat";
 import { AbiCoder, JsonRpcProvider, dataSlice, id, parseEther, parseUnits } from "ethers";
-import type { ContractTransactionReceipt, JsonRpcSigner } from "ethers";
+import type { JsonRpcSigner, TransactionReceipt } from "ethers";
 
-import { generateAccessKeyPair } from "../../../scripts/lib/access-details.js";
-import { attestationDomain, buildProof, cuHashOf, randomNonce } from "../../../scripts/lib/attestation.js";
-import { deployPrimary } from "../../../scripts/lib/deploy.js";
-import type { PrimaryDeployment } from "../../../scripts/lib/deploy.js";
-import { isProcessAlive, startLocalNode } from "../../../scripts/lib/local-node.js";
-import { hashReviewedProfile } from "../../../scripts/lib/provider-review.js";
-import type { LocalNode } from "../../../scripts/lib/local-node.js";
-import { IssueType, fulfilEncrypted, readAccessDetails, redeem, statusName } from "../../../scripts/lib/redemption.js";
 import {
-  SAMPLE_SPECS,
-  localDeployOptions,
-  sampleAccessDetails,
-  sampleProfile,
+  attestationDomain,
+  buildProof,
+  cuHashOf,
+  fulfilEncrypted,
+  generateAccessKeyPair,
+  hashReviewedProfile,
+  IssueType,
+  randomNonce,
+  readAccessDetails,
+  redeem,
   sampleVerifierKeys,
-} from "../../../scripts/lib/samples.js";
+  statusName,
+} from "#sdk";
+import { deployPrimary } from "../../../deploy/deploy.js";
+import type { PrimaryDeployment } from "../../../deploy/deploy.js";
+import { isProcessAlive, startLocalNode } from "../../../devnet/local-node.js";
+import type { LocalNode } from "../../../devnet/local-node.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
 
 const ARBITRUM = 42161n;
 /** Ignition journals deployments to HTTP networks; this run's journal is removed afterwards. */
@@ -65,7 +69,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
   let stranger: JsonRpcSigner;
   const userKeys = generateAccessKeyPair();
 
-  const events = (receipt: ContractTransactionReceipt) =>
+  const events = (receipt: TransactionReceipt) =>
     receipt.logs.flatMap((log) => {
       const parsed = d.redemptionManager.interface.parseLog(log);
       return parsed === null ? [] : [parsed];

@@ -9,13 +9,13 @@ import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseE
 
 import { Redis } from "ioredis";
 
+import { chainSelectorOf } from "#sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { ReadModel } from "../../../gateway/store/queries.js";
-import { freePort } from "../../../scripts/lib/local-node.js";
+import { freePort } from "../../../devnet/local-node.js";
 import { BridgeFeeQuoter } from "../../../gateway/chain/bridge-fees.js";
-import { chainSelectorOf } from "../../../scripts/lib/ccip.js";
 import {
   ROLE,
   bridgeSstbToEthereum,
@@ -23,11 +23,11 @@ import {
   relayMessages,
   startLiveDeployment,
   startTestGateway,
-} from "../../helpers/gateway.js";
-import type { LiveDeployment } from "../../helpers/gateway.js";
+} from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
 import { expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
-import { TestReceiver } from "../../helpers/webhooks.js";
+import { TestReceiver } from "../../../devnet/local-servers.js";
 
 const STATUS = ["none", "pending", "active", "suspended"];
 const sstb = (wei: bigint) => Number(formatEther(wei));

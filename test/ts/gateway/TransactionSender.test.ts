@@ -5,8 +5,8 @@ import type { Provider } from "ethers";
 import { AccountQueue } from "../../../gateway/accounts/signer.js";
 import { ApiError } from "../../../gateway/http/errors.js";
 import { TransactionSender } from "../../../gateway/writes/sender.js";
-import { startLocalNode } from "../../../scripts/lib/local-node.js";
-import type { LocalNode } from "../../../scripts/lib/local-node.js";
+import { startLocalNode } from "../../../devnet/local-node.js";
+import type { LocalNode } from "../../../devnet/local-node.js";
 
 /** Hardhat's first well-known test key (funded on every `hardhat node`). */
 const FUNDED_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";

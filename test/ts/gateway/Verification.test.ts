@@ -7,26 +7,25 @@ import { AbiCoder, Wallet, getAddress, parseEther } from "ethers";
 
 import { count, eq } from "drizzle-orm";
 
+import {
+  attestationDomain,
+  attestationFromJson,
+  combineSignatures,
+  cuValueOf,
+  encodeProof,
+  implausibleFigure,
+  REFERENCE_SERVER,
+  REFERENCE_VALUE,
+  sampleVerifierKeys,
+  scoresFor,
+  signAttestation,
+} from "#sdk";
 import { ConfigError, loadConfig } from "../../../gateway/config.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { verificationRequests } from "../../../gateway/store/schema.js";
 import { resolveVerifierWallets } from "../../../gateway/verification/keys.js";
-import {
-  attestationDomain,
-  attestationFromJson,
-  combineSignatures,
-  encodeProof,
-  signAttestation,
-} from "../../../scripts/lib/attestation.js";
-import { SAMPLE_SPECS, sampleProfile, sampleVerifierKeys } from "../../../scripts/lib/samples.js";
-import {
-  REFERENCE_SERVER,
-  REFERENCE_VALUE,
-  cuValueOf,
-  implausibleFigure,
-  scoresFor,
-} from "../../../scripts/lib/valuation.js";
+import { SAMPLE_SPECS, sampleProfile } from "../../../devnet/samples.js";
 import {
   ROLE,
   mintUnit,
@@ -34,8 +33,8 @@ import {
   startLiveDeployment,
   startTestGateway,
   testConfig,
-} from "../../helpers/gateway.js";
-import type { LiveDeployment } from "../../helpers/gateway.js";
+} from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
 import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import { REFERENCE_HARDWARE, mintVerified, signedReport } from "../../helpers/verification.js";
 
@@ -53,7 +52,7 @@ function highS(signature: string): string {
 const submit = (http: HttpClient, body: unknown, token?: string | null) =>
   http.request("POST", "/api/v1/verification/submit", { body: JSON.stringify(body), headers: json, token });
 
-describe("Valuation of a verified unit (scripts/lib/valuation.ts)", function () {
+describe("Valuation of a verified unit (sdk/valuation.ts)", function () {
   it("values the reference server at 100 sSTB and a unit in proportion to its scores", function () {
     expect(cuValueOf(REFERENCE_SERVER)).to.equal(REFERENCE_VALUE);
     expect(cuValueOf(SAMPLE_SPECS)).to.equal(parseEther("100")); // the demo's unit keeps its value

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { and, eq, sql } from "drizzle-orm";
 import { keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
+import { fulfilEncrypted, generateAccessKeyPair, IssueType, redeem, signBody, verifySignature } from "#sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
@@ -12,14 +13,10 @@ import { webhooksCommand } from "../../../gateway/webhooks/command.js";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { Outbox } from "../../../gateway/webhooks/outbox.js";
-import { verifySignature } from "../../../gateway/webhooks/receiver.js";
-import { signBody } from "../../../gateway/webhooks/signature.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
 import { DeliveryWorkers } from "../../../gateway/webhooks/worker.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../../gateway/store/schema.js";
-import { generateAccessKeyPair } from "../../../scripts/lib/access-details.js";
-import { IssueType, fulfilEncrypted, redeem } from "../../../scripts/lib/redemption.js";
-import { sampleAccessDetails, sampleProfile } from "../../../scripts/lib/samples.js";
+import { sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
 import {
   ROLE,
   mintUnit,
@@ -27,11 +24,11 @@ import {
   startLiveDeployment,
   startTestGateway,
   testConfig,
-} from "../../helpers/gateway.js";
-import type { LiveDeployment } from "../../helpers/gateway.js";
+} from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
 import { HttpClient } from "../../helpers/http.js";
-import { SmtpCatcher, TcpProxy, TestReceiver, eventually } from "../../helpers/webhooks.js";
-import type { Received } from "../../helpers/webhooks.js";
+import { SmtpCatcher, TcpProxy, TestReceiver, eventually } from "../../../devnet/local-servers.js";
+import type { Received } from "../../../devnet/local-servers.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BACKOFF_BASE_MS = 300;

@@ -17,9 +17,9 @@ import {
   spawnGatewayProcess,
   startLiveDeployment,
   testConfig,
-} from "../../helpers/gateway.js";
-import type { LiveDeployment } from "../../helpers/gateway.js";
-import { TestReceiver } from "../../helpers/webhooks.js";
+} from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
+import { TestReceiver } from "../../../devnet/local-servers.js";
 
 /** The chain position (`chainId:txHash:logIndex`) of an on-chain event id (`...:<event>`). */
 const positionOf = (eventId: string) => eventId.split(":").slice(0, 3).join(":");

@@ -3,17 +3,17 @@ import { network } from "hardhat";
 import { getAddress, id, parseEther, toBeHex } from "ethers";
 
 import {
-  PROPOSAL_STATES,
-  Vote,
   currentRoleHolders,
   execute,
+  PROPOSAL_STATES,
   proposalCall,
   proposalOf,
   propose,
   queue,
-} from "../../../scripts/lib/governance.js";
-import type { Proposal } from "../../../scripts/lib/governance.js";
-import { Roles } from "../../../scripts/lib/roles.js";
+  Roles,
+  Vote,
+} from "#sdk";
+import type { Proposal } from "#sdk";
 import { RedemptionManagerV2__factory } from "../../../typechain-types/index.js";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import { reviewedSample } from "../../helpers/protocol.js";
@@ -58,6 +58,7 @@ describe("Governance (after the hand-off to the timelock)", function () {
       const holdings = await currentRoleHolders({
         SSTB: f.sstb,
         CUToken: f.cuToken,
+        GovernanceToken: f.governanceToken,
         ProviderRegistry: f.registry,
         AttestationVerifier: f.verifier,
         MintingAgent: f.mintingAgent,

@@ -1,17 +1,8 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import {
-  PROPOSAL_STATES,
-  Vote,
-  descriptionHash,
-  execute,
-  proposalCall,
-  proposalOf,
-  propose,
-  queue,
-} from "../../../scripts/lib/governance.js";
-import type { Proposal } from "../../../scripts/lib/governance.js";
+import { descriptionHash, execute, PROPOSAL_STATES, proposalCall, proposalOf, propose, queue, Vote } from "#sdk";
+import type { Proposal } from "#sdk";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import type { GovernedFixture } from "../../helpers/governance.js";
 

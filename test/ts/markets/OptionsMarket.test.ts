@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { Roles } from "../../../scripts/lib/roles.js";
+import { Roles } from "#sdk";
 import {
   DEFAULT_FEE_BPS,
   HOUR,
@@ -345,6 +345,24 @@ describe("OptionsMarket", function () {
         .withArgs(6n, f.stranger.address, 0n, ESCROW);
       expect(await f.sstb.balanceOf(f.addresses.options)).to.equal(0n);
       expect(await f.collateral.balanceOf(f.addresses.options)).to.equal(0n);
+    });
+
+    it("refuses an id this market never issued, in every operation and view", async function () {
+      const { f } = await call(true);
+      const m = f.optionsMarket;
+      for (const id of [6n, 1n, 2n]) {
+        for (const op of [
+          () => m.optionOf(id),
+          () => m.listingOf(id),
+          () => m.connect(f.taker).buyOption(id, PREMIUM),
+          () => m.connect(f.taker).exercise(id, 1n),
+          () => m.reclaim(id),
+          () => m.connect(f.maker).cancel(id),
+          () => m.connect(f.taker).transferOption(id, f.stranger.address),
+        ]) {
+          await expect(op()).to.be.revertedWithCustomError(m, "MarketListingNotFound").withArgs(id);
+        }
+      }
     });
 
     it("a sold option cannot be cancelled", async function () {

@@ -2,8 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { signPermit } from "../../../scripts/lib/permit.js";
-import { Roles } from "../../../scripts/lib/roles.js";
+import { Roles, signPermit } from "#sdk";
 import {
   DEFAULT_FEE_BPS,
   HOUR,
@@ -176,6 +175,19 @@ describe("SpotMarket", function () {
       expect(l.status).to.equal(LStatus.Active);
       expect(l.remaining).to.equal(AMOUNT - part);
       expect((await m.positionOf(id)).filled).to.equal(part);
+    });
+
+    it("quoteTrade prices any fill of any position: the payment after what is filled, and its fee", async function () {
+      const f = await loadFixture(scenario);
+      const price = 1_234_567n;
+      const [filled, amount] = [parseEther("1") + 1n, parseEther("2.5")];
+      const payment = fillPayment(filled, amount, price);
+      expect(await f.spotMarket.quoteTrade(filled, amount, price)).to.deep.equal([
+        payment,
+        marketFee(payment, DEFAULT_FEE_BPS),
+      ]);
+      await f.spotMarket.setMarketFee(0n);
+      expect(await f.spotMarket.quoteTrade(0n, amount, price)).to.deep.equal([cost(amount, price), 0n]);
     });
 
     it("fills the rest and ends the listing as filled; nothing more can be bought", async function () {

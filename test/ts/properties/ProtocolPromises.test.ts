@@ -2,8 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { id, parseEther } from "ethers";
 
-import { attestationDomain, buildProof } from "../../../scripts/lib/attestation.js";
-import { Roles } from "../../../scripts/lib/roles.js";
+import { attestationDomain, buildProof, Roles } from "#sdk";
 import { AttestationVerifier__factory } from "../../../typechain-types/index.js";
 import { DAY, Status, Tier, collateralFor, mintFor, reviewedSample, sampleProfile } from "../../helpers/protocol.js";
 import { GUARDIAN_PAUSE, PAUSED_INDEFINITELY, pauseAs } from "../../helpers/pause.js";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { Roles } from "../../../scripts/lib/roles.js";
+import { Roles } from "#sdk";
 import { SAMPLE_SPECS, deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 

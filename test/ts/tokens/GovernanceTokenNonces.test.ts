@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { Signature, parseEther } from "ethers";
 
-import { signPermit } from "../../../scripts/lib/permit.js";
+import { signPermit } from "#sdk";
 import { deployProtocol } from "../../helpers/protocol.js";
 
 const connection = await network.create();

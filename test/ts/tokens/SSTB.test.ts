@@ -2,8 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { signPermit } from "../../../scripts/lib/permit.js";
-import { Roles } from "../../../scripts/lib/roles.js";
+import { Roles, signPermit } from "#sdk";
 import { deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 

@@ -1,0 +1,118 @@
+/**
+ * The layers' import directions (docs/architecture.md), checked by `npm run lint:deps`:
+ * entry points (scripts/, hardhat.config.ts) -> devnet/, tools/, gateway/, portal/ -> sdk/;
+ * deploy/ (beside devnet) reads only the SDK's constants modules; test/ may import anything.
+ * Every rule is an error; test/ts/tools/dependency-rules.test.ts shows each one catching a wrong import.
+ */
+const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|scripts|test|tools)/";
+const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import cycle: split the shared piece into its own module.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "sdk-no-node-builtins",
+      severity: "error",
+      comment:
+        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/.",
+      from: { path: "^sdk/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "sdk-imports-no-layer",
+      severity: "error",
+      comment: "sdk/ is the bottom layer: it imports only itself, packages and typechain-types/.",
+      from: { path: "^sdk/" },
+      to: { path: LAYERS_ABOVE_SDK },
+    },
+    {
+      name: "sdk-through-its-name",
+      severity: "error",
+      comment: 'Import the SDK as "#sdk" (or a "#sdk/<constants>" subpath from deploy/), not by a relative path.',
+      from: { pathNot: "^sdk/" },
+      to: { path: "^sdk/", dependencyTypesNot: ["aliased-subpath-import"] },
+    },
+    {
+      name: "sdk-constants-are-leaves",
+      severity: "error",
+      comment: "The constants modules deploy/ may read import no other SDK module.",
+      from: { path: SDK_CONSTANTS },
+      to: { path: "^sdk/", pathNot: SDK_CONSTANTS },
+    },
+    {
+      name: "deploy-reads-sdk-constants-only",
+      severity: "error",
+      comment: "deploy/ imports only the SDK's constants: #sdk/roles, #sdk/chains, #sdk/bridge, #sdk/deployments.",
+      from: { path: "^deploy/" },
+      to: { path: "^sdk/", pathNot: SDK_CONSTANTS },
+    },
+    {
+      name: "deploy-imports-no-operations",
+      severity: "error",
+      comment: "deploy/ does not depend on the devnet, the gateway, the tools or the entry points.",
+      from: { path: "^deploy/" },
+      to: { path: "^(devnet|gateway|portal|scripts|test|tools)/" },
+    },
+    {
+      name: "gateway-imports-sdk-only",
+      severity: "error",
+      comment: "gateway/ imports the SDK, never deploy/, devnet/, tools/, scripts/ or test/.",
+      from: { path: "^gateway/" },
+      to: { path: "^(deploy|devnet|portal|scripts|test|tools)/" },
+    },
+    {
+      name: "portal-imports-sdk-only",
+      severity: "error",
+      comment: "portal/ runs in the browser on the SDK alone.",
+      from: { path: "^portal/" },
+      to: { path: "^(deploy|devnet|gateway|scripts|test|tools)/" },
+    },
+    {
+      name: "devnet-below-tools-and-entry-points",
+      severity: "error",
+      comment: "devnet/ may import gateway/, deploy/ and the SDK, not tools/, scripts/ or test/.",
+      from: { path: "^devnet/" },
+      to: { path: "^(portal|scripts|test|tools)/" },
+    },
+    {
+      name: "tools-below-entry-points",
+      severity: "error",
+      comment: "tools/ may import devnet/, deploy/, gateway/ and the SDK, not scripts/ or test/.",
+      from: { path: "^tools/" },
+      to: { path: "^(portal|scripts|test)/" },
+    },
+    {
+      name: "only-scripts-import-scripts",
+      severity: "error",
+      comment:
+        "scripts/ holds entry points: nothing outside scripts/ (but hardhat.config.ts, which registers the tasks) imports them.",
+      from: { pathNot: "^(scripts/|hardhat[.]config[.]ts$)" },
+      to: { path: "^scripts/" },
+    },
+    {
+      name: "only-tests-import-tests",
+      severity: "error",
+      comment: "Nothing outside test/ imports test/: shared fixtures live in devnet/.",
+      from: { pathNot: "^test/" },
+      to: { path: "^test/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ["node_modules", "typechain-types"] },
+    exclude: { path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage"] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".mjs", ".cjs", ".json", ".d.ts"],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

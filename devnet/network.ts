@@ -1,0 +1,151 @@
+import { chainSelectorOf, routeTo } from "#sdk";
+import type { RouteLimits } from "#sdk";
+import { deployPrimary, deploySatellite } from "../deploy/deploy.js";
+import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
+import { localDeployOptions } from "./samples.js";
+import type { LocalRoleAccounts } from "./samples.js";
+import type { Wallet } from "ethers";
+
+/** One chain of a local three-chain network: a node (or an in-process chain with a journal). */
+export interface NetworkChain {
+  chain: string;
+  connection: IgnitionConnection;
+  /** Ignition deployment id: the journal that lets the second phase continue the first. */
+  deploymentId: string;
+}
+
+/** How a local network is deployed. */
+export interface LocalNetworkOptions {
+  accounts: { [K in keyof LocalRoleAccounts]: string | { address: string } };
+  verifierKeys: readonly Wallet[];
+  /** The account that executes messages on every devnet router. */
+  relayer: string;
+  /** Native fee per message on every devnet router. */
+  transportFee: bigint;
+  /** Rate limits of every route, both directions. */
+  limits: RouteLimits;
+  onStep?: (chain: string, step: string) => void;
+}
+
+/** A chain of a deployed local network, with its CCIP chain selector. */
+export type Deployed<T> = T & { chain: string; selector: bigint };
+
+/** A deployed local network: the primary chain and the satellites. */
+export interface LocalNetwork {
+  primary: Deployed<PrimaryDeployment>;
+  satellites: Array<Deployed<SatelliteDeployment>>;
+}
+
+/**
+ * Deploys the protocol on a primary chain and its satellites, each with a devnet CCIP router, as a
+ * real deployment runs (`deploy-protocol`): first every chain's contracts with the deployer still in
+ * charge (the satellites' executors need the primary's timelock), then on every chain the routes to
+ * the other chains' bridges and the hand-off (timelock on the primary, executor on satellites).
+ * The second phase continues the first through each chain's Ignition journal, so the chains must
+ * be JSON-RPC nodes (an in-process chain keeps no journal: use {deployBridgePair} there).
+ */
+export async function deployLocalNetwork(
+  primaryChain: NetworkChain,
+  satelliteChains: readonly NetworkChain[],
+  options: LocalNetworkOptions,
+): Promise<LocalNetwork> {
+  const all = [primaryChain, ...satelliteChains];
+  const selectors = await Promise.all(
+    all.map(async (c) => chainSelectorOf((await c.connection.ethers.provider.getNetwork()).chainId)),
+  );
+  const address = (a: string | { address: string }) => (typeof a === "string" ? a : a.address);
+  const bridgeOptions = (i: number) => ({
+    relayer: options.relayer,
+    transportFee: options.transportFee,
+    remoteSelectors: selectors.filter((_, j) => j !== i),
+  });
+  const primaryOptions = (handOff: boolean) =>
+    localDeployOptions(options.accounts, options.verifierKeys, {
+      deploymentId: primaryChain.deploymentId,
+      handOff,
+      onStep: (s) => options.onStep?.(primaryChain.chain, s),
+    });
+  const step = (chain: string, s: string) => options.onStep?.(chain, s);
+
+  // phase 1: every chain's contracts, wired, the deployer still in charge
+  const core = await deployPrimary(primaryChain.connection, { ...primaryOptions(false), bridge: bridgeOptions(0) });
+  const timelock = await core.timelock.getAddress();
+  const satelliteOptions = (i: number, handOff: boolean) => ({
+    treasury: address(options.accounts.treasury),
+    guardian: address(options.accounts.guardian),
+    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+    primaryChainSelector: selectors[0],
+    primaryTimelock: timelock,
+    deploymentId: satelliteChains[i].deploymentId,
+    handOff,
+  });
+  const bridges = [await core.bridge.getAddress()];
+  for (const [i, c] of satelliteChains.entries()) {
+    const d = await deploySatellite(c.connection, { ...satelliteOptions(i, false), bridge: bridgeOptions(i + 1) });
+    bridges.push(await d.bridge.getAddress());
+    step(c.chain, "satellite contracts, devnet CCIP router, roles wired");
+  }
+
+  // phase 2: routes to every other chain's bridge, then the hand-off
+  const routes = (i: number) =>
+    all.flatMap((_, j) => (j === i ? [] : [routeTo(selectors[j], bridges[j], options.limits)]));
+  const primary = await deployPrimary(primaryChain.connection, {
+    ...primaryOptions(true),
+    bridge: { ...bridgeOptions(0), routes: routes(0) },
+  });
+  const satellites: Array<Deployed<SatelliteDeployment>> = [];
+  for (const [i, c] of satelliteChains.entries()) {
+    const d = await deploySatellite(c.connection, {
+      ...satelliteOptions(i, true),
+      bridge: { ...bridgeOptions(i + 1), routes: routes(i + 1) },
+    });
+    step(c.chain, "routes set, every role handed to the satellite executor");
+    satellites.push({ ...d, chain: c.chain, selector: selectors[i + 1] });
+  }
+  return { primary: { ...primary, chain: primaryChain.chain, selector: selectors[0] }, satellites };
+}
+
+/** Two bridges on one chain, as {deployBridgePair} returns them. */
+export interface BridgePairDeployment {
+  primary: PrimaryDeployment & { router: NonNullable<PrimaryDeployment["router"]> };
+  satellite: SatelliteDeployment & { router: NonNullable<SatelliteDeployment["router"]> };
+}
+
+/**
+ * A primary chain and one satellite on a single (in-process) chain, on two CCIP selectors, each
+ * with its own devnet router, routed to each other with `limits`. The deployer keeps governance
+ * on both sides (no hand-off): for unit tests and the gas benchmark.
+ */
+export async function deployBridgePair(
+  connection: IgnitionConnection,
+  options: Omit<LocalNetworkOptions, "onStep"> & { selectors: readonly [bigint, bigint] },
+): Promise<BridgePairDeployment> {
+  const [primarySelector, satelliteSelector] = options.selectors;
+  const bridge = (chainSelector: bigint, remote: bigint) => ({
+    chainSelector,
+    relayer: options.relayer,
+    transportFee: options.transportFee,
+    remoteSelectors: [remote],
+  });
+  const primary = await deployPrimary(connection, {
+    ...localDeployOptions(options.accounts, options.verifierKeys, { handOff: false }),
+    bridge: bridge(primarySelector, satelliteSelector),
+  });
+  const address = (a: string | { address: string }) => (typeof a === "string" ? a : a.address);
+  const satellite = await deploySatellite(connection, {
+    treasury: address(options.accounts.treasury),
+    guardian: address(options.accounts.guardian),
+    cuTokenUri: "https://api.compute.example/api/v1/cu/{id}",
+    primaryChainSelector: primarySelector,
+    primaryTimelock: await primary.timelock.getAddress(),
+    handOff: false,
+    bridge: bridge(satelliteSelector, primarySelector),
+  });
+  await (
+    await primary.bridge.setRoutes([routeTo(satelliteSelector, await satellite.bridge.getAddress(), options.limits)])
+  ).wait();
+  await (
+    await satellite.bridge.setRoutes([routeTo(primarySelector, await primary.bridge.getAddress(), options.limits)])
+  ).wait();
+  return { primary, satellite } as BridgePairDeployment;
+}

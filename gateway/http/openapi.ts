@@ -1,0 +1,31 @@
+import type { AppOptions } from "./app.js";
+import { buildApp } from "./app.js";
+
+/**
+ * The gateway's OpenAPI 3.1 document without a chain, a database or a key store: the app is built
+ * with every part that registers routes (read, verification, write and webhook routes) and nothing
+ * behind them, which is enough for Fastify to describe the routes; no handler runs. The SDK's typed
+ * client (`sdk/api/openapi.ts`) is generated from it (`npm run sdk:openapi`).
+ */
+export async function openApiDocument(): Promise<Record<string, unknown>> {
+  const absent = {} as never; // registers the routes; never called while only the document is read
+  const options: AppOptions = {
+    keys: absent,
+    activity: absent,
+    model: absent,
+    chains: [],
+    chainLabels: {},
+    bridgeFees: absent,
+    health: () => ({}),
+    verification: absent,
+    writes: absent,
+    webhooks: absent,
+  };
+  const app = await buildApp(options);
+  try {
+    await app.ready();
+    return app.swagger() as unknown as Record<string, unknown>;
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,96 @@
+import { isAddress } from "ethers";
+import type { TransactionReceipt } from "ethers";
+
+import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
+import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { BaseError, InvalidParameterError } from "../errors.js";
+import type { ContractRevertedError } from "../errors.js";
+
+export interface InitiateRedemptionParameters {
+  /** sSTB base units to redeem (at least the manager's minimum; the fee is taken on top). */
+  amount: bigint;
+  /** The provider's address. */
+  provider: string;
+}
+
+export interface InitiateRedemptionReturnType {
+  receipt: TransactionReceipt;
+  /** The new redemption's id (`RedemptionInitiated`). */
+  redemptionId: bigint;
+  /** From `RedemptionTerms`: the fee paid, the provider's collateral locked, the fulfilment deadline. */
+  fee: bigint;
+  lock: bigint;
+  deadline: bigint;
+}
+
+export type InitiateRedemptionErrorType = ContractRevertedError | InvalidParameterError | BaseError;
+
+/**
+ * Builds `initiateRedemption(amount, provider)`: after the approval (or permit) of amount plus fee,
+ * the manager burns `amount`, takes the fee and locks the provider's collateral.
+ *
+ * @example
+ * const transaction = prepareInitiateRedemption(client, { amount: parseEther("5"), provider });
+ */
+export function prepareInitiateRedemption(
+  client: ProtocolClient,
+  { amount, provider }: InitiateRedemptionParameters,
+): PreparedTransaction {
+  if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
+  if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
+  const data = RedemptionManager__factory.createInterface().encodeFunctionData("initiateRedemption", [
+    amount,
+    provider,
+  ]);
+  return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
+}
+
+/**
+ * Initiates a redemption and returns the transaction's hash. A refusal (below the minimum, an
+ * allowance short of amount plus fee, the provider redeeming with itself) throws a
+ * `ContractRevertedError` before sending.
+ *
+ * @example
+ * const hash = await initiateRedemption(client, { amount: parseEther("5"), provider });
+ */
+export async function initiateRedemption(
+  client: ProtocolClient,
+  parameters: InitiateRedemptionParameters,
+): Promise<string> {
+  return sendPrepared(client, prepareInitiateRedemption(client, parameters), "initiateRedemption");
+}
+
+/**
+ * Initiates a redemption, waits for the receipt and decodes the new id and terms from its events.
+ *
+ * @example
+ * const { redemptionId, deadline } = await initiateRedemptionSync(client, { amount, provider });
+ */
+export async function initiateRedemptionSync(
+  client: ProtocolClient,
+  parameters: InitiateRedemptionParameters,
+): Promise<InitiateRedemptionReturnType> {
+  const hash = await initiateRedemption(client, parameters);
+  const receipt = await waitForReceipt(client, hash, "initiateRedemption");
+  const manager = addressOf(client, "RedemptionManager").toLowerCase();
+  const iface = RedemptionManager__factory.createInterface();
+  let initiated: { redemptionId: bigint } | undefined;
+  let terms: { fee: bigint; lock: bigint; deadline: bigint } | undefined;
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== manager) continue;
+    const parsed = iface.parseLog(log);
+    if (parsed?.name === "RedemptionInitiated") initiated = { redemptionId: parsed.args.redemptionId as bigint };
+    if (parsed?.name === "RedemptionTerms") {
+      terms = {
+        fee: parsed.args.fee as bigint,
+        lock: parsed.args.lock as bigint,
+        deadline: parsed.args.deadline as bigint,
+      };
+    }
+  }
+  if (initiated === undefined || terms === undefined) {
+    throw new BaseError("initiateRedemption emitted no RedemptionInitiated event", { details: `transaction ${hash}` });
+  }
+  return { receipt, ...initiated, ...terms };
+}

@@ -1,0 +1,111 @@
+import type { ContractRunner, Signer, TransactionReceipt } from "ethers";
+
+import type { DeployedChain } from "./deployments.js";
+import { BaseError, InvalidParameterError, getContractError } from "./errors.js";
+
+/** Contract name -> address, as a deployments file lists a chain's contracts (`SSTB`, `RedemptionManager`, ...). */
+export type ProtocolAddresses = Readonly<Record<string, string>>;
+
+/**
+ * The handle every action takes: who runs the calls (a provider for reads, a signer for writes),
+ * the chain, and the deployment's addresses. It holds no logic (STYLE-WEB.md "What to absorb" 2):
+ * the gateway, the scripts and a browser build the same handle around their own runner.
+ */
+export interface ProtocolClient {
+  runner: ContractRunner;
+  chainId: bigint;
+  addresses: ProtocolAddresses;
+}
+
+/** A transaction built but not sent: what a wallet, the gateway's sender or `sendPrepared` signs. */
+export interface PreparedTransaction {
+  to: string;
+  data: string;
+  value: bigint;
+}
+
+export interface CreateProtocolClientParameters {
+  runner: ContractRunner;
+  /** A chain of a deployments file (`parseDeploymentFile`), or its contracts by name. */
+  deployment: DeployedChain | ProtocolAddresses;
+  /** Default: the deployment's `chainId`, else the runner's network. */
+  chainId?: bigint | number;
+}
+
+/**
+ * A client for one chain of a deployment.
+ *
+ * @example
+ * const [arbitrum] = parseDeploymentFile(text);
+ * const client = await createProtocolClient({ runner: signer, deployment: arbitrum });
+ */
+export async function createProtocolClient(parameters: CreateProtocolClientParameters): Promise<ProtocolClient> {
+  const { runner, deployment } = parameters;
+  const isChain = typeof (deployment as DeployedChain).contracts === "object";
+  const addresses = isChain ? (deployment as DeployedChain).contracts : (deployment as ProtocolAddresses);
+  let chainId = parameters.chainId ?? (isChain ? (deployment as DeployedChain).chainId : undefined);
+  if (chainId === undefined) {
+    if (runner.provider === null)
+      throw new InvalidParameterError("chainId", "no chain id given and the runner has no provider");
+    chainId = (await runner.provider.getNetwork()).chainId;
+  }
+  return { runner, chainId: BigInt(chainId), addresses };
+}
+
+/** The address of a deployed contract by name; refuses a name the deployment does not list. */
+export function addressOf(client: ProtocolClient, name: string): string {
+  const address = client.addresses[name];
+  if (address === undefined) throw new InvalidParameterError(`addresses.${name}`, `the deployment lists no ${name}`);
+  return address;
+}
+
+/** The client's runner as a signer; refuses a runner that cannot send. */
+export function signerOf(client: ProtocolClient): Signer {
+  const runner = client.runner as Partial<Signer>;
+  if (typeof runner.sendTransaction !== "function" || typeof runner.getAddress !== "function") {
+    throw new InvalidParameterError("runner", "a signer is needed to send transactions");
+  }
+  return runner as Signer;
+}
+
+/**
+ * Sends a prepared transaction with the client's signer and returns its hash. The signer's gas
+ * estimate runs the call first, so a call the contract refuses throws a `ContractRevertedError`
+ * (its reason string verbatim) before anything is sent.
+ */
+export async function sendPrepared(
+  client: ProtocolClient,
+  transaction: PreparedTransaction,
+  functionName?: string,
+): Promise<string> {
+  const signer = signerOf(client);
+  try {
+    const response = await signer.sendTransaction(transaction);
+    return response.hash;
+  } catch (error) {
+    throw getContractError(error, { functionName });
+  }
+}
+
+/** Waits for a sent transaction's receipt; throws a `BaseError` when it reverted when mined. */
+export async function waitForReceipt(
+  client: ProtocolClient,
+  hash: string,
+  functionName?: string,
+): Promise<TransactionReceipt> {
+  const provider = client.runner.provider;
+  if (provider === null) throw new InvalidParameterError("runner", "a runner with a provider is needed to wait");
+  let receipt: TransactionReceipt | null;
+  try {
+    receipt = await provider.waitForTransaction(hash);
+  } catch (error) {
+    throw getContractError(error, { functionName });
+  }
+  if (receipt === null) throw new BaseError(`Transaction ${hash} has no receipt.`);
+  if (receipt.status !== 1) {
+    throw new BaseError(
+      `Transaction ${hash}${functionName === undefined ? "" : ` (${functionName})`} reverted when mined.`,
+    );
+  }
+  return receipt;
+}

@@ -1,0 +1,196 @@
+// The protocol SDK (docs/architecture.md): one entry point with explicit named exports, no
+// `export *`. It runs in Node and in the browser: nothing under sdk/ imports a Node built-in
+// (npm run lint:deps; test/ts/sdk/browser-bundle.test.ts bundles this file for the browser).
+// Import it as "#sdk" (package.json "imports").
+
+// --- client, contracts, deployments ---
+export { addressOf, createProtocolClient, sendPrepared, signerOf, waitForReceipt } from "./client.js";
+export type {
+  CreateProtocolClientParameters,
+  PreparedTransaction,
+  ProtocolAddresses,
+  ProtocolClient,
+} from "./client.js";
+export { getContract } from "./contracts.js";
+export type { ContractName, ContractOf } from "./contracts.js";
+export { formatDeploymentFile, parseDeploymentFile } from "./deployments.js";
+export type { ChainNetwork, DeployedChain, DeploymentRecord } from "./deployments.js";
+export { CHAINS, chainNameOf } from "./chains.js";
+export type { ChainName } from "./chains.js";
+
+// --- errors ---
+export {
+  BaseError,
+  ContractRevertedError,
+  InvalidParameterError,
+  PROTOCOL_INTERFACES,
+  decodeRevertData,
+  getContractError,
+  revertDataOf,
+} from "./errors.js";
+export type { BaseErrorParameters, DecodedRevert } from "./errors.js";
+
+// --- redemption: actions (build, send, send and wait) and reads ---
+export { approveRedemption, approveRedemptionSync, prepareApproveRedemption } from "./actions/approveRedemption.js";
+export type {
+  ApproveRedemptionErrorType,
+  ApproveRedemptionParameters,
+  ApproveRedemptionReturnType,
+} from "./actions/approveRedemption.js";
+export {
+  getRedemptionPermit,
+  permitRedemption,
+  permitRedemptionSync,
+  preparePermitRedemption,
+} from "./actions/permitRedemption.js";
+export type {
+  PermitRedemptionErrorType,
+  PermitRedemptionParameters,
+  RedemptionPermitParameters,
+} from "./actions/permitRedemption.js";
+export { initiateRedemption, initiateRedemptionSync, prepareInitiateRedemption } from "./actions/initiateRedemption.js";
+export type {
+  InitiateRedemptionErrorType,
+  InitiateRedemptionParameters,
+  InitiateRedemptionReturnType,
+} from "./actions/initiateRedemption.js";
+export { fulfilRedemption, fulfilRedemptionSync, prepareFulfilRedemption } from "./actions/fulfilRedemption.js";
+export type { FulfilRedemptionErrorType, FulfilRedemptionParameters } from "./actions/fulfilRedemption.js";
+export { confirmRedemption, confirmRedemptionSync, prepareConfirmRedemption } from "./actions/confirmRedemption.js";
+export type { ConfirmRedemptionErrorType, ConfirmRedemptionParameters } from "./actions/confirmRedemption.js";
+export { openDispute, openDisputeSync, prepareOpenDispute } from "./actions/openDispute.js";
+export type { OpenDisputeErrorType, OpenDisputeParameters } from "./actions/openDispute.js";
+export { getRedemption } from "./actions/getRedemption.js";
+export type {
+  GetRedemptionErrorType,
+  GetRedemptionParameters,
+  GetRedemptionReturnType,
+} from "./actions/getRedemption.js";
+export { getAccessDetails } from "./actions/getAccessDetails.js";
+export type { GetAccessDetailsErrorType, GetAccessDetailsParameters } from "./actions/getAccessDetails.js";
+export { IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
+export type { RedemptionStatusName } from "./redemption.js";
+export { fulfilEncrypted, readAccessDetails, redeem } from "./redemption-helpers.js";
+
+// --- access details: envelopes and the wallet-derived key ---
+export {
+  AccessDetailsError,
+  ENVELOPE_PREFIX,
+  accessPublicKeyOf,
+  decryptAccessDetails,
+  encryptAccessDetails,
+  generateAccessKeyPair,
+  validateAccessDetails,
+} from "./access-details.js";
+export type { AccessDetails, AccessKeyPair, EnvelopeContext } from "./access-details.js";
+export {
+  ACCESS_KEY_ISSUED_AT,
+  ACCESS_KEY_SALT,
+  AccessKeyDerivationError,
+  accessKeyMessage,
+  accessKeyPairFromSignature,
+  deriveAccessKeyPair,
+} from "./access-key.js";
+export type { AccessKeyMessageParameters, MessageSigner } from "./access-key.js";
+
+// --- verification: attestations, benchmark reports, valuation, the provider review ---
+export {
+  ATTESTATION_TYPES,
+  attestationDomain,
+  attestationFromJson,
+  attestationSigner,
+  attestationToJson,
+  buildProof,
+  combineSignatures,
+  cuHashOf,
+  encodeProof,
+  randomNonce,
+  sampleVerifierKeys,
+  signAttestation,
+} from "./attestations.js";
+export type { Attestation, AttestationJson, ComputeSpecs } from "./attestations.js";
+export {
+  BENCHMARK_REPORT_TYPES,
+  benchmarkReportDomain,
+  benchmarkReportHash,
+  benchmarkReportSigner,
+  canonicalSignature,
+  signBenchmarkReport,
+  specsOfReport,
+} from "./benchmark-report.js";
+export type { BenchmarkReport, SignedBenchmarkReport } from "./benchmark-report.js";
+export {
+  PLAUSIBLE_RATIO_BPS,
+  REFERENCE_SERVER,
+  REFERENCE_VALUE,
+  VALUE_SHARES_BPS,
+  cuValueOf,
+  implausibleFigure,
+  scoresFor,
+} from "./valuation.js";
+export type { Implausibility } from "./valuation.js";
+export { hashReviewedProfile } from "./provider-review.js";
+export type { ReviewedProfile } from "./provider-review.js";
+
+// --- tokens, roles, governance ---
+export { PERMIT_TYPES, getPermitTypedData, signPermit } from "./permits.js";
+export type { PermitToken, PermitTypedData } from "./permits.js";
+export { Roles } from "./roles.js";
+export type { RoleName } from "./roles.js";
+export {
+  PROPOSAL_STATES,
+  Vote,
+  currentRoleHolders,
+  descriptionHash,
+  execute,
+  proposalCall,
+  proposalIdOf,
+  proposalOf,
+  propose,
+  queue,
+} from "./governance.js";
+export type { Proposal, RoleHolding } from "./governance.js";
+
+// --- markets and the bridge ---
+export {
+  LISTING_STATUSES,
+  MARKET_TYPES,
+  POSITION_KINDS,
+  PRICE_UNIT,
+  TRADE_TYPES,
+  cost,
+  fillPayment,
+  listingStatusName,
+  marketFee,
+  marketTypeOf,
+} from "./markets.js";
+export {
+  BridgeToken,
+  CCIP_CHAIN_SELECTORS,
+  CCIP_ROUTERS,
+  DEFAULT_DELIVERY_GAS_LIMIT,
+  EXECUTION_STATES,
+  FEE_OPTION_NAMES,
+  FeeOption,
+  MESSAGE_STATUSES,
+  NO_LIMIT,
+  chainSelectorOf,
+  routeTo,
+} from "./bridge.js";
+export type { FeeOptionName, RateLimit, RouteConfig, RouteLimits } from "./bridge.js";
+
+// --- the gateway's HTTP API ---
+export { ApiResponseError, createApiClient, unwrap } from "./api/client.js";
+export type { ApiClient, ApiErrorBody, ApiPaths, CreateApiClientParameters } from "./api/client.js";
+
+// --- webhooks ---
+export {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  constantTimeEqual,
+  signBody,
+  verifySignature,
+  verifyWebhook,
+} from "./webhooks.js";
+export type { VerifiedWebhook, WebhookPayload, WebhookRefusal } from "./webhooks.js";
