@@ -53,15 +53,23 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     uint256 private constant MAX_SHORT_FIELD = 64;
     uint256 private constant MAX_LONG_FIELD = 256;
 
+    /// @dev The pricing pair (ratio, price) is read by every capacity computation (a mint, a
+    /// redemption, a withdrawal), so since issue 19 it lives in one slot, the second, beside the
+    /// longest staking period: one cold read where the first layout took two (2,100 gas per
+    /// redemption and per mint). The first layout's two fields stay where they were and are read
+    /// only by a proxy upgraded from it until governance next sets either parameter, which writes
+    /// the pair (see {_pricing}); nothing else ever writes them.
     /// @custom:storage-location erc7201:computeprotocol.storage.ProviderRegistry
     struct ProviderRegistryStorage {
         IERC20 collateralToken;
-        uint16 collateralRatioBps;
+        uint16 collateralRatioBps; // first layout, see above
         uint16 reputationReward;
         uint16 reputationPenalty;
         uint40 minStakingPeriod;
         uint40 maxStakingPeriod;
-        uint256 collateralPerCU;
+        uint16 ratioBps; // the pricing pair, second slot
+        uint128 pricePerCU; // <= MAX_COLLATERAL_PER_CU < 2^100; 0 until first written
+        uint256 collateralPerCU; // first layout, see above
         mapping(address provider => ProviderAccount) accounts;
         mapping(address provider => ProviderProfile) profiles;
         address[] providerList;
@@ -79,8 +87,11 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         if (address(token) == address(0)) revert ZeroAddress();
         ProviderRegistryStorage storage $ = _storage();
         $.collateralToken = token;
-        _setCollateralRatio($, 12_000);
-        _setCollateralPerCU($, collateralPerCU_);
+        _checkCollateralRatio(12_000);
+        _checkCollateralPerCU(collateralPerCU_);
+        emit ParameterUpdated(PARAM_COLLATERAL_RATIO, 0, 12_000);
+        emit ParameterUpdated(PARAM_COLLATERAL_PER_CU, 0, collateralPerCU_);
+        _writePricing($, 12_000, collateralPerCU_);
         _setStakingPeriodBounds($, 7 days, 365 days);
         _setReputationDeltas($, 100, 500);
     }
@@ -211,7 +222,8 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
 
         uint256 available = account.availableCU + cuValue;
         uint256 free = account.freeCollateral + collateralAmount;
-        uint256 needed = CollateralMath.required(available, $.collateralRatioBps, $.collateralPerCU);
+        (uint256 ratioBps, uint256 perCU) = _pricing($);
+        uint256 needed = CollateralMath.required(available, ratioBps, perCU);
         if (free < needed) revert InsufficientCollateral(needed, free);
 
         uint256 stakedUntil = block.timestamp + stakingPeriod;
@@ -245,21 +257,23 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @inheritdoc IProviderRegistry
-    /// @dev Status does not matter beyond registration: a holder's claim on capacity does not lapse
-    /// because its provider was suspended or sent back to review. The holder gets the compute or,
-    /// on expiry, the lock.
+    /// @dev Status does not matter: a holder's claim on capacity does not lapse because its provider
+    /// was suspended or sent back to review. The holder gets the compute or, on expiry, the lock.
+    /// Registration is not read either: only a registered provider ever has capacity (minting
+    /// needs an active one), so an unregistered account fails the capacity check. Reads two of the
+    /// account's three slots (the manager knows the tier, fixed at registration).
     function reserveCapacity(
         address provider,
         uint256 amount
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, Tier tier, uint256 ratioBps) {
+    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, uint256 ratioBps) {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, provider);
-        tier = account.tier;
+        ProviderAccount storage account = $.accounts[provider];
         uint256 available = account.availableCU;
         if (amount > available) revert InsufficientCapacity(amount, available);
-        ratioBps = $.collateralRatioBps;
-        lock = CollateralMath.lockFor(available, amount, ratioBps, $.collateralPerCU);
+        uint256 perCU;
+        (ratioBps, perCU) = _pricing($);
+        lock = CollateralMath.lockFor(available, amount, ratioBps, perCU);
         uint256 free = account.freeCollateral;
         if (lock > free) revert InsufficientCollateral(lock, free);
 
@@ -336,12 +350,20 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
 
     /// @notice Sets the collateral ratio in basis points, within [100%, 300%].
     function setCollateralRatio(uint256 ratioBps) external onlyRole(Roles.GOVERNANCE_ROLE) {
-        _setCollateralRatio(_storage(), ratioBps);
+        _checkCollateralRatio(ratioBps);
+        ProviderRegistryStorage storage $ = _storage();
+        (uint256 previous, uint256 perCU) = _pricing($);
+        emit ParameterUpdated(PARAM_COLLATERAL_RATIO, previous, ratioBps);
+        _writePricing($, ratioBps, perCU);
     }
 
     /// @notice Sets the collateral price of one whole sSTB of capacity, within (0, 1e30].
     function setCollateralPerCU(uint256 collateralPerCU_) external onlyRole(Roles.GOVERNANCE_ROLE) {
-        _setCollateralPerCU(_storage(), collateralPerCU_);
+        _checkCollateralPerCU(collateralPerCU_);
+        ProviderRegistryStorage storage $ = _storage();
+        (uint256 ratioBps, uint256 previous) = _pricing($);
+        emit ParameterUpdated(PARAM_COLLATERAL_PER_CU, previous, collateralPerCU_);
+        _writePricing($, ratioBps, collateralPerCU_);
     }
 
     /// @notice Sets the bounds a minting staking period must lie in: 1 hour <= min <= max <= 5 years.
@@ -364,13 +386,13 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     }
 
     /// @notice Collateral ratio in basis points.
-    function collateralRatioBps() external view returns (uint256) {
-        return _storage().collateralRatioBps;
+    function collateralRatioBps() external view returns (uint256 ratioBps) {
+        (ratioBps, ) = _pricing(_storage());
     }
 
     /// @notice Collateral base units per whole sSTB of capacity.
-    function collateralPerCU() external view returns (uint256) {
-        return _storage().collateralPerCU;
+    function collateralPerCU() external view returns (uint256 perCU) {
+        (, perCU) = _pricing(_storage());
     }
 
     /// @notice The bounds a minting staking period must lie in.
@@ -387,8 +409,8 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
 
     /// @inheritdoc IProviderRegistry
     function requiredCollateral(uint256 value) external view returns (uint256) {
-        ProviderRegistryStorage storage $ = _storage();
-        return CollateralMath.required(value, $.collateralRatioBps, $.collateralPerCU);
+        (uint256 ratioBps, uint256 perCU) = _pricing(_storage());
+        return CollateralMath.required(value, ratioBps, perCU);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -416,6 +438,12 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @inheritdoc IProviderRegistry
     function accountOf(address provider) external view returns (ProviderAccount memory) {
         return _storage().accounts[provider];
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function statusAndTierOf(address provider) external view returns (ProviderStatus status, Tier tier) {
+        ProviderAccount storage account = _storage().accounts[provider];
+        return (account.status, account.tier);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -491,7 +519,8 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         ProviderRegistryStorage storage $,
         ProviderAccount storage account
     ) private view returns (uint256) {
-        uint256 needed = CollateralMath.required(account.availableCU, $.collateralRatioBps, $.collateralPerCU);
+        (uint256 ratioBps, uint256 perCU) = _pricing($);
+        uint256 needed = CollateralMath.required(account.availableCU, ratioBps, perCU);
         uint256 free = account.freeCollateral;
         return free > needed ? free - needed : 0;
     }
@@ -576,18 +605,29 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         if (bytes(profile.cpuType).length > MAX_LONG_FIELD) revert ProviderInvalidProfile("cpuType");
     }
 
-    function _setCollateralRatio(ProviderRegistryStorage storage $, uint256 ratioBps) private {
+    /// @dev The pricing pair: from its slot once written, otherwise (a proxy upgraded from the
+    /// first layout, before governance set either parameter) from the first layout's fields. The
+    /// price is never 0 once written, so it tells the two apart.
+    function _pricing(ProviderRegistryStorage storage $) private view returns (uint256 ratioBps, uint256 perCU) {
+        perCU = $.pricePerCU;
+        if (perCU != 0) return ($.ratioBps, perCU);
+        return ($.collateralRatioBps, $.collateralPerCU);
+    }
+
+    /// @dev Writes the whole pair into its slot (each setter passes the other half unchanged).
+    function _writePricing(ProviderRegistryStorage storage $, uint256 ratioBps, uint256 perCU) private {
+        $.ratioBps = uint16(ratioBps);
+        $.pricePerCU = uint128(perCU);
+    }
+
+    function _checkCollateralRatio(uint256 ratioBps) private pure {
         if (ratioBps < MIN_COLLATERAL_RATIO_BPS || ratioBps > MAX_COLLATERAL_RATIO_BPS) {
             revert ParameterOutOfBounds(PARAM_COLLATERAL_RATIO, ratioBps);
         }
-        emit ParameterUpdated(PARAM_COLLATERAL_RATIO, $.collateralRatioBps, ratioBps);
-        $.collateralRatioBps = uint16(ratioBps);
     }
 
-    function _setCollateralPerCU(ProviderRegistryStorage storage $, uint256 value) private {
+    function _checkCollateralPerCU(uint256 value) private pure {
         if (value == 0 || value > MAX_COLLATERAL_PER_CU) revert ParameterOutOfBounds(PARAM_COLLATERAL_PER_CU, value);
-        emit ParameterUpdated(PARAM_COLLATERAL_PER_CU, $.collateralPerCU, value);
-        $.collateralPerCU = value;
     }
 
     function _setStakingPeriodBounds(ProviderRegistryStorage storage $, uint256 minPeriod, uint256 maxPeriod) private {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 
 import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
@@ -14,35 +14,49 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// @notice Runs every redemption from request to its end. A holder burns sSTB to claim compute
 /// from a provider; the provider's collateral for that value stays locked until the redemption
 /// ends, released on success or paid to the holder on failure, so a holder is never left with
-/// neither compute nor compensation.
-/// @dev The record and its transitions follow SPEC.md exactly; deadlines, expiry, finalization
-/// and disputes extend it (DESIGN.md section 5). Every path that ends a redemption moves its
-/// status to a final value before touching the lock, so no lock is released or paid twice.
+/// neither compute nor compensation. A fulfilled redemption is a lease on the provider's resources:
+/// it may carry a stated end, be renewed (each renewal a redemption of its own) and be terminated
+/// early by its user (DESIGN.md section 5b).
+/// @dev The record and its transitions follow SPEC.md exactly; deadlines, expiry, finalization,
+/// disputes and leases extend it (DESIGN.md sections 5 and 5b). Every path that ends a redemption
+/// moves its status to a final value before touching the lock, so no lock is released or paid
+/// twice.
+///
+/// Records: since issue 19 a record is two packed words in `records` (see {_packWord0}); records
+/// written by the first implementation stay where they are, in `redemptions` (three slots), and
+/// are read and updated there: {_load} and {_store} are the only code that knows both layouts.
 contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRedemptionManager {
-    using SafeERC20 for ISSTB;
+    using SafeCast for uint256;
 
     /// @notice Highest redemption fee governance may set: 1%.
     uint256 public constant MAX_FEE_BPS = 100;
-    /// @notice Shortest fulfilment time governance may give a tier.
-    uint256 public constant MIN_TIER_DEADLINE = 15 minutes;
-    /// @notice Longest fulfilment time governance may give a tier.
-    uint256 public constant MAX_TIER_DEADLINE = 7 days;
-    /// @notice Shortest dispute window governance may set.
-    uint256 public constant MIN_DISPUTE_WINDOW = 1 hours;
-    /// @notice Longest dispute window governance may set.
-    uint256 public constant MAX_DISPUTE_WINDOW = 30 days;
-    /// @notice Shortest time governance may give the arbitrator to rule on a dispute.
-    uint256 public constant MIN_DISPUTE_RESOLUTION_PERIOD = 1 days;
-    /// @notice Longest time governance may give the arbitrator to rule on a dispute.
-    uint256 public constant MAX_DISPUTE_RESOLUTION_PERIOD = 90 days;
-    /// @notice Lowest minimum redemption governance may set: 0.001 sSTB.
-    uint256 public constant MIN_MIN_REDEMPTION = 1e15;
-    /// @notice Highest minimum redemption governance may set: 1,000,000 sSTB.
-    uint256 public constant MAX_MIN_REDEMPTION = 1e24;
-    /// @notice Smallest reputation unit governance may set: 0.001 sSTB.
-    uint256 public constant MIN_REPUTATION_UNIT = 1e15;
-    /// @notice Largest reputation unit governance may set: 1,000,000 sSTB.
-    uint256 public constant MAX_REPUTATION_UNIT = 1e24;
+    // The other bounds are internal (each setter's NatSpec states its own): the manager is close to
+    // the 24,576-byte code size limit (docs/decisions.md, "Record layout and gas (issue 19)").
+    /// @dev Shortest fulfilment time governance may give a tier.
+    uint256 internal constant MIN_TIER_DEADLINE = 15 minutes;
+    /// @dev Longest fulfilment time governance may give a tier.
+    uint256 internal constant MAX_TIER_DEADLINE = 7 days;
+    /// @dev Shortest dispute window governance may set.
+    uint256 internal constant MIN_DISPUTE_WINDOW = 1 hours;
+    /// @dev Longest dispute window governance may set.
+    uint256 internal constant MAX_DISPUTE_WINDOW = 30 days;
+    /// @dev Shortest time governance may give the arbitrator to rule on a dispute.
+    uint256 internal constant MIN_DISPUTE_RESOLUTION_PERIOD = 1 days;
+    /// @dev Longest time governance may give the arbitrator to rule on a dispute.
+    uint256 internal constant MAX_DISPUTE_RESOLUTION_PERIOD = 90 days;
+    /// @dev Lowest minimum redemption governance may set: 0.001 sSTB.
+    uint256 internal constant MIN_MIN_REDEMPTION = 1e15;
+    /// @dev Highest minimum redemption governance may set: 1,000,000 sSTB.
+    uint256 internal constant MAX_MIN_REDEMPTION = 1e24;
+    /// @dev Smallest reputation unit governance may set: 0.001 sSTB.
+    uint256 internal constant MIN_REPUTATION_UNIT = 1e15;
+    /// @dev Largest reputation unit governance may set: 1,000,000 sSTB.
+    uint256 internal constant MAX_REPUTATION_UNIT = 1e24;
+    /// @dev Shortest maximum lease term governance may set.
+    uint256 internal constant MIN_MAX_LEASE_TERM = 1 days;
+    /// @dev Longest maximum lease term governance may set: five years, the longest staking period
+    /// the registry allows.
+    uint256 internal constant MAX_MAX_LEASE_TERM = 5 * 365 days;
 
     bytes32 internal constant PARAM_FEE = "redemptionFeeBps";
     bytes32 internal constant PARAM_DISPUTE_WINDOW = "disputeWindow";
@@ -52,8 +66,98 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     bytes32 internal constant PARAM_DISPUTE_RESOLUTION = "disputeResolutionPeriod";
     bytes32 internal constant PARAM_MIN_REDEMPTION = "minRedemptionAmount";
     bytes32 internal constant PARAM_REPUTATION_UNIT = "reputationUnit";
+    bytes32 internal constant PARAM_MAX_LEASE_TERM = "maxLeaseTerm";
 
     uint256 private constant BPS = 10_000;
+
+    /// @dev Record flags (4 bits). LEASE: fulfilled with a stated end, so `leases[id]` exists.
+    /// RENEWAL: a renewal of lease `leaseId` (created fulfilled). TERMINATED: a lease without a
+    /// stated end that its user terminated (a lease with one keeps that in its lease slot).
+    uint256 private constant FLAG_LEASE = 1;
+    uint256 private constant FLAG_RENEWAL = 2;
+    uint256 private constant FLAG_TERMINATED = 4;
+
+    /// @dev A record of the first implementation (three slots), kept where it was written.
+    /// `flags` was added by issue 19 in the first slot's unused last byte, zero in every record
+    /// written before.
+    struct LegacyRedemption {
+        address user;
+        uint40 timestamp;
+        uint40 deadline;
+        RedemptionStatus status;
+        uint8 flags;
+        address provider;
+        uint40 fulfilledAt;
+        uint16 weight;
+        uint16 lockRatioBps;
+        uint128 amount;
+        uint128 lock;
+    }
+
+    /// @dev A record since issue 19: two words, bit layout in {_packWord0}.
+    struct PackedRedemption {
+        uint256 word0;
+        uint256 word1;
+    }
+
+    /// @dev A lease with a stated end, one slot, written at the fulfilment that states the end.
+    /// `user` and `providerIndex` copy the redemption's so that renewing and terminating read this
+    /// slot only; `openDisputes` counts the lease's redemptions under dispute.
+    struct LeaseSlot {
+        address user;
+        uint24 providerIndex;
+        uint32 end;
+        bool terminated;
+        uint32 openDisputes;
+    }
+
+    /// @dev The standing renewal offer of a lease (one slot; `price` 0 means none). The renewal's
+    /// reputation weight is fixed when it is offered, as a redemption's is when it is initiated.
+    struct RenewalOffer {
+        uint96 price;
+        uint32 extension;
+        uint32 validUntil;
+        uint16 weight;
+    }
+
+    /// @dev What the manager keeps of a provider from its first redemption on: the index packed
+    /// records name it by, and its tier (fixed at registration), so an initiation reads neither the
+    /// registry's status slot nor a second slot of its own.
+    struct ProviderEntry {
+        uint24 index;
+        IProviderRegistry.Tier tier;
+    }
+
+    /// @dev A new redemption or renewal as {_create} takes it; `fee` and `lock` are filled in.
+    struct Creation {
+        address provider;
+        uint256 providerIndex;
+        uint256 amount;
+        uint256 weight;
+        uint256 due; // fulfilment time from now; 0 for a renewal
+        uint256 leaseId; // the lease a renewal extends; 0 for an initiation
+        uint256 fee;
+        uint256 lock;
+    }
+
+    /// @dev A record as the logic works on it, from either layout. Only `status`, `flags` and
+    /// `fulfilledAt` ever change after creation.
+    struct Record {
+        address user;
+        RedemptionStatus status;
+        bool legacy; // kept in the first layout
+        address provider; // legacy records only; packed ones name it by index, see {_provider}
+        uint256 providerIndex; // packed records only
+        uint256 timestamp;
+        uint256 deadline;
+        uint256 flags;
+        uint256 fulfilledAt;
+        uint256 weight;
+        uint256 lockRatioBps;
+        uint256 amount;
+        uint256 lock;
+        uint256 leaseId; // renewals only
+    }
 
     /// @custom:storage-location erc7201:computeprotocol.storage.RedemptionManager
     struct RedemptionManagerStorage {
@@ -69,11 +173,23 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint32 disputeWindow;
         uint40 pausedUntil;
         uint32 disputeResolutionPeriod;
-        mapping(uint256 redemptionId => Redemption) redemptions;
+        // records written before issue 19 (three slots each)
+        mapping(uint256 redemptionId => LegacyRedemption) redemptions;
         mapping(uint256 redemptionId => Dispute) disputes;
         // one slot, read by every initiation
         uint128 minRedemptionAmount;
         uint128 reputationUnit;
+        // --- issue 19 ---
+        // records written since (two words each)
+        mapping(uint256 redemptionId => PackedRedemption) records;
+        // each provider's index in packed records (from 1) and tier, from its first redemption on
+        mapping(address provider => ProviderEntry) providerEntries;
+        mapping(uint256 providerIndex => address) providerAt;
+        mapping(address user => bytes32) accessKeys;
+        mapping(uint256 leaseId => LeaseSlot) leases;
+        mapping(uint256 leaseId => RenewalOffer) renewalOffers;
+        uint32 maxLeaseTerm;
+        uint24 providerCount;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.RedemptionManager")) - 1)) & ~bytes32(uint256(0xff))
@@ -96,7 +212,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @notice Initializes the proxy with the defaults of DESIGN.md section 5: fee 10 bps, tier
     /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions.md: 14 days for the
-    /// arbitrator to rule, a minimum redemption of 1 sSTB, a reputation unit of 10 sSTB.
+    /// arbitrator to rule, a minimum redemption of 1 sSTB, a reputation unit of 10 sSTB, leases of
+    /// at most 365 days.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
     /// @param treasury_ Receives redemption fees.
     function initialize(address admin, address treasury_) external initializer {
@@ -112,6 +229,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setDisputeResolutionPeriod($, 14 days);
         _setReputationUnit($, 10e18);
         _setMinRedemptionAmount($, 1e18);
+        _setMaxLeaseTerm($, 365 days);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -124,20 +242,23 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     uint256 public constant V2_MIN_REDEMPTION_AMOUNT = 1e18;
     /// @notice {initializeV2}'s reputation unit, as {initialize} sets it: 10 sSTB.
     uint256 public constant V2_REPUTATION_UNIT = 10e18;
+    /// @notice {initializeV2}'s maximum lease term, as {initialize} sets it: 365 days.
+    uint256 public constant V2_MAX_LEASE_TERM = 365 days;
     /// @dev The first implementation's `bool paused` was the last byte of the storage's first slot,
     /// after the treasury, the fee and the three tier deadlines; nothing has used that byte since.
     uint256 private constant V1_PAUSED_SHIFT = 248;
 
     /// @notice Brings a proxy that the first implementation initialized to version 2: sets the
     /// parameters added since (arbitrator resolution period 14 days, minimum redemption 1 sSTB,
-    /// reputation unit 10 sSTB, guardian pause 14 days) to {initialize}'s defaults, which
+    /// reputation unit 10 sSTB, guardian pause 14 days, maximum lease term 365 days) to {initialize}'s defaults, which
     /// governance may change afterwards, and keeps a pause of the first implementation as a
     /// governance pause. Emits {ParameterUpdated} and {GuardianPauseDurationUpdated} as the setters do.
     /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
     /// `upgradeToAndCall`, so no proxy runs the new code with a parameter at zero (a zero
-    /// reputation unit would make every initiation divide by zero). Redemptions opened before the
-    /// upgrade keep a zero `weight` and `lockRatioBps`: they settle their lock as they would have
-    /// (a lapse pays the whole lock) and move no reputation. How later versions add parameters:
+    /// reputation unit would make every initiation divide by zero; a zero maximum lease term would
+    /// refuse every stated lease end). Redemptions opened before the upgrade stay in the first
+    /// layout's records with a zero `weight` and `lockRatioBps`: they settle their lock as they
+    /// would have (a lapse pays the whole lock) and move no reputation. How later versions add parameters:
     /// docs/decisions.md, "Governance and upgrades".
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         RedemptionManagerStorage storage $ = _storage();
@@ -145,6 +266,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setDisputeResolutionPeriod($, V2_DISPUTE_RESOLUTION_PERIOD);
         _setReputationUnit($, V2_REPUTATION_UNIT);
         _setMinRedemptionAmount($, V2_MIN_REDEMPTION_AMOUNT);
+        _setMaxLeaseTerm($, V2_MAX_LEASE_TERM);
     }
 
     /// @dev Reads the first implementation's pause flag and clears its byte, so that a later field
@@ -167,75 +289,33 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     // ---------------------------------------------------------------------------------------------
 
     /// @inheritdoc IRedemptionManager
-    /// @dev Stopped while paused ({IEmergencyPause}); nothing else here is. The minimum amount and
-    /// the refusal of a provider's own redemption keep dust and self-dealing from moving
-    /// reputation; a second account of the provider gains nothing either, since reputation moves
-    /// with the value at stake and an expiry during the staking period costs the early-exit penalty.
-    function initiateRedemption(uint256 amount, address provider) external nonReentrant returns (uint256 redemptionId) {
-        RedemptionManagerStorage storage $ = _storage();
-        if (block.timestamp < $.pausedUntil) revert EnforcedPause();
-        uint256 minimum = $.minRedemptionAmount;
-        if (amount < minimum) revert RedemptionBelowMinimum(amount, minimum);
-        if (provider == msg.sender) revert RedemptionByProvider(provider);
-        // Reverts unless the provider is registered with `amount` available and the collateral to
-        // lock; `amount` and `lock` then fit in 128 bits, as the registry keeps both in 128 bits.
-        (uint256 lock, IProviderRegistry.Tier tier, uint256 ratioBps) = _registry.reserveCapacity(provider, amount);
-        uint256 weight = amount / $.reputationUnit;
-        if (weight > type(uint16).max) weight = type(uint16).max;
-
-        uint256 fee = _fee($.feeBps, amount);
-        uint256 deadline = block.timestamp + _tierDeadline($, tier);
-        unchecked {
-            redemptionId = ++$.redemptionCount;
-        }
-        $.redemptions[redemptionId] = Redemption({
-            user: msg.sender,
-            timestamp: uint40(block.timestamp),
-            deadline: uint40(deadline),
-            status: RedemptionStatus.Pending,
-            provider: provider,
-            fulfilledAt: 0,
-            weight: uint16(weight),
-            lockRatioBps: uint16(ratioBps),
-            amount: uint128(amount),
-            lock: uint128(lock)
-        });
-        emit RedemptionInitiated(redemptionId, msg.sender, amount, provider);
-        emit RedemptionTerms(redemptionId, fee, lock, deadline);
-
-        if (fee > 0) _sstb.safeTransferFrom(msg.sender, $.treasury, fee);
-        _sstb.burnFrom(msg.sender, amount);
+    /// @dev Stopped while paused ({IEmergencyPause}); so is {acceptRenewal}, and nothing else here.
+    /// The minimum amount and the refusal of a provider's own redemption keep dust and self-dealing
+    /// from moving reputation; a second account of the provider gains nothing either, since
+    /// reputation moves with the value at stake and an expiry during the staking period costs the
+    /// early-exit penalty.
+    function initiateRedemption(uint256 amount, address provider) external nonReentrant returns (uint256) {
+        return _initiate(amount, provider);
     }
 
     /// @inheritdoc IRedemptionManager
     /// @dev The two `require` strings are the spec's revert messages, verbatim (solhint's custom-error
-    /// rule is disabled for exactly these lines).
+    /// rule is disabled for exactly these lines, in {_fulfil}).
     function fulfillRedemption(uint256 redemptionId, string calldata accessDetails) external {
-        Redemption storage r = _existing(redemptionId);
-        // solhint-disable-next-line gas-custom-errors
-        require(msg.sender == r.provider, "Only provider can fulfill");
-        // solhint-disable-next-line gas-custom-errors
-        require(r.fulfilledAt == 0, "Already fulfilled");
-        if (r.status != RedemptionStatus.Pending) revert RedemptionInvalidStatus(redemptionId, r.status);
-        if (bytes(accessDetails).length == 0) revert RedemptionEmptyAccessDetails();
-
-        r.status = RedemptionStatus.Fulfilled;
-        r.fulfilledAt = uint40(block.timestamp);
-        emit RedemptionFulfilled(redemptionId, msg.sender, accessDetails);
+        _fulfil(redemptionId, accessDetails, false, 0);
     }
 
     /// @inheritdoc IRedemptionManager
     /// @dev The three `require` strings are the spec's revert messages, verbatim.
     function confirmRedemption(uint256 redemptionId) external nonReentrant {
-        Redemption storage r = _existing(redemptionId);
+        Record memory r = _load(redemptionId);
         // solhint-disable-next-line gas-custom-errors
         require(msg.sender == r.user, "Only user can confirm");
         // solhint-disable-next-line gas-custom-errors
         require(r.fulfilledAt != 0, "Not fulfilled yet");
-        RedemptionStatus status = r.status;
         // solhint-disable-next-line gas-custom-errors
-        require(status != RedemptionStatus.Confirmed, "Already confirmed");
-        if (status != RedemptionStatus.Fulfilled) revert RedemptionInvalidStatus(redemptionId, status);
+        require(r.status != RedemptionStatus.Confirmed, "Already confirmed");
+        if (r.status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, r.status);
         _complete(redemptionId, r);
     }
 
@@ -245,8 +325,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @inheritdoc IRedemptionManager
     function finalizeRedemption(uint256 redemptionId) external nonReentrant {
-        Redemption storage r = _existing(redemptionId);
-        if (r.status != RedemptionStatus.Fulfilled) revert RedemptionInvalidStatus(redemptionId, r.status);
+        Record memory r = _load(redemptionId);
+        if (r.status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, r.status);
         uint256 disputeDeadline = r.fulfilledAt + uint256(_storage().disputeWindow);
         // the window includes its last second, as in {openDispute}
         // solhint-disable-next-line gas-strict-inequalities
@@ -256,24 +336,27 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @inheritdoc IRedemptionManager
     function expireRedemption(uint256 redemptionId) external nonReentrant {
-        Redemption storage r = _existing(redemptionId);
-        if (r.status != RedemptionStatus.Pending) revert RedemptionInvalidStatus(redemptionId, r.status);
+        Record memory r = _load(redemptionId);
+        if (r.status != RedemptionStatus.Pending) _invalidStatus(redemptionId, r.status);
         // the provider has all of its last second
         // solhint-disable-next-line gas-strict-inequalities
         if (block.timestamp <= r.deadline) revert RedemptionDeadlineNotPassed(redemptionId, r.deadline);
 
         r.status = RedemptionStatus.Expired;
+        _store(redemptionId, r, false);
         (uint256 compensation, uint256 penalty) = _payOutAsExpiry(r);
         emit RedemptionExpired(redemptionId, r.user, compensation, penalty);
     }
 
     /// @inheritdoc IRedemptionManager
+    /// @dev A dispute of a lease's redemption (its first or a renewal) marks the lease as under
+    /// dispute until the dispute ends, so it is not renewed meanwhile.
     function openDispute(uint256 redemptionId, IssueType issueType, bytes32 evidenceHash) external {
-        Redemption storage r = _existing(redemptionId);
-        if (msg.sender != r.user) revert RedemptionUnauthorized(redemptionId, msg.sender);
+        Record memory r = _load(redemptionId);
+        if (msg.sender != r.user) _unauthorized(redemptionId);
         RedemptionStatus status = r.status;
         if (status != RedemptionStatus.Pending && status != RedemptionStatus.Fulfilled) {
-            revert RedemptionInvalidStatus(redemptionId, status);
+            _invalidStatus(redemptionId, status);
         }
         // Until its deadline the provider may still fulfil: a dispute then would only block it.
         // solhint-disable-next-line gas-strict-inequalities
@@ -285,7 +368,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (block.timestamp > disputeDeadline) revert DisputeWindowClosed(redemptionId, disputeDeadline);
 
         r.status = RedemptionStatus.Disputed;
-        Dispute storage d = _storage().disputes[redemptionId];
+        _store(redemptionId, r, false);
+        RedemptionManagerStorage storage $ = _storage();
+        if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0) ++$.leases[_leaseOfRecord(redemptionId, r)].openDisputes;
+        Dispute storage d = $.disputes[redemptionId];
         d.issueType = issueType;
         d.openedAt = uint40(block.timestamp);
         d.evidenceHash = evidenceHash;
@@ -294,9 +380,9 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @inheritdoc IRedemptionManager
     function respondToDispute(uint256 redemptionId, bytes32 responseHash) external {
-        Redemption storage r = _existing(redemptionId);
-        if (msg.sender != r.provider) revert RedemptionUnauthorized(redemptionId, msg.sender);
-        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        Record memory r = _load(redemptionId);
+        if (msg.sender != _provider(r)) _unauthorized(redemptionId);
+        if (r.status != RedemptionStatus.Disputed) _invalidStatus(redemptionId, r.status);
         if (responseHash == bytes32(0)) revert DisputeEvidenceMissing();
         Dispute storage d = _storage().disputes[redemptionId];
         if (d.respondedAt != 0) revert DisputeAlreadyAnswered(redemptionId);
@@ -312,28 +398,25 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         bool userWins,
         bool suspendProvider
     ) external onlyRole(Roles.ARBITRATOR_ROLE) nonReentrant {
-        Redemption storage r = _existing(redemptionId);
-        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        Record memory r = _load(redemptionId);
+        if (r.status != RedemptionStatus.Disputed) _invalidStatus(redemptionId, r.status);
 
         r.status = RedemptionStatus.Resolved;
-        address provider = r.provider;
-        uint256 lock = r.lock;
+        _endDispute(redemptionId, r);
+        address provider = _provider(r);
         // Suspension only follows a ruling against the provider, and skips one already suspended
         // (an earlier ruling or governance); a provider sent back to review by a profile change is
         // suspended like an active one, so editing its profile cannot dodge the ruling.
-        bool suspend =
-            userWins &&
-                suspendProvider &&
-                _registry.accountOf(provider).status != IProviderRegistry.ProviderStatus.Suspended;
+        bool suspend = userWins && suspendProvider && !_isSuspended(provider);
         Dispute storage d = _storage().disputes[redemptionId];
         d.resolvedAt = uint40(block.timestamp);
         d.userWon = userWins;
         d.providerSuspended = suspend;
-        emit DisputeResolved(redemptionId, msg.sender, userWins, suspend, userWins ? lock : 0);
+        emit DisputeResolved(redemptionId, msg.sender, userWins, suspend, userWins ? r.lock : 0);
 
         if (userWins) {
             // a ruling pays the whole lock: the arbitrator weighed the case, no early-exit penalty
-            _registry.payOutLock(provider, lock, r.user, address(0), 0, r.weight);
+            _registry.payOutLock(provider, r.lock, r.user, address(0), 0, r.weight);
             if (suspend) _registry.suspendProvider(provider);
         } else {
             _releaseToProvider(r);
@@ -344,10 +427,11 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev The default is what the chain can tell: a provider that fulfilled on-chain is not
     /// punished for the arbitrator's silence, and one that let its deadline pass pays as on expiry
     /// (disputes on a pending redemption open only after its deadline). So opening a dispute never
-    /// turns a redemption the provider fulfilled into a payout.
+    /// turns a redemption the provider fulfilled into a payout. A renewal counts as fulfilled: the
+    /// provider committed to it by offering it.
     function closeLapsedDispute(uint256 redemptionId) external nonReentrant {
-        Redemption storage r = _existing(redemptionId);
-        if (r.status != RedemptionStatus.Disputed) revert RedemptionInvalidStatus(redemptionId, r.status);
+        Record memory r = _load(redemptionId);
+        if (r.status != RedemptionStatus.Disputed) _invalidStatus(redemptionId, r.status);
         RedemptionManagerStorage storage $ = _storage();
         Dispute storage d = $.disputes[redemptionId];
         uint256 resolutionDeadline = d.openedAt + uint256($.disputeResolutionPeriod);
@@ -356,6 +440,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (block.timestamp <= resolutionDeadline) revert DisputeNotLapsed(redemptionId, resolutionDeadline);
 
         r.status = RedemptionStatus.Resolved;
+        _endDispute(redemptionId, r);
         bool userWins = r.fulfilledAt == 0;
         d.resolvedAt = uint40(block.timestamp);
         d.userWon = userWins;
@@ -364,6 +449,114 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (userWins) (compensation, penalty) = _payOutAsExpiry(r);
         else _releaseToProvider(r);
         emit DisputeLapsed(redemptionId, msg.sender, userWins, compensation, penalty);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Access keys and leases (DESIGN.md section 5b)
+    // ---------------------------------------------------------------------------------------------
+
+    /// @inheritdoc IRedemptionManager
+    function registerAccessKey(bytes32 publicKey) external {
+        _registerAccessKey(publicKey);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function initiateRedemptionWithAccessKey(
+        uint256 amount,
+        address provider,
+        bytes32 publicKey
+    ) external nonReentrant returns (uint256) {
+        _registerAccessKey(publicKey);
+        return _initiate(amount, provider);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function fulfillRedemptionWithLease(
+        uint256 redemptionId,
+        string calldata accessDetails,
+        uint256 leaseEnd
+    ) external {
+        _fulfil(redemptionId, accessDetails, true, leaseEnd);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    /// @dev Offers move no value, so they are not stopped by a pause (their acceptance is).
+    function offerRenewal(uint256 leaseId, uint256 price, uint256 extension, uint256 validUntil) external {
+        RedemptionManagerStorage storage $ = _storage();
+        LeaseSlot storage lease = _providersLease($, leaseId);
+        uint256 end = _requireRenewable(leaseId, lease);
+        uint256 minimum = $.minRedemptionAmount;
+        if (price < minimum) revert RedemptionBelowMinimum(price, minimum);
+        uint256 latestEnd = block.timestamp + $.maxLeaseTerm;
+        uint256 maxExtension = latestEnd > end ? latestEnd - end : 0;
+        if (extension == 0 || extension > maxExtension) revert RenewalExtensionOutOfRange(extension, maxExtension);
+        // solhint-disable-next-line gas-strict-inequalities
+        if (validUntil <= block.timestamp || validUntil > end) {
+            revert RenewalValidityOutOfRange(validUntil, block.timestamp + 1, end);
+        }
+
+        // extension <= maxLeaseTerm and validUntil <= end both fit 32 bits
+        $.renewalOffers[leaseId] = RenewalOffer(
+            price.toUint96(),
+            uint32(extension),
+            uint32(validUntil),
+            uint16(_weight($, price))
+        );
+        emit RenewalOffered(leaseId, msg.sender, price, extension, validUntil);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function withdrawRenewalOffer(uint256 leaseId) external {
+        RedemptionManagerStorage storage $ = _storage();
+        _providersLease($, leaseId);
+        if ($.renewalOffers[leaseId].price == 0) revert RenewalOfferNotFound(leaseId);
+
+        delete $.renewalOffers[leaseId];
+        emit RenewalOfferWithdrawn(leaseId, msg.sender);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    /// @dev The renewal's record is complete at creation: status `Fulfilled`, fulfilled (and
+    /// deadline) at acceptance, so the dispute window runs from the acceptance and a confirmation
+    /// or finalization releases its lock with a response time of 0 (the provider committed to it in
+    /// advance). The price met the minimum and the weight was fixed when the provider offered it.
+    function acceptRenewal(uint256 leaseId, uint256 price, uint256 extension) external nonReentrant returns (uint256) {
+        RedemptionManagerStorage storage $ = _storage();
+        if (block.timestamp < $.pausedUntil) revert EnforcedPause();
+        LeaseSlot storage lease = _leaseWithEnd($, leaseId);
+        if (msg.sender != lease.user) _unauthorized(leaseId);
+        (uint256 end, uint256 weight) = _takeOffer($, leaseId, lease, price, extension);
+        return _renew($, leaseId, lease.providerIndex, price, weight, end);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    /// @dev Not stopped by a pause. A standing renewal offer is withdrawn with the lease (no
+    /// separate event: `LeaseTerminated` says it).
+    function terminateLease(uint256 leaseId) external {
+        RedemptionManagerStorage storage $ = _storage();
+        LeaseSlot storage lease = $.leases[leaseId];
+        address provider;
+        if (lease.user != address(0)) {
+            // a lease with a stated end
+            if (msg.sender != lease.user) _unauthorized(leaseId);
+            if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
+            uint256 end = lease.end;
+            // solhint-disable-next-line gas-strict-inequalities
+            if (block.timestamp >= end) revert LeaseEnded(leaseId, end);
+            lease.terminated = true;
+            if ($.renewalOffers[leaseId].price != 0) delete $.renewalOffers[leaseId];
+            provider = $.providerAt[lease.providerIndex];
+        } else {
+            // a lease without a stated end: the spec's two-argument fulfilment
+            Record memory r = _load(leaseId);
+            if (!_isLease(r)) revert LeaseNotFound(leaseId);
+            if (msg.sender != r.user) _unauthorized(leaseId);
+            if (r.flags & FLAG_TERMINATED != 0) revert LeaseAlreadyTerminated(leaseId);
+            r.flags |= FLAG_TERMINATED;
+            _store(leaseId, r, false);
+            provider = _provider(r);
+        }
+        emit LeaseTerminated(leaseId, msg.sender, provider);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -411,6 +604,13 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _setReputationUnit(_storage(), amount);
     }
 
+    /// @notice Sets the longest a lease may run from now (at fulfilment, and after a renewal offered
+    /// from then on), within [1 day, 5 years]. Leases already running and offers already standing
+    /// keep what they were given.
+    function setMaxLeaseTerm(uint256 seconds_) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        _setMaxLeaseTerm(_storage(), seconds_);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Views
     // ---------------------------------------------------------------------------------------------
@@ -423,37 +623,58 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         view
         returns (address user, uint256 amount, uint256 timestamp, address provider, bool fulfilled, bool confirmed)
     {
-        Redemption storage r = _storage().redemptions[redemptionId];
-        return (r.user, r.amount, r.timestamp, r.provider, r.fulfilledAt != 0, r.status == RedemptionStatus.Confirmed);
+        (bool found, Record memory r) = _tryLoad(redemptionId);
+        if (!found) return (address(0), 0, 0, address(0), false, false);
+        return (
+            r.user,
+            r.amount,
+            r.timestamp,
+            _provider(r),
+            r.fulfilledAt != 0,
+            r.status == RedemptionStatus.Confirmed
+        );
     }
 
     /// @inheritdoc IRedemptionManager
     function redemptionOf(uint256 redemptionId) external view returns (Redemption memory) {
-        return _existing(redemptionId);
+        Record memory r = _load(redemptionId);
+        return
+            Redemption({
+                user: r.user,
+                timestamp: uint40(r.timestamp),
+                deadline: uint40(r.deadline),
+                status: r.status,
+                provider: _provider(r),
+                fulfilledAt: uint40(r.fulfilledAt),
+                weight: uint16(r.weight),
+                lockRatioBps: uint16(r.lockRatioBps),
+                amount: uint128(r.amount),
+                lock: uint128(r.lock)
+            });
     }
 
     /// @inheritdoc IRedemptionManager
     function redemptionStatus(uint256 redemptionId) external view returns (RedemptionStatus) {
-        return _existing(redemptionId).status;
+        return _load(redemptionId).status;
     }
 
     /// @inheritdoc IRedemptionManager
     function deadlinesOf(
         uint256 redemptionId
     ) external view returns (uint256 fulfilmentDeadline, uint256 disputeDeadline) {
-        Redemption storage r = _existing(redemptionId);
+        Record memory r = _load(redemptionId);
         return (r.deadline, _disputeDeadline(r));
     }
 
     /// @inheritdoc IRedemptionManager
     function disputeOf(uint256 redemptionId) external view returns (Dispute memory) {
-        _existing(redemptionId);
+        _load(redemptionId);
         return _storage().disputes[redemptionId];
     }
 
     /// @inheritdoc IRedemptionManager
     function disputeResolutionDeadline(uint256 redemptionId) external view returns (uint256) {
-        _existing(redemptionId);
+        _load(redemptionId);
         RedemptionManagerStorage storage $ = _storage();
         uint256 openedAt = $.disputes[redemptionId].openedAt;
         return openedAt == 0 ? 0 : openedAt + uint256($.disputeResolutionPeriod);
@@ -468,6 +689,34 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @inheritdoc IRedemptionManager
     function redemptionCount() external view returns (uint256) {
         return _storage().redemptionCount;
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function accessKeyOf(address user) external view returns (bytes32) {
+        return _storage().accessKeys[user];
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function leaseOf(uint256 leaseId) external view returns (Lease memory lease) {
+        lease = _lease(leaseId);
+        if (lease.status == LeaseStatus.None) revert LeaseNotFound(leaseId);
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function leaseStatus(uint256 leaseId) external view returns (LeaseStatus) {
+        return _lease(leaseId).status;
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function leaseIdOf(uint256 redemptionId) external view returns (uint256) {
+        Record memory r = _load(redemptionId);
+        if (r.flags & FLAG_RENEWAL != 0) return r.leaseId;
+        return r.fulfilledAt != 0 ? redemptionId : 0;
+    }
+
+    /// @inheritdoc IRedemptionManager
+    function maxLeaseTerm() external view returns (uint256) {
+        return _storage().maxLeaseTerm;
     }
 
     /// @notice The redemption fee in basis points.
@@ -516,7 +765,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Internals
+    // Internals: the operations
     // ---------------------------------------------------------------------------------------------
 
     function _storage() private pure returns (RedemptionManagerStorage storage $) {
@@ -533,34 +782,296 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         _storage().pausedUntil = until;
     }
 
-    function _existing(uint256 redemptionId) private view returns (Redemption storage r) {
-        r = _storage().redemptions[redemptionId];
-        if (r.status == RedemptionStatus.None) revert RedemptionNotFound(redemptionId);
+    function _initiate(uint256 amount, address provider) private returns (uint256 redemptionId) {
+        RedemptionManagerStorage storage $ = _storage();
+        if (block.timestamp < $.pausedUntil) revert EnforcedPause();
+        uint256 minimum = $.minRedemptionAmount;
+        if (amount < minimum) revert RedemptionBelowMinimum(amount, minimum);
+        if (provider == msg.sender) revert RedemptionByProvider(provider);
+
+        Creation memory c;
+        c.provider = provider;
+        c.amount = amount;
+        c.weight = _weight($, amount);
+        IProviderRegistry.Tier tier;
+        (c.providerIndex, tier) = _providerEntry($, provider);
+        c.due = _tierDeadline($, tier);
+        redemptionId = _create($, c);
+        emit RedemptionInitiated(redemptionId, msg.sender, amount, provider);
+        emit RedemptionTerms(redemptionId, c.fee, c.lock, block.timestamp + c.due);
+        _burnWithFee($, amount, c.fee);
+    }
+
+    /// @dev Reserves the provider's capacity for `c.amount` and stores the caller's new record
+    /// (packed as in {_packWord0}): pending, due `c.due` seconds from now, or, for a renewal of lease
+    /// `c.leaseId` (not 0), fulfilled and due at creation. Fills in the fee and the lock. The
+    /// registry reverts unless the provider has the capacity and the collateral to lock.
+    function _create(RedemptionManagerStorage storage $, Creation memory c) private returns (uint256 redemptionId) {
+        (uint256 lock, uint256 ratioBps) = _registry.reserveCapacity(c.provider, c.amount);
+        c.lock = lock;
+        c.fee = _fee($.feeBps, c.amount);
+        unchecked {
+            redemptionId = ++$.redemptionCount;
+        }
+        uint256 word0 =
+            uint256(uint160(msg.sender)) |
+                (uint256(block.timestamp.toUint32()) << 160) |
+                (c.providerIndex << 200) |
+                (c.weight << 224) |
+                (ratioBps << 240);
+        uint256 word1 = uint256(c.amount.toUint96()) | (uint256(lock.toUint96()) << 96);
+        if (c.leaseId == 0) {
+            word0 |= uint256(RedemptionStatus.Pending) << 192;
+            word1 |= c.due << 224;
+        } else {
+            word0 |= (uint256(RedemptionStatus.Fulfilled) << 192) | (FLAG_RENEWAL << 196);
+            word1 |= c.leaseId << 192;
+        }
+        $.records[redemptionId] = PackedRedemption(word0, word1);
+    }
+
+    /// @dev The renewal of {acceptRenewal}: a redemption of `price` with the lease's provider,
+    /// created fulfilled, whose lease now ends at `end`.
+    function _renew(
+        RedemptionManagerStorage storage $,
+        uint256 leaseId,
+        uint256 providerIndex,
+        uint256 price,
+        uint256 weight,
+        uint256 end
+    ) private returns (uint256 renewalId) {
+        Creation memory c;
+        c.provider = $.providerAt[providerIndex];
+        c.providerIndex = providerIndex;
+        c.amount = price;
+        c.weight = weight;
+        c.leaseId = leaseId;
+        renewalId = _create($, c);
+        emit RedemptionInitiated(renewalId, msg.sender, price, c.provider);
+        emit LeaseRenewed(leaseId, renewalId, end, c.fee, c.lock);
+        _burnWithFee($, price, c.fee);
+    }
+
+    /// @dev Burns `amount` of the caller's sSTB and sends `fee` to the treasury, in one call.
+    function _burnWithFee(RedemptionManagerStorage storage $, uint256 amount, uint256 fee) private {
+        _sstb.burnFromWithFee(msg.sender, amount, $.treasury, fee);
+    }
+
+    /// @dev Both fulfilments. The spec's two strings come first, in the spec's order.
+    function _fulfil(uint256 redemptionId, string calldata accessDetails, bool statesEnd, uint256 leaseEnd) private {
+        Record memory r = _load(redemptionId);
+        // solhint-disable-next-line gas-custom-errors
+        require(msg.sender == _provider(r), "Only provider can fulfill");
+        // solhint-disable-next-line gas-custom-errors
+        require(r.fulfilledAt == 0, "Already fulfilled");
+        if (r.status != RedemptionStatus.Pending) _invalidStatus(redemptionId, r.status);
+        if (bytes(accessDetails).length == 0) revert RedemptionEmptyAccessDetails();
+
+        r.status = RedemptionStatus.Fulfilled;
+        r.fulfilledAt = block.timestamp.toUint32();
+        if (statesEnd) {
+            RedemptionManagerStorage storage $ = _storage();
+            uint256 latest = block.timestamp + $.maxLeaseTerm;
+            // solhint-disable-next-line gas-strict-inequalities
+            if (leaseEnd <= block.timestamp || leaseEnd > latest) {
+                revert LeaseEndOutOfRange(leaseEnd, block.timestamp + 1, latest);
+            }
+            r.flags |= FLAG_LEASE;
+            uint256 index = r.providerIndex;
+            if (r.legacy) (index, ) = _providerEntry($, r.provider);
+            $.leases[redemptionId] = LeaseSlot({
+                user: r.user,
+                providerIndex: uint24(index),
+                end: leaseEnd.toUint32(),
+                terminated: false,
+                openDisputes: 0
+            });
+        }
+        _store(redemptionId, r, true);
+        emit RedemptionFulfilled(redemptionId, msg.sender, accessDetails);
+        if (statesEnd) emit LeaseStarted(redemptionId, r.user, msg.sender, leaseEnd);
+    }
+
+    function _registerAccessKey(bytes32 publicKey) private {
+        if (publicKey == bytes32(0)) revert AccessKeyInvalid();
+        mapping(address => bytes32) storage keys = _storage().accessKeys;
+        if (keys[msg.sender] == publicKey) return; // nothing changes, nothing to announce
+        keys[msg.sender] = publicKey;
+        emit AccessKeyRegistered(msg.sender, publicKey);
     }
 
     /// @dev Confirmation and finalization: the lock goes back to the provider, whose reputation
     /// and statistics record a success.
-    function _complete(uint256 redemptionId, Redemption storage r) private {
+    function _complete(uint256 redemptionId, Record memory r) private {
         r.status = RedemptionStatus.Confirmed;
-        address user = r.user;
-        emit RedemptionConfirmed(redemptionId, user);
+        _store(redemptionId, r, false);
+        emit RedemptionConfirmed(redemptionId, r.user);
         _releaseToProvider(r);
+    }
+
+    /// @dev A ruling or a lapse ended a dispute: the record is stored in its final status and the
+    /// lease it belongs to (if any) has one dispute fewer.
+    function _endDispute(uint256 redemptionId, Record memory r) private {
+        _store(redemptionId, r, false);
+        if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0) {
+            --_storage().leases[_leaseOfRecord(redemptionId, r)].openDisputes;
+        }
     }
 
     /// @dev The lock goes back to the provider as a success. A provider that never fulfilled
     /// on-chain but was found to have delivered is measured to the ruling.
-    function _releaseToProvider(Redemption storage r) private {
+    function _releaseToProvider(Record memory r) private {
         uint256 end = r.fulfilledAt != 0 ? r.fulfilledAt : block.timestamp;
-        _registry.releaseLock(r.provider, r.lock, end - r.timestamp, r.weight);
+        _registry.releaseLock(_provider(r), r.lock, end - r.timestamp, r.weight);
     }
 
     /// @dev The lock of a redemption the provider let lapse goes to the user, less the early-exit
     /// penalty to the treasury while the provider's staking period runs.
-    function _payOutAsExpiry(Redemption storage r) private returns (uint256 compensation, uint256 penalty) {
-        return _registry.payOutLock(r.provider, r.lock, r.user, _storage().treasury, r.lockRatioBps, r.weight);
+    function _payOutAsExpiry(Record memory r) private returns (uint256 compensation, uint256 penalty) {
+        return _registry.payOutLock(_provider(r), r.lock, r.user, _storage().treasury, r.lockRatioBps, r.weight);
     }
 
-    function _disputeDeadline(Redemption storage r) private view returns (uint256) {
+    /// @dev The checks of {acceptRenewal} on the lease and its offer; consumes the offer and moves
+    /// the end. Returns the new end and the renewal's weight (fixed at the offer).
+    function _takeOffer(
+        RedemptionManagerStorage storage $,
+        uint256 leaseId,
+        LeaseSlot storage lease,
+        uint256 price,
+        uint256 extension
+    ) private returns (uint256 end, uint256 weight) {
+        end = _requireRenewable(leaseId, lease);
+        RenewalOffer memory offer = $.renewalOffers[leaseId];
+        if (offer.price == 0) revert RenewalOfferNotFound(leaseId);
+        if (block.timestamp > offer.validUntil) revert RenewalOfferLapsed(leaseId, offer.validUntil);
+        if (price != offer.price || extension != offer.extension) {
+            revert RenewalTermsMismatch(leaseId, offer.price, offer.extension);
+        }
+
+        delete $.renewalOffers[leaseId];
+        end += extension;
+        lease.end = end.toUint32();
+        weight = offer.weight;
+    }
+
+    /// @dev The lease slot of a lease with a stated end; reverts for anything else.
+    function _leaseWithEnd(
+        RedemptionManagerStorage storage $,
+        uint256 leaseId
+    ) private view returns (LeaseSlot storage lease) {
+        lease = $.leases[leaseId];
+        if (lease.user == address(0)) revert LeaseNotRenewable(leaseId);
+    }
+
+    /// @dev The lease `leaseId`, with status `None` (and nothing else) if it is not one: from its
+    /// lease slot when it has a stated end, otherwise from its record.
+    function _lease(uint256 leaseId) private view returns (Lease memory lease) {
+        RedemptionManagerStorage storage $ = _storage();
+        LeaseSlot storage slot = $.leases[leaseId];
+        if (slot.user != address(0)) {
+            RenewalOffer memory offer = $.renewalOffers[leaseId];
+            return
+                Lease({
+                    status: _leaseStatus(slot),
+                    user: slot.user,
+                    provider: $.providerAt[slot.providerIndex],
+                    end: slot.end,
+                    openDisputes: slot.openDisputes,
+                    offerPrice: offer.price,
+                    offerExtension: offer.extension,
+                    offerValidUntil: offer.validUntil
+                });
+        }
+        (bool found, Record memory r) = _tryLoad(leaseId);
+        if (!found || !_isLease(r)) return lease;
+        lease.status = r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
+        lease.user = r.user;
+        lease.provider = _provider(r);
+        lease.openDisputes = r.status == RedemptionStatus.Disputed ? 1 : 0;
+    }
+
+    /// @dev {_leaseWithEnd}, for its provider only.
+    function _providersLease(
+        RedemptionManagerStorage storage $,
+        uint256 leaseId
+    ) private view returns (LeaseSlot storage lease) {
+        lease = _leaseWithEnd($, leaseId);
+        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
+    }
+
+    /// @dev A lease may be renewed (offered, accepted) while running and undisputed; returns its end.
+    function _requireRenewable(uint256 leaseId, LeaseSlot storage lease) private view returns (uint256 end) {
+        if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
+        end = lease.end;
+        // solhint-disable-next-line gas-strict-inequalities
+        if (block.timestamp >= end) revert LeaseEnded(leaseId, end);
+        uint256 disputes = lease.openDisputes;
+        if (disputes != 0) revert LeaseUnderDispute(leaseId, disputes);
+    }
+
+    function _leaseStatus(LeaseSlot storage lease) private view returns (LeaseStatus) {
+        if (lease.terminated) return LeaseStatus.Terminated;
+        return block.timestamp < lease.end ? LeaseStatus.Active : LeaseStatus.Ended;
+    }
+
+    /// @dev A record that is a lease: fulfilled, and not a renewal (a renewal extends a lease).
+    function _isLease(Record memory r) private pure returns (bool) {
+        return r.fulfilledAt != 0 && r.flags & FLAG_RENEWAL == 0;
+    }
+
+    /// @dev The lease of a record flagged LEASE (itself) or RENEWAL (the one it renewed).
+    function _leaseOfRecord(uint256 redemptionId, Record memory r) private pure returns (uint256) {
+        return r.flags & FLAG_RENEWAL != 0 ? r.leaseId : redemptionId;
+    }
+
+    /// @dev A provider's entry, made at its first redemption: the next index and the tier the
+    /// registry holds (two fresh slots and a registry read, once per provider). Refuses an account
+    /// that is not a registered provider. Not an event: the index is a storage key, never shown.
+    function _providerEntry(
+        RedemptionManagerStorage storage $,
+        address provider
+    ) private returns (uint256 index, IProviderRegistry.Tier tier) {
+        ProviderEntry memory entry = $.providerEntries[provider];
+        if (entry.index != 0) return (entry.index, entry.tier);
+        IProviderRegistry.ProviderStatus status;
+        (status, tier) = _statusAndTier(provider);
+        if (status == IProviderRegistry.ProviderStatus.None) revert IProviderRegistry.ProviderNotRegistered(provider);
+        index = uint256($.providerCount) + 1;
+        $.providerCount = index.toUint24();
+        $.providerEntries[provider] = ProviderEntry(uint24(index), tier);
+        $.providerAt[index] = provider;
+    }
+
+    function _isSuspended(address provider) private view returns (bool) {
+        (IProviderRegistry.ProviderStatus status, ) = _statusAndTier(provider);
+        return status == IProviderRegistry.ProviderStatus.Suspended;
+    }
+
+    /// @dev The registry's status and tier of `provider` (one copy of the call's encoding).
+    function _statusAndTier(
+        address provider
+    ) private view returns (IProviderRegistry.ProviderStatus, IProviderRegistry.Tier) {
+        return _registry.statusAndTierOf(provider);
+    }
+
+    /// @dev The caller is not the party `id`'s operation is for (one copy of the revert's encoding).
+    function _unauthorized(uint256 id) private view {
+        revert RedemptionUnauthorized(id, msg.sender);
+    }
+
+    /// @dev Redemption `id` is not in a status the operation accepts.
+    function _invalidStatus(uint256 id, RedemptionStatus status) private pure {
+        revert RedemptionInvalidStatus(id, status);
+    }
+
+    /// @dev Reputation units at stake in `amount`: fixed when a redemption is initiated (or a
+    /// renewal offered), capped to 16 bits.
+    function _weight(RedemptionManagerStorage storage $, uint256 amount) private view returns (uint256 weight) {
+        weight = amount / $.reputationUnit;
+        if (weight > type(uint16).max) weight = type(uint16).max;
+    }
+
+    function _disputeDeadline(Record memory r) private view returns (uint256) {
         uint256 from = r.fulfilledAt != 0 ? r.fulfilledAt : r.timestamp;
         return from + uint256(_storage().disputeWindow);
     }
@@ -578,6 +1089,119 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (tier == IProviderRegistry.Tier.Premium) return $.premiumDeadline;
         return $.standardDeadline;
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // Internals: the two record layouts
+    // ---------------------------------------------------------------------------------------------
+
+    /// @dev A record by id; reverts `RedemptionNotFound` for an id never issued.
+    function _load(uint256 redemptionId) private view returns (Record memory r) {
+        bool found;
+        (found, r) = _tryLoad(redemptionId);
+        if (!found) revert RedemptionNotFound(redemptionId);
+    }
+
+    /// @dev A packed record if one exists (word0 holds the user, never zero), else a legacy one.
+    function _tryLoad(uint256 redemptionId) private view returns (bool found, Record memory r) {
+        RedemptionManagerStorage storage $ = _storage();
+        PackedRedemption storage packed = $.records[redemptionId];
+        uint256 word0 = packed.word0;
+        if (word0 != 0) {
+            _unpack(r, word0, packed.word1);
+            return (true, r);
+        }
+        LegacyRedemption storage old = $.redemptions[redemptionId];
+        if (old.status == RedemptionStatus.None) return (false, r);
+        r.user = old.user;
+        r.timestamp = old.timestamp;
+        r.deadline = old.deadline;
+        r.status = old.status;
+        r.flags = old.flags;
+        r.provider = old.provider;
+        r.fulfilledAt = old.fulfilledAt;
+        r.weight = old.weight;
+        r.lockRatioBps = old.lockRatioBps;
+        r.amount = old.amount;
+        r.lock = old.lock;
+        r.legacy = true;
+        return (true, r);
+    }
+
+    /// @dev Writes back what changes after creation: the status and the flags (a packed record's
+    /// first word), and with `fulfilled` the fulfilment time (its second word).
+    function _store(uint256 redemptionId, Record memory r, bool fulfilled) private {
+        RedemptionManagerStorage storage $ = _storage();
+        if (r.legacy) {
+            LegacyRedemption storage old = $.redemptions[redemptionId];
+            old.status = r.status;
+            old.flags = uint8(r.flags);
+            if (fulfilled) old.fulfilledAt = uint40(r.fulfilledAt);
+        } else {
+            PackedRedemption storage packed = $.records[redemptionId];
+            packed.word0 = _packWord0(r);
+            if (fulfilled) packed.word1 = _packWord1(r);
+        }
+    }
+
+    /// @dev The provider of a record: stored in a legacy record, by index in a packed one.
+    function _provider(Record memory r) private view returns (address) {
+        return r.legacy ? r.provider : _storage().providerAt[r.providerIndex];
+    }
+
+    /// @dev The packed layout (bit offsets from the low end). Every field is bounded where it is
+    /// set: amounts and locks by `SafeCast` at creation (96 bits: 79 billion sSTB, 7.9e28 collateral
+    /// units), times by `SafeCast` to 32 bits (until 2106), the provider index to 24 bits, the
+    /// weight to 16, the ratio by the registry (<= 30,000), the fulfilment time allowed by a tier
+    /// (<= 7 days) and a renewal's lease id by the id counter (ids stay below 2^64).
+    ///   word0: user [0,160) | timestamp [160,192) | status [192,196) | flags [196,200) |
+    ///          providerIndex [200,224) | weight [224,240) | lockRatioBps [240,256)
+    ///   word1: amount [0,96) | lock [96,192) | then either fulfilledAt [192,224) and
+    ///          deadline - timestamp [224,256), or for a renewal (fulfilled and due at its
+    ///          creation) the renewed lease's id [192,256)
+    function _packWord0(Record memory r) private pure returns (uint256) {
+        return
+            uint256(uint160(r.user)) |
+            (uint256(r.timestamp.toUint32()) << 160) |
+            (uint256(r.status) << 192) |
+            (r.flags << 196) |
+            (r.providerIndex << 200) |
+            (r.weight << 224) |
+            (r.lockRatioBps << 240);
+    }
+
+    /// @dev The second word of {_packWord0}'s layout, for a record fulfilled after its creation
+    /// (so never a renewal: {_create} writes a renewal's second word, and it never changes).
+    function _packWord1(Record memory r) private pure returns (uint256) {
+        return
+            uint256(r.amount.toUint96()) |
+            (uint256(r.lock.toUint96()) << 96) |
+            (r.fulfilledAt << 192) |
+            ((r.deadline - r.timestamp) << 224);
+    }
+
+    function _unpack(Record memory r, uint256 word0, uint256 word1) private pure {
+        r.user = address(uint160(word0));
+        r.timestamp = uint32(word0 >> 160);
+        r.status = RedemptionStatus((word0 >> 192) & 0xf);
+        r.flags = (word0 >> 196) & 0xf;
+        r.providerIndex = uint24(word0 >> 200);
+        r.weight = uint16(word0 >> 224);
+        r.lockRatioBps = word0 >> 240;
+        r.amount = uint96(word1);
+        r.lock = uint96(word1 >> 96);
+        if (r.flags & FLAG_RENEWAL != 0) {
+            r.leaseId = word1 >> 192;
+            r.fulfilledAt = r.timestamp;
+            r.deadline = r.timestamp;
+        } else {
+            r.fulfilledAt = uint32(word1 >> 192);
+            r.deadline = r.timestamp + (word1 >> 224);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Internals: governed parameters
+    // ---------------------------------------------------------------------------------------------
 
     function _setFee(RedemptionManagerStorage storage $, uint256 feeBps_) private {
         if (feeBps_ > MAX_FEE_BPS) revert ParameterOutOfBounds(PARAM_FEE, feeBps_);
@@ -644,5 +1268,13 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         }
         emit ParameterUpdated(PARAM_DISPUTE_WINDOW, $.disputeWindow, seconds_);
         $.disputeWindow = uint32(seconds_);
+    }
+
+    function _setMaxLeaseTerm(RedemptionManagerStorage storage $, uint256 seconds_) private {
+        if (seconds_ < MIN_MAX_LEASE_TERM || seconds_ > MAX_MAX_LEASE_TERM) {
+            revert ParameterOutOfBounds(PARAM_MAX_LEASE_TERM, seconds_);
+        }
+        emit ParameterUpdated(PARAM_MAX_LEASE_TERM, $.maxLeaseTerm, seconds_);
+        $.maxLeaseTerm = uint32(seconds_);
     }
 }

@@ -15,7 +15,8 @@ interface IProviderRegistry {
         Suspended
     }
 
-    /// @notice Quality tier, which fixes the redemption deadline (24 h, 6 h, 1 h).
+    /// @notice Quality tier, which fixes the redemption deadline (24 h, 6 h, 1 h). Set once, at
+    /// registration: the redemption manager keeps a copy with the provider's index.
     enum Tier {
         Standard,
         Premium,
@@ -176,16 +177,13 @@ interface IProviderRegistry {
     function recordRetire(address provider, uint256 amount) external;
 
     /// @notice Redemption manager: reserves `amount` of a provider's capacity and locks its
-    /// collateral. Any registered provider with the capacity qualifies, whatever its status: the
-    /// sSTB a suspended (or re-reviewed) provider backs stays redeemable against it.
+    /// collateral. Any provider with the capacity qualifies, whatever its status: the sSTB a
+    /// suspended (or re-reviewed) provider backs stays redeemable against it. An unregistered
+    /// account has no capacity and fails with `InsufficientCapacity`.
     /// @return lock The collateral locked for this redemption.
-    /// @return tier The provider's tier, which fixes the redemption's deadline.
     /// @return ratioBps The collateral ratio the lock was taken at: the share of the lock above
     /// 100% of the value is what an early-exit penalty may take, whatever the ratio later becomes.
-    function reserveCapacity(
-        address provider,
-        uint256 amount
-    ) external returns (uint256 lock, Tier tier, uint256 ratioBps);
+    function reserveCapacity(address provider, uint256 amount) external returns (uint256 lock, uint256 ratioBps);
 
     /// @notice Redemption manager: returns `lock` to free collateral after a successful redemption.
     /// With `weight` and `lock` above 0 it raises reputation by reward x weight and records the
@@ -227,6 +225,9 @@ interface IProviderRegistry {
 
     /// @notice A provider's accounting state.
     function accountOf(address provider) external view returns (ProviderAccount memory);
+
+    /// @notice A provider's status (`None` if unregistered) and tier.
+    function statusAndTierOf(address provider) external view returns (ProviderStatus status, Tier tier);
 
     /// @notice A provider's full detail (accounting and profile).
     function providerInfo(address provider) external view returns (ProviderInfo memory);

@@ -9,7 +9,10 @@ import {IProviderRegistry} from "./IProviderRegistry.sol";
 /// provider's collateral for the redemption stays locked until the redemption ends.
 /// @dev The spec fixes `initiateRedemption`, `fulfillRedemption`, `confirmRedemption`, the
 /// `redemptions` getter, the three `Redemption*` events of the spec and five revert strings; the
-/// rest (expiry, finalization, disputes, views, parameters) extends it (DESIGN.md section 5).
+/// rest (expiry, finalization, disputes, views, parameters) extends it (DESIGN.md section 5), as do
+/// access keys and leases (DESIGN.md section 5b): a fulfilled redemption is a lease on the
+/// provider's resources, identified by the redemption's id; a renewal of a lease is a redemption of
+/// its own, with its own id, linked to the lease.
 interface IRedemptionManager {
     /// @notice Where a redemption is. `None` only for ids never issued. `Confirmed`, `Expired` and
     /// `Resolved` are final. Transitions: Pending -> Fulfilled | Expired | Disputed;
@@ -37,7 +40,19 @@ interface IRedemptionManager {
         Other
     }
 
-    /// @notice A redemption as stored, in three slots.
+    /// @notice Where a lease is. `None`: the id is not a lease (not fulfilled, or a renewal).
+    /// `Active`: running (no stated end, or before it). `Ended`: its stated end has passed.
+    /// `Terminated`: its user ended it early. A lease only moves forward: `Active` -> `Ended` |
+    /// `Terminated`, and both are final.
+    enum LeaseStatus {
+        None,
+        Active,
+        Ended,
+        Terminated
+    }
+
+    /// @notice A redemption as the views show it (the field widths of the first layout; records
+    /// written since issue 19 are stored more tightly, see the manager's storage notes).
     /// @param user Who redeemed; receives compensation if the provider fails.
     /// @param timestamp Block time of the request.
     /// @param deadline Fulfilment deadline: request time plus the provider's tier time.
@@ -62,6 +77,29 @@ interface IRedemptionManager {
         uint16 lockRatioBps;
         uint128 amount;
         uint128 lock;
+    }
+
+    /// @notice A lease as {leaseOf} shows it.
+    /// @param status Active, ended or terminated.
+    /// @param user Who holds the resources (the redemption's user).
+    /// @param provider Who supplies them.
+    /// @param end The stated end (Unix seconds), moved by each renewal; 0 when the provider stated
+    /// none (the spec's two-argument fulfilment): such a lease runs until terminated and cannot be
+    /// renewed.
+    /// @param openDisputes How many of the lease's redemptions (the first and its renewals) are
+    /// under dispute now; a lease under dispute is not renewed.
+    /// @param offerPrice The standing renewal offer's price in sSTB (0: no offer).
+    /// @param offerExtension How far the offer moves the end, in seconds.
+    /// @param offerValidUntil The last second the offer may be accepted.
+    struct Lease {
+        LeaseStatus status;
+        address user;
+        address provider;
+        uint256 end;
+        uint256 openDisputes;
+        uint256 offerPrice;
+        uint256 offerExtension;
+        uint256 offerValidUntil;
     }
 
     /// @notice A dispute record, written only when a user opens one.
@@ -115,6 +153,33 @@ interface IRedemptionManager {
     error DisputeNotLapsed(uint256 redemptionId, uint256 resolutionDeadline);
     /// @notice A governed parameter is outside its bounds.
     error ParameterOutOfBounds(bytes32 parameter, uint256 value);
+    /// @notice An access key of zero was given (zero means "no key").
+    error AccessKeyInvalid();
+    /// @notice A stated lease end outside `[earliest, latest]`: in the past (or now), or further
+    /// than the governed maximum term from now.
+    error LeaseEndOutOfRange(uint256 leaseEnd, uint256 earliest, uint256 latest);
+    /// @notice The id is not a lease: not fulfilled, a renewal, or never issued.
+    error LeaseNotFound(uint256 leaseId);
+    /// @notice Only a lease with a stated end can be renewed (a renewal moves the end).
+    error LeaseNotRenewable(uint256 leaseId);
+    /// @notice The lease was terminated by its user.
+    error LeaseAlreadyTerminated(uint256 leaseId);
+    /// @notice The lease's stated end has passed.
+    error LeaseEnded(uint256 leaseId, uint256 end);
+    /// @notice One of the lease's redemptions is under dispute.
+    error LeaseUnderDispute(uint256 leaseId, uint256 openDisputes);
+    /// @notice The lease has no standing renewal offer (never made, withdrawn, or accepted).
+    error RenewalOfferNotFound(uint256 leaseId);
+    /// @notice The renewal offer's validity has passed.
+    error RenewalOfferLapsed(uint256 leaseId, uint256 validUntil);
+    /// @notice The standing offer is not the one the user accepted; its terms are given.
+    error RenewalTermsMismatch(uint256 leaseId, uint256 price, uint256 extension);
+    /// @notice An extension of 0, or one that would put the end further than the maximum term from
+    /// now (`maxExtension` is the most allowed now).
+    error RenewalExtensionOutOfRange(uint256 extension, uint256 maxExtension);
+    /// @notice An offer validity outside `[earliest, latest]`: not in the future, or after the
+    /// lease's end.
+    error RenewalValidityOutOfRange(uint256 validUntil, uint256 earliest, uint256 latest);
 
     // --- events of the spec ---
 
@@ -162,6 +227,33 @@ interface IRedemptionManager {
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
     /// @notice Governance changed the fee recipient.
     event TreasuryUpdated(address previous, address current);
+
+    // --- events of access keys and leases (DESIGN.md section 5b) ---
+
+    /// @notice `user` registered (or replaced) the X25519 public key providers encrypt its access
+    /// details to.
+    event AccessKeyRegistered(address indexed user, bytes32 publicKey);
+    /// @notice The provider fulfilled with a stated lease end (beside `RedemptionFulfilled`, in the
+    /// same transaction). A fulfilment without this event is a lease with no stated end.
+    event LeaseStarted(uint256 indexed leaseId, address indexed user, address indexed provider, uint256 end);
+    /// @notice The provider offered (or replaced its offer of) a renewal: `price` sSTB moves the
+    /// end by `extension` seconds if the user accepts by `validUntil`.
+    event RenewalOffered(
+        uint256 indexed leaseId,
+        address indexed provider,
+        uint256 price,
+        uint256 extension,
+        uint256 validUntil
+    );
+    /// @notice The provider withdrew its standing renewal offer.
+    event RenewalOfferWithdrawn(uint256 indexed leaseId, address indexed provider);
+    /// @notice The user accepted the renewal offer: the renewal is redemption `renewalId`
+    /// (`RedemptionInitiated` in the same transaction; it starts fulfilled), `fee` went to the
+    /// treasury, `lock` was locked from the provider's collateral, and the lease now ends at `end`.
+    event LeaseRenewed(uint256 indexed leaseId, uint256 indexed renewalId, uint256 end, uint256 fee, uint256 lock);
+    /// @notice The user ended the lease early; the provider reclaims the resources. Any standing
+    /// renewal offer went with it. The lease's redemptions keep their state and dispute windows.
+    event LeaseTerminated(uint256 indexed leaseId, address indexed user, address indexed provider);
 
     // --- the spec's operations ---
 
@@ -212,6 +304,50 @@ interface IRedemptionManager {
     /// outcome of {DisputeLapsed}. Anyone may call it, so every dispute ends.
     function closeLapsedDispute(uint256 redemptionId) external;
 
+    // --- access keys and leases (DESIGN.md section 5b) ---
+
+    /// @notice Registers the caller's X25519 public key for access details, replacing any earlier
+    /// one. Providers encrypt to the key registered when they fulfil.
+    function registerAccessKey(bytes32 publicKey) external;
+
+    /// @notice {initiateRedemption} with the caller's access key registered (or replaced) in the
+    /// same transaction.
+    /// @return redemptionId The new id.
+    function initiateRedemptionWithAccessKey(
+        uint256 amount,
+        address provider,
+        bytes32 publicKey
+    ) external returns (uint256 redemptionId);
+
+    /// @notice {fulfillRedemption} with a stated lease end: the resources are the user's until
+    /// `leaseEnd` (Unix seconds), which must be in the future and at most {maxLeaseTerm} from now.
+    /// @dev Same checks and spec revert strings as {fulfillRedemption}; emits `RedemptionFulfilled`
+    /// and `LeaseStarted`.
+    function fulfillRedemptionWithLease(uint256 redemptionId, string calldata accessDetails, uint256 leaseEnd) external;
+
+    /// @notice The lease's provider offers a renewal: `price` sSTB (at least the minimum
+    /// redemption) for moving the end by `extension` seconds (the new end at most {maxLeaseTerm}
+    /// from now), open until `validUntil` (in the future, at most the lease's end). Replaces any
+    /// standing offer. Only a running, undisputed lease with a stated end.
+    function offerRenewal(uint256 leaseId, uint256 price, uint256 extension, uint256 validUntil) external;
+
+    /// @notice The lease's provider withdraws its standing renewal offer.
+    function withdrawRenewalOffer(uint256 leaseId) external;
+
+    /// @notice The lease's user accepts the standing renewal offer, naming the `price` and
+    /// `extension` it saw: if the offer changed, the call reverts. The renewal is a redemption of
+    /// `price` with the lease's provider (burned, fee to the treasury, capacity reserved and
+    /// collateral locked), created fulfilled, confirmed or disputed like any other; the lease's end
+    /// moves by `extension`. Only before the lease ends, the offer lapses, and while nothing of the
+    /// lease is disputed; approve `price + fee` first ({quoteFee}).
+    /// @return renewalId The renewal's redemption id.
+    function acceptRenewal(uint256 leaseId, uint256 price, uint256 extension) external returns (uint256 renewalId);
+
+    /// @notice The lease's user ends it before its end; the provider reclaims the resources. The
+    /// lease's redemptions are untouched: their dispute windows run on, and finalization after the
+    /// window releases their locks.
+    function terminateLease(uint256 leaseId) external;
+
     // --- views ---
 
     /// @notice The spec's on-chain record; all zero for an id never issued.
@@ -249,4 +385,20 @@ interface IRedemptionManager {
 
     /// @notice The provider registry and collateral vault.
     function registry() external view returns (IProviderRegistry);
+
+    /// @notice The X25519 public key `user` registered for access details (0 if none).
+    function accessKeyOf(address user) external view returns (bytes32);
+
+    /// @notice A lease: the redemption `leaseId` once fulfilled, with its renewals.
+    function leaseOf(uint256 leaseId) external view returns (Lease memory);
+
+    /// @notice Where a lease is; `None` for an id that is not a lease (no revert).
+    function leaseStatus(uint256 leaseId) external view returns (LeaseStatus);
+
+    /// @notice The lease a redemption belongs to: its own id for a fulfilled redemption, the
+    /// renewed lease for a renewal, 0 for a redemption not (yet) fulfilled.
+    function leaseIdOf(uint256 redemptionId) external view returns (uint256);
+
+    /// @notice The longest a lease may run from now, at fulfilment or after a renewal, in seconds.
+    function maxLeaseTerm() external view returns (uint256);
 }

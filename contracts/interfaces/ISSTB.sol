@@ -13,4 +13,10 @@ interface ISSTB is IERC20 {
     /// @dev Burner role only (redemption manager, minting agent, bridge). Even a burner cannot burn
     /// tokens their holder has not approved to it.
     function burnFrom(address account, uint256 amount) external;
+
+    /// @notice Burns `amount` of `account`'s tokens and moves `fee` of them to `feeRecipient`,
+    /// spending the caller's allowance from `account` for both at once (a redemption: the burn and
+    /// its fee in one call).
+    /// @dev Burner role only (the redemption manager), as {burnFrom}.
+    function burnFromWithFee(address account, uint256 amount, address feeRecipient, uint256 fee) external;
 }

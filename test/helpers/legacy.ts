@@ -273,6 +273,7 @@ export async function parametersOf(d: {
       minRedemptionAmount: await m.minRedemptionAmount(),
       reputationUnit: await m.reputationUnit(),
       guardianPauseDuration: await m.guardianPauseDuration(),
+      maxLeaseTerm: await m.maxLeaseTerm(),
     },
   };
 }

@@ -20,6 +20,9 @@ export const RStatus = {
   Resolved: 6n,
 } as const;
 
+/** `IRedemptionManager.LeaseStatus` values. */
+export const LeaseStatus = { None: 0n, Active: 1n, Ended: 2n, Terminated: 3n } as const;
+
 export interface RedemptionFixture extends ProtocolFixture {
   managerAddress: string;
   /** The user's key pair for receiving access details. */
@@ -41,17 +44,38 @@ export async function deployRedemptionScenario(connection: IgnitionConnection): 
   return { ...f, managerAddress, userKeys: generateAccessKeyPair() };
 }
 
-/** Everything of the manager a reverted call must leave untouched, for the given ids. */
-export async function managerState(f: ProtocolFixture, ids: readonly bigint[]) {
+/** A view call's result as strings, or the name of the custom error it reverted with. */
+async function viewOrError(f: ProtocolFixture, call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    const result = await call();
+    return Array.isArray(result) ? [...result].map(String) : String(result);
+  } catch (error) {
+    const data = (error as { data?: string }).data;
+    const parsed = data ? f.redemptionManager.interface.parseError(data) : null;
+    if (!parsed) throw error;
+    return `reverted ${parsed.name}(${parsed.args.map(String).join(",")})`;
+  }
+}
+
+/**
+ * Everything of the manager a reverted call must leave untouched, for the given ids (and, for
+ * `accounts`, their registered access keys): each record (spec getter, stored record, dispute),
+ * the lease it belongs to, and the lease it is (end, status, disputes, standing offer).
+ */
+export async function managerState(f: ProtocolFixture, ids: readonly bigint[], accounts: readonly string[] = []) {
   const m = f.redemptionManager;
   return {
     count: await m.redemptionCount(),
     records: await Promise.all(
       ids.map(async (id) => ({
         getter: [...(await m.redemptions(id))].map(String),
-        stored: (await m.redemptionCount()) >= id && id > 0n ? [...(await m.redemptionOf(id))].map(String) : [],
-        dispute: (await m.redemptionCount()) >= id && id > 0n ? [...(await m.disputeOf(id))].map(String) : [],
+        stored: await viewOrError(f, () => m.redemptionOf(id)),
+        dispute: await viewOrError(f, () => m.disputeOf(id)),
+        leaseId: await viewOrError(f, () => m.leaseIdOf(id)),
+        lease: await viewOrError(f, () => m.leaseOf(id)),
+        leaseStatus: await m.leaseStatus(id),
       })),
     ),
+    accessKeys: await Promise.all(accounts.map((a) => m.accessKeyOf(a))),
   };
 }

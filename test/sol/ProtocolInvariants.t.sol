@@ -12,11 +12,12 @@ import {ProtocolSetup} from "./utils/ProtocolSetup.sol";
 
 /// @title ProtocolHandler
 /// @notice Drives random sequences of mint, retire, deposit, withdraw, sSTB transfers, time,
-/// suspension and reinstatement, and every redemption transition (initiate, fulfil, confirm,
+/// suspension and reinstatement, every redemption transition (initiate, fulfil, confirm,
 /// finalize, expire, dispute, resolve, close a lapsed dispute, and calls by the wrong party, a
-/// provider redeeming against itself, dust, and a second mint of a unit) through the real
-/// contracts, as three providers and two users would. After every call it checks that each
-/// redemption moved at most one step forward.
+/// provider redeeming against itself, dust, and a second mint of a unit) and every lease
+/// transition (fulfil with a stated end, offer, withdraw and accept a renewal, terminate) through
+/// the real contracts, as three providers and two users would. After every call it checks that
+/// each redemption moved at most one step forward and that each lease only moved forward.
 contract ProtocolHandler is ProtocolSetup {
     address[3] public providers;
     address[2] public users;
@@ -36,8 +37,20 @@ contract ProtocolHandler is ProtocolSetup {
     uint256 public forbiddenCallsAccepted;
     uint256 public suspensions;
     uint256 public lapsedDisputesClosed;
+    /// @notice Lease moves the lease rules forbid (must stay 0): a status going back or skipping
+    /// (None -> Active -> Ended | Terminated, the last two final), a stated end that decreased, or
+    /// an end that changed once the lease ended or was terminated.
+    uint256 public leaseBackwardMoves;
     uint256 private _nextUnit;
-    mapping(uint256 redemptionId => IRedemptionManager.RedemptionStatus) public lastSeen;
+
+    /// @dev What the observer last saw of an id: the redemption's status, and the lease's.
+    struct Seen {
+        IRedemptionManager.RedemptionStatus status;
+        IRedemptionManager.LeaseStatus leaseStatus;
+        uint256 leaseEnd;
+    }
+
+    mapping(uint256 redemptionId => Seen) private _seen;
 
     constructor() {
         _deployProtocol();
@@ -60,13 +73,39 @@ contract ProtocolHandler is ProtocolSetup {
         uint256 count = manager.redemptionCount();
         for (uint256 id = 1; id <= count; ++id) {
             IRedemptionManager.RedemptionStatus current = manager.redemptionStatus(id);
-            IRedemptionManager.RedemptionStatus previous = lastSeen[id];
+            IRedemptionManager.RedemptionStatus previous = _seen[id].status;
             if (current != previous) {
-                if (!_allowed(previous, current)) ++backwardOrSkippedMoves;
+                if (!_allowed(id, previous, current)) ++backwardOrSkippedMoves;
                 if (_isFinal(current)) ++redemptionsEnded;
-                lastSeen[id] = current;
+                _seen[id].status = current;
             }
+            _observeLease(id);
         }
+    }
+
+    /// @dev A lease's status only moves None -> Active -> Ended | Terminated; its stated end never
+    /// decreases, and is frozen once the lease ended or was terminated.
+    function _observeLease(uint256 id) private {
+        Seen storage seen = _seen[id];
+        IRedemptionManager.LeaseStatus current = manager.leaseStatus(id);
+        IRedemptionManager.LeaseStatus previous = seen.leaseStatus;
+        if (current != previous) {
+            bool forward =
+                (previous == IRedemptionManager.LeaseStatus.None && current == IRedemptionManager.LeaseStatus.Active) ||
+                    (previous == IRedemptionManager.LeaseStatus.Active &&
+                        (current == IRedemptionManager.LeaseStatus.Ended ||
+                            current == IRedemptionManager.LeaseStatus.Terminated));
+            if (!forward) ++leaseBackwardMoves;
+            seen.leaseStatus = current;
+        }
+        if (current == IRedemptionManager.LeaseStatus.None) return;
+        uint256 end = manager.leaseOf(id).end;
+        uint256 last = seen.leaseEnd;
+        // the end is set when the lease starts and moves (forward) only while it runs
+        bool settable =
+            previous == IRedemptionManager.LeaseStatus.None || previous == IRedemptionManager.LeaseStatus.Active;
+        if (end < last || (end != last && !settable)) ++leaseBackwardMoves;
+        seen.leaseEnd = end;
     }
 
     function mint(uint256 seed, uint256 cuValue, uint256 extra, uint256 period) external observed {
@@ -167,18 +206,8 @@ contract ProtocolHandler is ProtocolSetup {
             if (registry.accountOf(candidate).availableCU >= minimum) provider = candidate;
         }
         if (provider == address(0)) return;
-        // a user short of the minimum plus fee buys half the holdings of a provider that has enough
-        if (sstb.balanceOf(user) < 2 * minimum) {
-            for (uint256 i = 0; i < 3; ++i) {
-                address seller = providers[(providerSeed + i) % 3];
-                uint256 held = sstb.balanceOf(seller);
-                if (held >= 4 * minimum) {
-                    vm.prank(seller);
-                    sstb.transfer(user, held / 2);
-                    break;
-                }
-            }
-        }
+        // a user short of the minimum plus fee buys from a provider that has enough
+        if (sstb.balanceOf(user) < 2 * minimum) _fund(user, 2 * minimum);
         uint256 balance = sstb.balanceOf(user);
         uint256 available = registry.accountOf(provider).availableCU;
         // amount + fee (10 bps, rounded up) must fit the balance
@@ -195,6 +224,59 @@ contract ProtocolHandler is ProtocolSetup {
         if (r.status != IRedemptionManager.RedemptionStatus.Pending) return;
         vm.prank(r.provider);
         manager.fulfillRedemption(id, "envelope");
+    }
+
+    /// @dev The provider fulfils with a stated end, anywhere in (now, now + maximum term].
+    function fulfilWithLease(uint256 idSeed, uint256 term) external observed {
+        (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
+        if (r.status != IRedemptionManager.RedemptionStatus.Pending) return;
+        uint256 end = block.timestamp + bound(term, 1, manager.maxLeaseTerm());
+        vm.prank(r.provider);
+        manager.fulfillRedemptionWithLease(id, "envelope", end);
+    }
+
+    /// @dev The provider offers a renewal of a running, undisputed lease with a stated end.
+    function offer(uint256 idSeed, uint256 price, uint256 extension, uint256 validity) external observed {
+        (uint256 id, IRedemptionManager.Lease memory lease) = _pickRenewable(idSeed);
+        if (id == 0) return;
+        uint256 latest = block.timestamp + manager.maxLeaseTerm();
+        if (latest <= lease.end) return;
+        price = bound(price, manager.minRedemptionAmount(), 50e18);
+        extension = bound(extension, 1, latest - lease.end);
+        uint256 validUntil = bound(validity, block.timestamp + 1, lease.end);
+        vm.prank(lease.provider);
+        manager.offerRenewal(id, price, extension, validUntil);
+    }
+
+    function withdrawOffer(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Lease memory lease) = _pickLease(idSeed);
+        if (id == 0 || lease.offerPrice == 0 || lease.end == 0) return;
+        vm.prank(lease.provider);
+        manager.withdrawRenewalOffer(id);
+    }
+
+    /// @dev The user accepts a standing offer it can pay for; the provider proves more capacity
+    /// first if it has too little (as `redeem` does).
+    function renew(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Lease memory lease) = _pickRenewable(idSeed);
+        if (id == 0 || lease.offerPrice == 0 || block.timestamp > lease.offerValidUntil) return;
+        IProviderRegistry.ProviderAccount memory account = registry.accountOf(lease.provider);
+        if (account.availableCU < lease.offerPrice) {
+            if (account.status != IProviderRegistry.ProviderStatus.Active) return;
+            _mint(lease.provider, lease.offerPrice, 0, 0);
+        }
+        (, uint256 total) = manager.quoteFee(lease.offerPrice);
+        if (!_fund(lease.user, total)) return;
+        vm.prank(lease.user);
+        manager.acceptRenewal(id, lease.offerPrice, lease.offerExtension);
+    }
+
+    /// @dev The user ends a running lease (with or without a stated end).
+    function terminate(uint256 idSeed) external observed {
+        (uint256 id, IRedemptionManager.Lease memory lease) = _pickLease(idSeed);
+        if (id == 0 || lease.status != IRedemptionManager.LeaseStatus.Active) return;
+        vm.prank(lease.user);
+        manager.terminateLease(id);
     }
 
     function confirm(uint256 idSeed) external observed {
@@ -260,7 +342,7 @@ contract ProtocolHandler is ProtocolSetup {
         address[6] memory parties = [users[0], users[1], providers[0], providers[1], providers[2], arbitrator];
         address caller = parties[callerSeed % 6];
         vm.startPrank(caller);
-        op = op % 8;
+        op = op % 13;
         if (op == 0) try manager.fulfillRedemption(id, "x") {} catch {}
         else if (op == 1) try manager.confirmRedemption(id) {} catch {}
         else if (op == 2) try manager.finalizeRedemption(id) {} catch {}
@@ -268,7 +350,12 @@ contract ProtocolHandler is ProtocolSetup {
         else if (op == 4) try manager.openDispute(id, IRedemptionManager.IssueType.Other, bytes32("e")) {} catch {}
         else if (op == 5) try manager.respondToDispute(id, bytes32("r")) {} catch {}
         else if (op == 6) try manager.closeLapsedDispute(id) {} catch {}
-        else try manager.resolveDispute(id, callerSeed % 2 == 0, false) {} catch {}
+        else if (op == 7) try manager.resolveDispute(id, callerSeed % 2 == 0, false) {} catch {}
+        else if (op == 8) try manager.fulfillRedemptionWithLease(id, "x", block.timestamp + 1 days) {} catch {}
+        else if (op == 9) try manager.offerRenewal(id, 1e18, 1 days, block.timestamp + 1) {} catch {}
+        else if (op == 10) try manager.withdrawRenewalOffer(id) {} catch {}
+        else if (op == 11) try manager.acceptRenewal(id, 1e18, 1 days) {} catch {}
+        else try manager.terminateLease(id) {} catch {}
         vm.stopPrank();
     }
 
@@ -300,6 +387,53 @@ contract ProtocolHandler is ProtocolSetup {
         }
     }
 
+    /// @dev What the lease rules must always refuse: the user terminating or renewing a lease that
+    /// ended or was terminated, anyone but the user terminating or accepting, anyone but the
+    /// provider offering or withdrawing, and a stated end beyond the maximum term.
+    function forbiddenLease(uint256 idSeed, uint256 callerSeed) external observed {
+        (uint256 id, IRedemptionManager.Lease memory lease) = _pickLease(idSeed);
+        if (id == 0) return;
+        address[5] memory parties = [users[0], users[1], providers[0], providers[1], providers[2]];
+        address other = parties[callerSeed % 5];
+        if (lease.status != IRedemptionManager.LeaseStatus.Active) {
+            vm.startPrank(lease.user);
+            try manager.terminateLease(id) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+            if (lease.offerPrice != 0) {
+                try manager.acceptRenewal(id, lease.offerPrice, lease.offerExtension) {
+                    ++forbiddenCallsAccepted;
+                } catch {}
+            }
+            vm.stopPrank();
+        }
+        vm.startPrank(other);
+        if (other != lease.user) {
+            try manager.terminateLease(id) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+            try manager.acceptRenewal(id, lease.offerPrice, lease.offerExtension) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+        }
+        if (other != lease.provider) {
+            try manager.offerRenewal(id, 1e18, 1 days, block.timestamp + 1) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+            try manager.withdrawRenewalOffer(id) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+        }
+        vm.stopPrank();
+        (uint256 pendingId, IRedemptionManager.Redemption memory r) = _pick(idSeed + 1);
+        if (r.status == IRedemptionManager.RedemptionStatus.Pending) {
+            vm.prank(r.provider);
+            try manager.fulfillRedemptionWithLease(pendingId, "x", block.timestamp + manager.maxLeaseTerm() + 1) {
+                ++forbiddenCallsAccepted;
+            } catch {}
+        }
+    }
+
     /// @notice The redemption manager under test.
     function managerContract() external view returns (RedemptionManager) {
         return manager;
@@ -319,6 +453,75 @@ contract ProtocolHandler is ProtocolSetup {
                 (r.status == IRedemptionManager.RedemptionStatus.Resolved && manager.disputeOf(id).userWon)
             ) owed += r.lock;
         }
+    }
+
+    /// @notice Renewals made: redemptions that belong to another id's lease.
+    function renewals() external view returns (uint256 count) {
+        uint256 total = manager.redemptionCount();
+        for (uint256 id = 1; id <= total; ++id) {
+            uint256 leaseId = manager.leaseIdOf(id);
+            if (leaseId != 0 && leaseId != id) ++count;
+        }
+    }
+
+    /// @notice Leases terminated by their users.
+    function terminations() external view returns (uint256 count) {
+        uint256 total = manager.redemptionCount();
+        for (uint256 id = 1; id <= total; ++id) {
+            if (manager.leaseStatus(id) == IRedemptionManager.LeaseStatus.Terminated) ++count;
+        }
+    }
+
+    /// @notice Leases whose count of disputes differs from the number of their redemptions under
+    /// dispute (must be 0).
+    function miscountedLeaseDisputes() external view returns (uint256 miscounted) {
+        uint256 count = manager.redemptionCount();
+        for (uint256 leaseId = 1; leaseId <= count; ++leaseId) {
+            if (manager.leaseStatus(leaseId) == IRedemptionManager.LeaseStatus.None) continue;
+            uint256 disputed;
+            for (uint256 id = leaseId; id <= count; ++id) {
+                if (
+                    manager.leaseIdOf(id) == leaseId &&
+                    manager.redemptionStatus(id) == IRedemptionManager.RedemptionStatus.Disputed
+                ) ++disputed;
+            }
+            if (manager.leaseOf(leaseId).openDisputes != disputed) ++miscounted;
+        }
+    }
+
+    /// @dev A user short of `needed` sSTB buys half the holdings of the first provider with at
+    /// least twice what it lacks; false if none has.
+    function _fund(address user, uint256 needed) private returns (bool) {
+        uint256 balance = sstb.balanceOf(user);
+        if (balance >= needed) return true;
+        for (uint256 i = 0; i < 3; ++i) {
+            address seller = providers[i];
+            uint256 held = sstb.balanceOf(seller);
+            if (held >= 2 * (needed - balance)) {
+                vm.prank(seller);
+                sstb.transfer(user, held / 2);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    function _pickLease(uint256 seed) private view returns (uint256 id, IRedemptionManager.Lease memory lease) {
+        (id, ) = _pick(seed);
+        if (id == 0 || manager.leaseStatus(id) == IRedemptionManager.LeaseStatus.None) return (0, lease);
+        lease = manager.leaseOf(id);
+    }
+
+    /// @dev A running, undisputed lease with a stated end from the seed on, or 0.
+    function _pickRenewable(uint256 seed) private view returns (uint256, IRedemptionManager.Lease memory lease) {
+        uint256 count = manager.redemptionCount();
+        for (uint256 i = 0; i < count; ++i) {
+            uint256 id = 1 + ((seed + i) % count);
+            if (manager.leaseStatus(id) != IRedemptionManager.LeaseStatus.Active) continue;
+            lease = manager.leaseOf(id);
+            if (lease.end != 0 && lease.openDisputes == 0) return (id, lease);
+        }
+        return (0, lease);
     }
 
     function _mint(address provider, uint256 cuValue, uint256 extra, uint256 period) private {
@@ -347,12 +550,17 @@ contract ProtocolHandler is ProtocolSetup {
             s == IRedemptionManager.RedemptionStatus.Resolved;
     }
 
-    /// @dev The one-step transitions of DESIGN.md section 5.
+    /// @dev The one-step transitions of DESIGN.md section 5; a renewal starts fulfilled.
     function _allowed(
+        uint256 id,
         IRedemptionManager.RedemptionStatus from,
         IRedemptionManager.RedemptionStatus to
-    ) private pure returns (bool) {
-        if (from == IRedemptionManager.RedemptionStatus.None) return to == IRedemptionManager.RedemptionStatus.Pending;
+    ) private view returns (bool) {
+        if (from == IRedemptionManager.RedemptionStatus.None) {
+            if (to == IRedemptionManager.RedemptionStatus.Pending) return true;
+            uint256 leaseId = manager.leaseIdOf(id);
+            return to == IRedemptionManager.RedemptionStatus.Fulfilled && leaseId != 0 && leaseId != id;
+        }
         if (from == IRedemptionManager.RedemptionStatus.Pending) {
             return
                 to == IRedemptionManager.RedemptionStatus.Fulfilled ||
@@ -381,7 +589,8 @@ contract ProtocolHandler is ProtocolSetup {
 }
 
 /// @title ProtocolInvariantsTest
-/// @notice DESIGN.md section 4, invariants 1-3, over random sequences of handler calls.
+/// @notice DESIGN.md section 4, invariants 1-4, and the leases' (issue 19), over random sequences
+/// of handler calls.
 contract ProtocolInvariantsTest is Test {
     ProtocolHandler internal handler;
     ProviderRegistry internal registry;
@@ -389,7 +598,25 @@ contract ProtocolInvariantsTest is Test {
     function setUp() public {
         handler = new ProtocolHandler();
         registry = handler.registryContract();
-        bytes4[] memory selectors = new bytes4[](25);
+        bytes4[] memory selectors = new bytes4[](34);
+        _redemptionSelectors(selectors);
+        // leases (issue 19): stated ends twice as likely as the spec's fulfilment, offers and
+        // renewals twice as likely as withdrawals and terminations
+        selectors[25] = ProtocolHandler.fulfilWithLease.selector;
+        selectors[26] = ProtocolHandler.fulfilWithLease.selector;
+        selectors[27] = ProtocolHandler.offer.selector;
+        selectors[28] = ProtocolHandler.renew.selector;
+        selectors[29] = ProtocolHandler.renew.selector;
+        selectors[30] = ProtocolHandler.withdrawOffer.selector;
+        selectors[31] = ProtocolHandler.terminate.selector;
+        selectors[32] = ProtocolHandler.forbiddenLease.selector;
+        selectors[33] = ProtocolHandler.forbiddenLease.selector;
+        targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
+        targetContract(address(handler));
+    }
+
+    /// @dev The actions of the first handler (issues 5 and 9) in `selectors[0..24]`.
+    function _redemptionSelectors(bytes4[] memory selectors) private pure {
         selectors[0] = ProtocolHandler.mint.selector;
         selectors[1] = ProtocolHandler.retire.selector;
         selectors[2] = ProtocolHandler.deposit.selector;
@@ -418,12 +645,15 @@ contract ProtocolInvariantsTest is Test {
         selectors[22] = ProtocolHandler.redeem.selector;
         selectors[23] = ProtocolHandler.redeem.selector;
         selectors[24] = ProtocolHandler.redeem.selector;
-        targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
-        targetContract(address(handler));
     }
 
-    /// @notice DESIGN.md section 4, invariants 1 to 4, and issue 9's settlement and refusal
-    /// properties, every one asserted after every call of each sequence.
+    /// @notice DESIGN.md section 4, invariants 1 to 4, issue 9's settlement and refusal
+    /// properties, and issue 19's two lease properties, every one asserted after every call of
+    /// each sequence. A lease only moves forward: its status goes None -> Active -> Ended or
+    /// Terminated and never back (no renewal revives an ended lease, nothing un-terminates one),
+    /// and its stated end never decreases (a renewal moves it by the extension, termination leaves
+    /// it) nor changes once the lease ended or was terminated. A lease counts exactly its
+    /// redemptions under dispute (the count that stops renewals), whatever ends the disputes.
     /// @dev One campaign checks all six: six campaigns (one per property, as before) each paid for
     /// the handler's calls, so a deep run of 10,000 sequences per property cost six times the
     /// calls of this one (docs/decisions.md, "Deep test mode"). CI keeps the 384 sequences
@@ -438,7 +668,9 @@ contract ProtocolInvariantsTest is Test {
         _everyProviderFullyCollateralized();
         assertEq(handler.backwardOrSkippedMoves(), 0, "4. a redemption's state only moves forward");
         _eachLockSettledOnce();
-        assertEq(handler.forbiddenCallsAccepted(), 0, "issue 9: what must be refused always is");
+        assertEq(handler.forbiddenCallsAccepted(), 0, "issues 9 and 19: what must be refused always is");
+        assertEq(handler.leaseBackwardMoves(), 0, "issue 19: a lease only moves forward");
+        assertEq(handler.miscountedLeaseDisputes(), 0, "issue 19: a lease counts its disputed redemptions");
     }
 
     /// @dev 1. sSTB supply equals the sum of available capacity (no bridge on this chain yet).
@@ -528,6 +760,39 @@ contract ProtocolInvariantsTest is Test {
         (uint256 open, uint256 owed) = handler.lockTotals();
         assertEq(open, 0);
         assertEq(handler.compensationPaid() + handler.penaltiesPaid(), owed);
+        invariant_protocol();
+    }
+
+    /// @notice The handler's lease actions work end to end (so the invariants see them).
+    function test_handlerRunsEveryLeasePath() public {
+        handler.mint(0, 100e18, 0, 7 days);
+        handler.redeem(0, 0, 3e18); // 1: a lease, offered, renewed (2), disputed, terminated
+        handler.fulfilWithLease(0, 30 days);
+        handler.offer(0, 2e18, 10 days, 20 days);
+        handler.renew(0);
+        handler.dispute(1, 2);
+        handler.terminate(0);
+        handler.redeem(1, 0, 2e18); // 3: a lease with an offer withdrawn, then ended
+        handler.fulfilWithLease(2, 1 days);
+        handler.offer(2, 1e18, 1 days, 1 hours);
+        handler.withdrawOffer(2);
+        handler.forbiddenLease(0, 2); // terminated lease 1: its user and a provider are refused
+        handler.passTime(2 days);
+        handler.forbiddenLease(2, 0); // ended lease 3 likewise
+        RedemptionManager manager = handler.managerContract();
+        assertEq(manager.redemptionCount(), 3);
+        assertEq(manager.leaseIdOf(2), 1);
+        assertEq(uint8(manager.leaseStatus(1)), uint8(IRedemptionManager.LeaseStatus.Terminated));
+        assertEq(uint8(manager.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Disputed));
+        assertEq(manager.leaseOf(1).openDisputes, 1);
+        assertEq(uint8(manager.leaseStatus(3)), uint8(IRedemptionManager.LeaseStatus.Ended));
+        assertEq(manager.leaseOf(3).offerPrice, 0);
+        assertEq(handler.renewals(), 1);
+        assertEq(handler.terminations(), 1);
+        assertEq(handler.leaseBackwardMoves(), 0);
+        assertEq(handler.miscountedLeaseDisputes(), 0);
+        assertEq(handler.backwardOrSkippedMoves(), 0);
+        assertEq(handler.forbiddenCallsAccepted(), 0);
         invariant_protocol();
     }
 

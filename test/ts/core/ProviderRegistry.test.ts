@@ -270,15 +270,17 @@ describe("ProviderRegistry", function () {
       expect(account.totalCU).to.equal(parseEther("100"));
     });
 
-    it("returns the lock and the provider's tier", async function () {
+    it("returns the lock and the collateral ratio it was taken at", async function () {
       const f = await loadFixture(hooksFixture);
       const amount = parseEther("10");
-      const [lock, tier] = await f.registry.reserveCapacity.staticCall(f.provider.address, amount);
+      const [lock, ratioBps] = await f.registry.reserveCapacity.staticCall(f.provider.address, amount);
       expect(lock).to.equal(collateralFor(amount));
-      expect(tier).to.equal(Tier.Standard);
+      expect(ratioBps).to.equal(12_000n);
+      await f.registry.setCollateralRatio(15_000n);
+      expect((await f.registry.reserveCapacity.staticCall(f.provider.address, amount))[1]).to.equal(15_000n);
     });
 
-    it("reverts beyond available capacity, for an unregistered account, and for zero; a suspended provider qualifies", async function () {
+    it("reverts beyond available capacity, for an unregistered account (which has none), and for zero; a suspended provider qualifies", async function () {
       const f = await loadFixture(hooksFixture);
       await expect(f.registry.reserveCapacity(f.provider.address, parseEther("101")))
         .to.be.revertedWithCustomError(f.registry, "InsufficientCapacity")
@@ -288,8 +290,8 @@ describe("ProviderRegistry", function () {
         "ZeroAmount",
       );
       await expect(f.registry.reserveCapacity(f.stranger.address, 1n))
-        .to.be.revertedWithCustomError(f.registry, "ProviderNotRegistered")
-        .withArgs(f.stranger.address);
+        .to.be.revertedWithCustomError(f.registry, "InsufficientCapacity")
+        .withArgs(1n, 0n);
       await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
       await expect(f.registry.reserveCapacity(f.provider.address, parseEther("1")))
         .to.emit(f.registry, "CollateralLocked")
@@ -456,6 +458,15 @@ describe("ProviderRegistry", function () {
   });
 
   describe("views", function () {
+    it("statusAndTierOf gives a provider's status and tier, None for an unregistered account", async function () {
+      const f = await loadFixture(fixture);
+      expect(await f.registry.statusAndTierOf(f.provider.address)).to.deep.equal([Status.None, Tier.Standard]);
+      await f.registry.connect(f.provider).register(sampleProfile(), Tier.Enterprise);
+      expect(await f.registry.statusAndTierOf(f.provider.address)).to.deep.equal([Status.Pending, Tier.Enterprise]);
+      await f.registry.connect(f.arbitrator).suspendProvider(f.provider.address);
+      expect(await f.registry.statusAndTierOf(f.provider.address)).to.deep.equal([Status.Suspended, Tier.Enterprise]);
+    });
+
     it("pages through providers in registration order", async function () {
       const f = await loadFixture(fixture);
       await f.registry.connect(f.provider).register(sampleProfile("A"), Tier.Standard);

@@ -57,6 +57,13 @@ describe("scripts", function () {
         "initiateRedemption",
         "fulfillRedemption",
         "confirmRedemption",
+        "registerAccessKey",
+        "initiateRedemptionWithAccessKey",
+        "fulfillRedemptionWithLease",
+        "offerRenewal",
+        "acceptRenewal",
+        "withdrawRenewalOffer",
+        "terminateLease",
         "openDispute",
         "expireRedemption",
         "propose",
@@ -90,10 +97,38 @@ describe("scripts", function () {
 
     it("keeps a spot fill within 110,000 and a listing within 140,000; a cancel within 50,000 without the proxy", async function () {
       const rows = await runGasBenchmark(await network.create());
-      for (const row of rows.filter((r) => r.target !== undefined)) {
+      for (const row of rows.filter((r) => r.goal === "markets")) {
         const bound = row.operation === "spot cancel" ? row.floor! : row.gasUsed;
         expect(bound <= row.target!, `${row.operation}: measured ${row.gasUsed}, floor ${row.floor}`).to.equal(true);
         expect(row.floor! < row.gasUsed).to.equal(true);
+      }
+    });
+
+    it("keeps a steady-state initiation within 150,000 and a termination within 50,000; reports the misses with their floors", async function () {
+      const rows = await runGasBenchmark(await network.create());
+      const goals = rows.filter((r) => r.goal === "redemptions");
+      expect(goals.map((r) => r.operation)).to.deep.equal([
+        "initiateRedemption",
+        "confirmRedemption",
+        "acceptRenewal",
+        "terminateLease",
+        "terminateLease",
+      ]);
+      const [initiation, confirmation, renewal, ...terminations] = goals;
+      expect(initiation.target).to.equal(150_000n);
+      expect(initiation.gasUsed <= 150_000n, `initiation: measured ${initiation.gasUsed}`).to.equal(true);
+      for (const termination of terminations) {
+        expect(termination.gasUsed <= 50_000n, `${termination.note}: measured ${termination.gasUsed}`).to.equal(true);
+      }
+      // a renewal's target is the initiation's measured gas
+      expect(renewal.target).to.equal(initiation.gasUsed);
+      for (const row of goals) expect(row.floor! < row.gasUsed, row.operation).to.equal(true);
+      // a missed goal is reported with its reason
+      const report = renderGasReport(rows, "test");
+      expect(report).to.contain("## Redemption and lease targets (issue 19)");
+      for (const row of [confirmation, renewal].filter((r) => r.gasUsed > r.target!)) {
+        expect(row.reason, row.operation).to.not.equal(undefined);
+        expect(report).to.contain(`- **${row.operation}** missed: ${row.reason}`);
       }
     });
 

@@ -71,6 +71,55 @@ describe("SSTB", function () {
     });
   });
 
+  describe("burnFromWithFee", function () {
+    it("burns the amount and moves the fee to the recipient, spending the allowance once for both", async function () {
+      const f = await loadFixture(fixture);
+      await f.sstb.connect(f.user).approve(f.deployer.address, parseEther("5"));
+      const tx = f.sstb.burnFromWithFee(f.user.address, parseEther("3"), f.stranger.address, parseEther("0.5"));
+      await expect(tx).to.changeTokenBalances(
+        ethers,
+        f.sstb,
+        [f.user, f.stranger],
+        [-parseEther("3.5"), parseEther("0.5")],
+      );
+      await expect(tx)
+        .to.emit(f.sstb, "Transfer")
+        .withArgs(f.user.address, f.stranger.address, parseEther("0.5"))
+        .and.to.emit(f.sstb, "Transfer")
+        .withArgs(f.user.address, ethers.ZeroAddress, parseEther("3"));
+      expect(await f.sstb.allowance(f.user.address, f.deployer.address)).to.equal(parseEther("1.5"));
+      expect(await f.sstb.totalSupply()).to.equal(parseEther("7"));
+    });
+
+    it("moves no fee when the fee is 0", async function () {
+      const f = await loadFixture(fixture);
+      await f.sstb.connect(f.user).approve(f.deployer.address, parseEther("3"));
+      const tx = f.sstb.burnFromWithFee(f.user.address, parseEther("3"), f.stranger.address, 0n);
+      await expect(tx).to.changeTokenBalances(ethers, f.sstb, [f.user, f.stranger], [-parseEther("3"), 0n]);
+      await expect(tx).to.emit(f.sstb, "Transfer").withArgs(f.user.address, ethers.ZeroAddress, parseEther("3"));
+      expect(await f.sstb.allowance(f.user.address, f.deployer.address)).to.equal(0n);
+    });
+
+    it("needs an allowance for amount plus fee, and changes nothing without it", async function () {
+      const f = await loadFixture(fixture);
+      await f.sstb.connect(f.user).approve(f.deployer.address, parseEther("3"));
+      await expect(f.sstb.burnFromWithFee(f.user.address, parseEther("3"), f.stranger.address, 1n))
+        .to.be.revertedWithCustomError(f.sstb, "ERC20InsufficientAllowance")
+        .withArgs(f.deployer.address, parseEther("3"), parseEther("3") + 1n);
+      expect(await f.sstb.balanceOf(f.user.address)).to.equal(parseEther("10"));
+      expect(await f.sstb.totalSupply()).to.equal(parseEther("10"));
+      expect(await f.sstb.allowance(f.user.address, f.deployer.address)).to.equal(parseEther("3"));
+    });
+
+    it("refuses a stranger even with an allowance", async function () {
+      const f = await loadFixture(fixture);
+      await f.sstb.connect(f.user).approve(f.stranger.address, parseEther("2"));
+      await expect(f.sstb.connect(f.stranger).burnFromWithFee(f.user.address, 1n, f.stranger.address, 1n))
+        .to.be.revertedWithCustomError(f.sstb, "AccessControlUnauthorizedAccount")
+        .withArgs(f.stranger.address, Roles.BURNER);
+    });
+  });
+
   describe("permit", function () {
     it("sets an allowance from an EIP-2612 signature", async function () {
       const f = await loadFixture(fixture);

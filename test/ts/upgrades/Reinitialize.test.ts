@@ -129,6 +129,9 @@ describe("Property: an upgrade never leaves a parameter at zero (issue 17, prope
     await expect(d.tx)
       .to.emit(m, "ParameterUpdated")
       .withArgs(ethers.encodeBytes32String("minRedemptionAmount"), 0n, parseEther("1"));
+    await expect(d.tx)
+      .to.emit(m, "ParameterUpdated")
+      .withArgs(ethers.encodeBytes32String("maxLeaseTerm"), 0n, 365n * DAY);
     const receipt = (await d.tx.wait())!;
     for (const proxy of [d.mintingAgent, d.redemptionManager]) {
       const address = await proxy.getAddress();
@@ -188,6 +191,32 @@ describe("Property: an upgrade never leaves a parameter at zero (issue 17, prope
     await d.mint(parseEther("1"));
   });
 
+  it("the first implementation's records take leases after the upgrade (issue 19): a stated end, a renewal, terminations", async function () {
+    const d = await networkHelpers.loadFixture(legacyUpgraded);
+    const m = d.redemptionManager;
+    // 2 (pending at the upgrade) is fulfilled with a stated end: its lease slot names the provider
+    // by an index the manager assigns now
+    const end = BigInt((await ethers.provider.getBlock("latest"))!.timestamp) + 30n * DAY;
+    await expect(m.connect(d.provider).fulfillRedemptionWithLease(2n, "envelope", end))
+      .to.emit(m, "LeaseStarted")
+      .withArgs(2n, d.user.address, d.provider.address, end);
+    await m.connect(d.provider).offerRenewal(2n, parseEther("5"), 10n * DAY, end);
+    await expect(m.connect(d.user).acceptRenewal(2n, parseEther("5"), 10n * DAY))
+      .to.emit(m, "LeaseRenewed")
+      .withArgs(2n, 3n, end + 10n * DAY, parseEther("0.015"), 6_000_000n); // fee at 30 bps; 120% of 5 sSTB at 1 USDC
+    expect(await m.leaseIdOf(3n)).to.equal(2n);
+    await expect(m.connect(d.user).terminateLease(2n))
+      .to.emit(m, "LeaseTerminated")
+      .withArgs(2n, d.user.address, d.provider.address);
+    // 1 (fulfilled before the upgrade, no stated end) is a lease its user may terminate; it still
+    // settles: confirmed, its lock goes back
+    expect(await m.leaseStatus(1n)).to.equal(1n); // Active
+    await m.connect(d.user).terminateLease(1n);
+    expect(await m.leaseStatus(1n)).to.equal(3n); // Terminated
+    await expect(m.connect(d.user).confirmRedemption(1n)).to.emit(m, "RedemptionConfirmed");
+    expect(await m.redemptionStatus(2n)).to.equal(RStatus.Fulfilled);
+  });
+
   it("keeps a pause of the first implementation as a governance pause", async function () {
     const d = await networkHelpers.loadFixture(legacyPaused);
     const tx = await upgrade(d);
@@ -239,6 +268,7 @@ describe("Property: an upgrade never leaves a parameter at zero (issue 17, prope
       "redemptionManager.minRedemptionAmount",
       "redemptionManager.reputationUnit",
       "redemptionManager.guardianPauseDuration",
+      "redemptionManager.maxLeaseTerm",
     ]);
     // a zero reputation unit divides by zero
     await expect(
