@@ -9,6 +9,7 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 
 import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
 import {CollateralMath} from "../libraries/CollateralMath.sol";
+import {ProviderAccountWords as Words} from "../libraries/ProviderAccountWords.sol";
 import {Roles} from "../libraries/Roles.sol";
 import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
 
@@ -59,20 +60,42 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// redemption and per mint). The first layout's two fields stay where they were and are read
     /// only by a proxy upgraded from it until governance next sets either parameter, which writes
     /// the pair (see {_pricing}); nothing else ever writes them.
+    ///
+    /// The same holds for the reputation deltas, which every hook of the redemption manager reads:
+    /// since issue 19's gas work they live in the slot that also names the manager (see
+    /// {_authorizeManager}), read in place of the role's slot, and the first layout's two fields
+    /// are read until governance next sets the deltas (see {_deltas}).
+    ///
+    /// Providers' accounts moved too: `accounts` (the first layout, three slots) is read only for a
+    /// provider not touched since the upgrade, whose first operation moves it into `books` (three
+    /// words, {ProviderAccountWords}) and clears it (see {_migrate}).
     /// @custom:storage-location erc7201:computeprotocol.storage.ProviderRegistry
     struct ProviderRegistryStorage {
         IERC20 collateralToken;
         uint16 collateralRatioBps; // first layout, see above
-        uint16 reputationReward;
-        uint16 reputationPenalty;
+        uint16 reputationReward; // first layout, see above
+        uint16 reputationPenalty; // first layout, see above
         uint40 minStakingPeriod;
         uint40 maxStakingPeriod;
         uint16 ratioBps; // the pricing pair, second slot
         uint128 pricePerCU; // <= MAX_COLLATERAL_PER_CU < 2^100; 0 until first written
         uint256 collateralPerCU; // first layout, see above
-        mapping(address provider => ProviderAccount) accounts;
+        mapping(address provider => ProviderAccount) accounts; // first layout, see above
         mapping(address provider => ProviderProfile) profiles;
         address[] providerList;
+        // --- issue 19's gas work ---
+        // one slot, read by every hook of the redemption manager
+        address manager; // the last account granted the manager's role while it holds it, else 0
+        uint16 reward; // reputation reward per unit of weight; 0 until first written
+        uint16 penalty; // reputation penalty per unit of weight
+        mapping(address provider => Book) books;
+    }
+
+    /// @dev A provider's accounting in three words ({ProviderAccountWords}).
+    struct Book {
+        uint256 registration;
+        uint256 capacity;
+        uint256 redemptions;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.ProviderRegistry")) - 1)) & ~bytes32(uint256(0xff))
@@ -103,14 +126,14 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @inheritdoc IProviderRegistry
     function register(ProviderProfile calldata profile, Tier tier) external {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = $.accounts[msg.sender];
-        if (account.status != ProviderStatus.None) revert ProviderAlreadyRegistered(msg.sender);
+        Book storage book = $.books[msg.sender];
+        if (book.registration != 0 || $.accounts[msg.sender].status != ProviderStatus.None) {
+            revert ProviderAlreadyRegistered(msg.sender);
+        }
         _validateProfile(profile);
 
-        account.status = ProviderStatus.Pending;
-        account.tier = tier;
-        account.reputation = INITIAL_REPUTATION;
-        account.registeredAt = uint40(block.timestamp);
+        book.registration = Words.registration(ProviderStatus.Pending, tier, block.timestamp, 0);
+        book.redemptions = Words.redemptions(0, INITIAL_REPUTATION, 0, 0, 0);
         $.profiles[msg.sender] = profile;
         $.providerList.push(msg.sender);
 
@@ -123,16 +146,17 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// written right after, so their cold access is paid once.
     function updateProfile(ProviderProfile calldata profile) external {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, msg.sender);
+        (Book storage book, uint256 registration) = _requireRegistered($, msg.sender);
         _validateProfile(profile);
-        ProviderStatus status = account.status;
+        ProviderStatus status = Words.status(registration);
+        Tier tier = Words.tier(registration);
         bool reviewedPartChanged =
             status == ProviderStatus.Active &&
-                _hashReviewed($.profiles[msg.sender], account.tier) != hashReviewedProfile(profile, account.tier);
+                _hashReviewed($.profiles[msg.sender], tier) != hashReviewedProfile(profile, tier);
         $.profiles[msg.sender] = profile;
         emit ProviderProfileUpdated(msg.sender, profile);
         if (reviewedPartChanged) {
-            account.status = ProviderStatus.Pending;
+            book.registration = Words.withStatus(registration, ProviderStatus.Pending);
             emit ProviderStatusChanged(msg.sender, status, ProviderStatus.Pending, msg.sender);
         }
     }
@@ -141,8 +165,13 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     function depositCollateral(uint256 amount) external nonReentrant {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, msg.sender);
-        account.freeCollateral = (account.freeCollateral + amount).toUint128();
+        (Book storage book, ) = _requireRegistered($, msg.sender);
+        uint256 capacity = book.capacity;
+        book.capacity = Words.capacity(
+            Words.availableCU(capacity),
+            Words.collateral(capacity) + amount,
+            Words.stakedUntil(capacity)
+        );
         emit CollateralDeposited(msg.sender, amount);
         $.collateralToken.safeTransferFrom(msg.sender, address(this), amount);
     }
@@ -151,15 +180,23 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     function withdrawCollateral(uint256 amount) external nonReentrant {
         if (amount == 0) revert ZeroAmount();
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, msg.sender);
-        if (block.timestamp < account.stakedUntil) revert StakingPeriodActive(account.stakedUntil);
-        if (account.status == ProviderStatus.Suspended && (account.availableCU != 0 || account.lockedCollateral != 0)) {
-            revert ProviderCollateralHeld(account.availableCU, account.lockedCollateral);
+        (Book storage book, uint256 registration) = _requireRegistered($, msg.sender);
+        uint256 capacity = book.capacity;
+        uint256 stakedUntil = Words.stakedUntil(capacity);
+        if (block.timestamp < stakedUntil) revert StakingPeriodActive(stakedUntil);
+        uint256 available = Words.availableCU(capacity);
+        uint256 locked = Words.locked(book.redemptions);
+        if (Words.status(registration) == ProviderStatus.Suspended && (available != 0 || locked != 0)) {
+            revert ProviderCollateralHeld(available, locked);
         }
-        uint256 excess = _excess($, account);
+        uint256 collateral = Words.collateral(capacity);
+        uint256 excess = _excess($, available, collateral - locked);
         if (amount > excess) revert InsufficientCollateral(amount, excess);
 
-        account.freeCollateral -= uint128(amount);
+        // amount <= excess <= free <= collateral
+        unchecked {
+            book.capacity = Words.capacity(available, collateral - amount, stakedUntil);
+        }
         emit CollateralWithdrawn(msg.sender, amount);
         $.collateralToken.safeTransfer(msg.sender, amount);
     }
@@ -182,12 +219,12 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         ) {
             revert AccessControlUnauthorizedAccount(msg.sender, Roles.ARBITRATOR_ROLE);
         }
-        ProviderAccount storage account = _requireRegistered(_storage(), provider);
-        ProviderStatus current = account.status;
+        (Book storage book, uint256 registration) = _requireRegistered(_storage(), provider);
+        ProviderStatus current = Words.status(registration);
         if (current != ProviderStatus.Pending && current != ProviderStatus.Active) {
             revert ProviderInvalidStatus(provider, current);
         }
-        account.status = ProviderStatus.Suspended;
+        book.registration = Words.withStatus(registration, ProviderStatus.Suspended);
         emit ProviderStatusChanged(provider, current, ProviderStatus.Suspended, msg.sender);
     }
 
@@ -214,25 +251,23 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         uint256 stakingPeriod
     ) external onlyRole(Roles.MINTING_AGENT_ROLE) {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = $.accounts[provider];
-        if (account.status != ProviderStatus.Active) revert ProviderInvalidStatus(provider, account.status);
+        Book storage book = $.books[provider];
+        uint256 registration = book.registration;
+        if (registration == 0 && _migrate($, provider)) registration = book.registration;
+        ProviderStatus status = Words.status(registration);
+        if (status != ProviderStatus.Active) revert ProviderInvalidStatus(provider, status);
         if (stakingPeriod < $.minStakingPeriod || stakingPeriod > $.maxStakingPeriod) {
             revert StakingPeriodOutOfBounds(stakingPeriod, $.minStakingPeriod, $.maxStakingPeriod);
         }
 
-        uint256 available = account.availableCU + cuValue;
-        uint256 free = account.freeCollateral + collateralAmount;
-        (uint256 ratioBps, uint256 perCU) = _pricing($);
-        uint256 needed = CollateralMath.required(available, ratioBps, perCU);
-        if (free < needed) revert InsufficientCollateral(needed, free);
-
-        uint256 stakedUntil = block.timestamp + stakingPeriod;
-        if (stakedUntil < account.stakedUntil) stakedUntil = account.stakedUntil;
-
-        account.stakedUntil = uint40(stakedUntil);
-        account.availableCU = available.toUint128();
-        account.totalCU = (account.totalCU + cuValue).toUint128();
-        account.freeCollateral = free.toUint128();
+        book.registration = Words.withTotalCU(registration, Words.totalCU(registration) + cuValue);
+        (uint256 available, uint256 stakedUntil) = _addCapacity(
+            $,
+            book,
+            cuValue,
+            collateralAmount,
+            block.timestamp + stakingPeriod
+        );
 
         if (collateralAmount > 0) emit CollateralDeposited(provider, collateralAmount);
         emit CapacityAdded(provider, cuValue, available, stakedUntil);
@@ -241,18 +276,20 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @inheritdoc IProviderRegistry
     function recordRetire(address provider, uint256 amount) external onlyRole(Roles.MINTING_AGENT_ROLE) {
         if (amount == 0) revert ZeroAmount();
-        ProviderAccount storage account = _requireRegistered(_storage(), provider);
-        if (block.timestamp < account.stakedUntil) revert StakingPeriodActive(account.stakedUntil);
-        uint256 available = account.availableCU;
+        (Book storage book, uint256 registration) = _requireRegistered(_storage(), provider);
+        uint256 capacity = book.capacity;
+        uint256 stakedUntil = Words.stakedUntil(capacity);
+        if (block.timestamp < stakedUntil) revert StakingPeriodActive(stakedUntil);
+        uint256 available = Words.availableCU(capacity);
         if (amount > available) revert InsufficientCapacity(amount, available);
 
         // availableCU <= totalCU always holds: both rise together, and only availableCU falls
         // on redemption.
         unchecked {
             available -= amount;
-            account.totalCU -= uint128(amount);
+            book.registration = Words.withTotalCU(registration, Words.totalCU(registration) - amount);
         }
-        account.availableCU = uint128(available);
+        book.capacity = Words.capacity(available, Words.collateral(capacity), stakedUntil);
         emit CapacityRetired(provider, amount, available);
     }
 
@@ -260,53 +297,51 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @dev Status does not matter: a holder's claim on capacity does not lapse because its provider
     /// was suspended or sent back to review. The holder gets the compute or, on expiry, the lock.
     /// Registration is not read either: only a registered provider ever has capacity (minting
-    /// needs an active one), so an unregistered account fails the capacity check. Reads two of the
-    /// account's three slots (the manager knows the tier, fixed at registration).
-    function reserveCapacity(
-        address provider,
-        uint256 amount
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) returns (uint256 lock, uint256 ratioBps) {
-        if (amount == 0) revert ZeroAmount();
+    /// needs an active one), so an unregistered account fails the capacity check. Reads and writes
+    /// two of the account's three words (the manager knows the tier, fixed at registration).
+    function reserveCapacity(address provider, uint256 amount) external returns (uint256 lock, uint256 ratioBps) {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = $.accounts[provider];
-        uint256 available = account.availableCU;
+        _authorizeManager($);
+        if (amount == 0) revert ZeroAmount();
+        (Book storage book, uint256 redemptions) = _redemptionsWord($, provider);
+        uint256 capacity = book.capacity;
+        uint256 available = Words.availableCU(capacity);
         if (amount > available) revert InsufficientCapacity(amount, available);
         uint256 perCU;
         (ratioBps, perCU) = _pricing($);
         lock = CollateralMath.lockFor(available, amount, ratioBps, perCU);
-        uint256 free = account.freeCollateral;
+        uint256 collateral = Words.collateral(capacity);
+        // locked <= collateral always: both rise together, and a lock leaves both together
+        uint256 free = collateral - Words.locked(redemptions);
         if (lock > free) revert InsufficientCollateral(lock, free);
 
-        unchecked {
-            account.availableCU = uint128(available - amount);
-            account.freeCollateral = uint128(free - lock);
-        }
-        account.lockedCollateral += uint128(lock);
+        book.capacity = Words.removeCapacity(capacity, amount);
+        book.redemptions = Words.addLock(redemptions, lock);
         emit CollateralLocked(provider, amount, lock);
     }
 
     /// @inheritdoc IProviderRegistry
     /// @dev A released lock is a successful redemption: reputation goes up in proportion to the
     /// value at stake (`weight`, the redemption manager's count of reputation units in it). The
-    /// statistics share the status slot with reputation, so recording them costs no extra cold
-    /// access.
-    function releaseLock(
-        address provider,
-        uint256 lock,
-        uint256 responseTime,
-        uint256 weight
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) {
+    /// lock, reputation and statistics share one word and free collateral is the vault's
+    /// collateral less the locks, so a release writes one word ({ProviderAccountWords}); a release
+    /// that changes nothing (no lock) writes nothing.
+    function releaseLock(address provider, uint256 lock, uint256 responseTime, uint256 weight) external {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = $.accounts[provider];
-        _takeLock(account, lock);
-        account.freeCollateral += uint128(lock);
+        _authorizeManager($);
+        (Book storage book, uint256 redemptions) = _redemptionsWord($, provider);
+        _checkLock(redemptions, lock);
         if (lock == 0) weight = 0;
         emit CollateralReleased(provider, lock, responseTime, weight);
-        if (weight == 0) return;
-        ++account.totalRedemptions;
-        ++account.successfulRedemptions;
-        account.totalResponseTime += responseTime.toUint64();
-        _changeReputation(provider, account, int256(_reputationDelta($.reputationReward, weight)));
+        if (lock == 0) return;
+        redemptions = Words.removeLock(redemptions, lock);
+        if (weight != 0) {
+            redemptions = Words.countFinished(redemptions, true, responseTime);
+            uint256 reward = $.reward;
+            if (reward == 0) reward = $.reputationReward; // see {_deltas}
+            redemptions = _changeReputation(provider, redemptions, int256(_reputationDelta(reward, weight)));
+        }
+        book.redemptions = redemptions;
     }
 
     /// @inheritdoc IProviderRegistry
@@ -320,13 +355,15 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         address penaltyRecipient,
         uint256 lockRatioBps,
         uint256 weight
-    ) external onlyRole(Roles.REDEMPTION_MANAGER_ROLE) nonReentrant returns (uint256 compensation, uint256 penalty) {
-        if (recipient == address(0)) revert ZeroAddress();
+    ) external nonReentrant returns (uint256 compensation, uint256 penalty) {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = $.accounts[provider];
-        _takeLock(account, lock);
+        _authorizeManager($);
+        if (recipient == address(0)) revert ZeroAddress();
+        (Book storage book, uint256 redemptions) = _redemptionsWord($, provider);
+        _checkLock(redemptions, lock);
+        uint256 capacity = book.capacity;
         compensation = lock;
-        if (penaltyRecipient != address(0) && block.timestamp < account.stakedUntil && lockRatioBps > 0) {
+        if (penaltyRecipient != address(0) && block.timestamp < Words.stakedUntil(capacity) && lockRatioBps > 0) {
             // the user is made whole at 100% of the value at the ratio the lock was taken at (a
             // later repricing changes nothing already locked); the over-collateralization is the
             // penalty
@@ -336,9 +373,21 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         }
         if (lock == 0) weight = 0;
         emit CollateralPaidOut(provider, recipient, compensation, penalty, weight);
-        if (weight != 0) {
-            ++account.totalRedemptions;
-            _changeReputation(provider, account, -int256(_reputationDelta($.reputationPenalty, weight)));
+        if (lock != 0) {
+            // the lock leaves the vault: the provider's collateral and its locks fall by it
+            // (lock <= locked <= collateral)
+            book.capacity = Words.removeCollateral(capacity, lock);
+            redemptions = Words.removeLock(redemptions, lock);
+            if (weight != 0) {
+                redemptions = Words.countFinished(redemptions, false, 0);
+                (, uint256 penaltyPerWeight) = _deltas($);
+                redemptions = _changeReputation(
+                    provider,
+                    redemptions,
+                    -int256(_reputationDelta(penaltyPerWeight, weight))
+                );
+            }
+            book.redemptions = redemptions;
         }
         if (compensation > 0) $.collateralToken.safeTransfer(recipient, compensation);
         if (penalty > 0) $.collateralToken.safeTransfer(penaltyRecipient, penalty);
@@ -403,8 +452,7 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
 
     /// @notice Reputation reward on success and penalty on failure.
     function reputationDeltas() external view returns (uint256 reward, uint256 penalty) {
-        ProviderRegistryStorage storage $ = _storage();
-        return ($.reputationReward, $.reputationPenalty);
+        return _deltas(_storage());
     }
 
     /// @inheritdoc IProviderRegistry
@@ -432,37 +480,41 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @inheritdoc IProviderRegistry
     function reviewedProfileHash(address provider) external view returns (bytes32) {
         ProviderRegistryStorage storage $ = _storage();
-        return _hashReviewed($.profiles[provider], $.accounts[provider].tier);
+        return _hashReviewed($.profiles[provider], _account($, provider).tier);
     }
 
     /// @inheritdoc IProviderRegistry
     function accountOf(address provider) external view returns (ProviderAccount memory) {
-        return _storage().accounts[provider];
+        return _account(_storage(), provider);
     }
 
     /// @inheritdoc IProviderRegistry
     function statusAndTierOf(address provider) external view returns (ProviderStatus status, Tier tier) {
-        ProviderAccount storage account = _storage().accounts[provider];
-        return (account.status, account.tier);
+        ProviderRegistryStorage storage $ = _storage();
+        uint256 registration = $.books[provider].registration;
+        if (registration != 0) return (Words.status(registration), Words.tier(registration));
+        ProviderAccount storage old = $.accounts[provider];
+        return (old.status, old.tier);
     }
 
     /// @inheritdoc IProviderRegistry
     function providerInfo(address provider) external view returns (ProviderInfo memory) {
         ProviderRegistryStorage storage $ = _storage();
-        return ProviderInfo({provider: provider, account: $.accounts[provider], profile: $.profiles[provider]});
+        return ProviderInfo({provider: provider, account: _account($, provider), profile: $.profiles[provider]});
     }
 
     /// @inheritdoc IProviderRegistry
     function excessCollateral(address provider) external view returns (uint256) {
         ProviderRegistryStorage storage $ = _storage();
-        return _excess($, $.accounts[provider]);
+        ProviderAccount memory account = _account($, provider);
+        return _excess($, account.availableCU, account.freeCollateral);
     }
 
     /// @inheritdoc IProviderRegistry
     function providerStats(
         address provider
     ) external view returns (uint256 total, uint256 successful, uint256 averageResponseMinutes) {
-        ProviderAccount storage account = _storage().accounts[provider];
+        ProviderAccount memory account = _account(_storage(), provider);
         total = account.totalRedemptions;
         successful = account.successfulRedemptions;
         if (successful > 0) averageResponseMinutes = account.totalResponseTime / successful / 1 minutes;
@@ -496,41 +548,151 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         }
     }
 
+    /// @dev A registered provider's book (moved from the first layout if it is still there) and
+    /// its registration word; reverts for an account that is not registered.
     function _requireRegistered(
         ProviderRegistryStorage storage $,
         address provider
-    ) private view returns (ProviderAccount storage account) {
-        account = $.accounts[provider];
-        if (account.status == ProviderStatus.None) revert ProviderNotRegistered(provider);
+    ) private returns (Book storage book, uint256 registration) {
+        book = $.books[provider];
+        registration = book.registration;
+        if (registration == 0) {
+            if (!_migrate($, provider)) revert ProviderNotRegistered(provider);
+            registration = book.registration;
+        }
+    }
+
+    /// @dev A provider's book and its `redemptions` word, the word the manager's hooks start from
+    /// (moved from the first layout if it is still there). An account that is no provider has an
+    /// empty book: no capacity, no lock.
+    function _redemptionsWord(
+        ProviderRegistryStorage storage $,
+        address provider
+    ) private returns (Book storage book, uint256 redemptions) {
+        book = $.books[provider];
+        redemptions = book.redemptions;
+        if (!Words.isCurrent(redemptions) && _migrate($, provider)) redemptions = book.redemptions;
+    }
+
+    /// @dev Moves `provider`'s account from the first layout into its book, once: the three old
+    /// slots are read, the three words written (free plus locked collateral as the vault's
+    /// collateral) and the old slots cleared, so nothing reads them again. Returns false, and
+    /// writes nothing, for an account the first layout does not hold (not registered). Not an
+    /// event: nothing the account means changes.
+    function _migrate(ProviderRegistryStorage storage $, address provider) private returns (bool) {
+        if ($.accounts[provider].status == ProviderStatus.None) return false;
+        ProviderAccount memory old = $.accounts[provider];
+        Book storage book = $.books[provider];
+        book.registration = Words.registration(old.status, old.tier, old.registeredAt, old.totalCU);
+        book.capacity = Words.capacity(
+            old.availableCU,
+            uint256(old.freeCollateral) + old.lockedCollateral,
+            old.stakedUntil
+        );
+        book.redemptions = Words.redemptions(
+            old.lockedCollateral,
+            old.reputation,
+            old.totalRedemptions,
+            old.successfulRedemptions,
+            old.totalResponseTime
+        );
+        delete $.accounts[provider];
+        return true;
+    }
+
+    /// @dev A provider's account as the ABI shows it, from its book or, for a provider not touched
+    /// since the upgrade, from the first layout (all zero for an account that is no provider).
+    function _account(
+        ProviderRegistryStorage storage $,
+        address provider
+    ) private view returns (ProviderAccount memory) {
+        Book storage book = $.books[provider];
+        uint256 registration = book.registration;
+        if (registration == 0) return $.accounts[provider];
+        return Words.toAccount(registration, book.capacity, book.redemptions);
+    }
+
+    /// @dev The hooks of the redemption manager are for its role. The slot that names the last
+    /// account granted the role (while it holds it) also holds the reputation deltas, so the
+    /// manager's own calls read one slot for both; any other holder of the role is checked
+    /// against the role as usual.
+    function _authorizeManager(ProviderRegistryStorage storage $) private view {
+        if (msg.sender != $.manager) _checkRole(Roles.REDEMPTION_MANAGER_ROLE);
+    }
+
+    /// @dev The reputation deltas: from their slot once written, otherwise (a proxy upgraded from
+    /// the first layout, before governance set them) from the first layout's fields. The reward is
+    /// never 0 once written, so it tells the two apart.
+    function _deltas(ProviderRegistryStorage storage $) private view returns (uint256 reward, uint256 penalty) {
+        reward = $.reward;
+        if (reward != 0) return (reward, $.penalty);
+        return ($.reputationReward, $.reputationPenalty);
+    }
+
+    /// @dev Keeps {ProviderRegistryStorage.manager} naming a holder of the manager's role: the
+    /// last account granted it.
+    function _grantRole(bytes32 role, address account) internal override returns (bool granted) {
+        granted = super._grantRole(role, account);
+        if (role == Roles.REDEMPTION_MANAGER_ROLE) _storage().manager = account;
+    }
+
+    /// @dev ...and no account once that one lost it.
+    function _revokeRole(bytes32 role, address account) internal override returns (bool revoked) {
+        revoked = super._revokeRole(role, account);
+        ProviderRegistryStorage storage $ = _storage();
+        if (role == Roles.REDEMPTION_MANAGER_ROLE && $.manager == account) $.manager = address(0);
     }
 
     /// @dev Approval and reinstatement: `from` -> active, bound to the reviewed profile.
     function _activate(address provider, ProviderStatus from, bytes32 reviewedProfileHash_) private {
         ProviderRegistryStorage storage $ = _storage();
-        ProviderAccount storage account = _requireRegistered($, provider);
-        if (account.status != from) revert ProviderInvalidStatus(provider, account.status);
-        bytes32 current = _hashReviewed($.profiles[provider], account.tier);
+        (Book storage book, uint256 registration) = _requireRegistered($, provider);
+        ProviderStatus status = Words.status(registration);
+        if (status != from) revert ProviderInvalidStatus(provider, status);
+        bytes32 current = _hashReviewed($.profiles[provider], Words.tier(registration));
         if (current != reviewedProfileHash_) revert ProviderProfileMismatch(reviewedProfileHash_, current);
-        account.status = ProviderStatus.Active;
+        book.registration = Words.withStatus(registration, ProviderStatus.Active);
         emit ProviderStatusChanged(provider, from, ProviderStatus.Active, msg.sender);
     }
 
+    /// @dev Free collateral above what `available` capacity needs.
     function _excess(
         ProviderRegistryStorage storage $,
-        ProviderAccount storage account
+        uint256 available,
+        uint256 free
     ) private view returns (uint256) {
         (uint256 ratioBps, uint256 perCU) = _pricing($);
-        uint256 needed = CollateralMath.required(account.availableCU, ratioBps, perCU);
-        uint256 free = account.freeCollateral;
+        uint256 needed = CollateralMath.required(available, ratioBps, perCU);
         return free > needed ? free - needed : 0;
     }
 
-    function _takeLock(ProviderAccount storage account, uint256 lock) private {
-        uint256 locked = account.lockedCollateral;
+    /// @dev {recordMint}'s capacity word: `cuValue` more capacity and `collateralAmount` more
+    /// collateral, free collateral covering the ratio for all available capacity, and the staking
+    /// period extended to `stakedUntil` (never shortened). Returns the new capacity and stake end.
+    function _addCapacity(
+        ProviderRegistryStorage storage $,
+        Book storage book,
+        uint256 cuValue,
+        uint256 collateralAmount,
+        uint256 stakedUntil
+    ) private returns (uint256 available, uint256) {
+        uint256 capacity = book.capacity;
+        available = Words.availableCU(capacity) + cuValue;
+        uint256 collateral = Words.collateral(capacity) + collateralAmount;
+        uint256 free = collateral - Words.locked(book.redemptions);
+        (uint256 ratioBps, uint256 perCU) = _pricing($);
+        uint256 needed = CollateralMath.required(available, ratioBps, perCU);
+        if (free < needed) revert InsufficientCollateral(needed, free);
+        uint256 previous = Words.stakedUntil(capacity);
+        if (stakedUntil < previous) stakedUntil = previous;
+        book.capacity = Words.capacity(available, collateral, stakedUntil);
+        return (available, stakedUntil);
+    }
+
+    /// @dev A lock the manager releases or pays out is at most what the provider has locked.
+    function _checkLock(uint256 redemptions, uint256 lock) private pure {
+        uint256 locked = Words.locked(redemptions);
         if (lock > locked) revert LockExceedsLocked(lock, locked);
-        unchecked {
-            account.lockedCollateral = uint128(locked - lock);
-        }
     }
 
     /// @dev {hashReviewedProfile} of a stored profile (reads only the reviewed fields).
@@ -584,15 +746,17 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         return delta < MAX_REPUTATION_DELTA ? delta : MAX_REPUTATION_DELTA;
     }
 
-    function _changeReputation(address provider, ProviderAccount storage account, int256 delta) private {
-        uint16 previous = account.reputation;
-        int256 next = int256(uint256(previous)) + delta;
+    /// @dev `redemptions` with reputation moved by `delta`, clamped to 0..{MAX_REPUTATION}; an event
+    /// when it moved.
+    function _changeReputation(address provider, uint256 redemptions, int256 delta) private returns (uint256) {
+        uint256 previous = Words.reputation(redemptions);
+        int256 next = int256(previous) + delta;
         if (next < 0) next = 0;
         if (next > int256(uint256(MAX_REPUTATION))) next = int256(uint256(MAX_REPUTATION));
-        uint16 current = uint16(uint256(next));
-        if (current == previous) return;
-        account.reputation = current;
-        emit ReputationChanged(provider, previous, current);
+        uint256 current = uint256(next);
+        if (current == previous) return redemptions;
+        emit ReputationChanged(provider, uint16(previous), uint16(current));
+        return Words.withReputation(redemptions, current);
     }
 
     function _validateProfile(ProviderProfile calldata profile) private pure {
@@ -646,9 +810,10 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         if (penalty == 0 || penalty > MAX_REPUTATION_DELTA) {
             revert ParameterOutOfBounds(PARAM_REPUTATION_PENALTY, penalty);
         }
-        emit ParameterUpdated(PARAM_REPUTATION_REWARD, $.reputationReward, reward);
-        emit ParameterUpdated(PARAM_REPUTATION_PENALTY, $.reputationPenalty, penalty);
-        $.reputationReward = uint16(reward);
-        $.reputationPenalty = uint16(penalty);
+        (uint256 previousReward, uint256 previousPenalty) = _deltas($);
+        emit ParameterUpdated(PARAM_REPUTATION_REWARD, previousReward, reward);
+        emit ParameterUpdated(PARAM_REPUTATION_PENALTY, previousPenalty, penalty);
+        $.reward = uint16(reward);
+        $.penalty = uint16(penalty);
     }
 }

@@ -306,17 +306,34 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @inheritdoc IRedemptionManager
-    /// @dev The three `require` strings are the spec's revert messages, verbatim.
+    /// @dev The three `require` strings are the spec's revert messages, verbatim. A packed record
+    /// is confirmed from its two words without unpacking it (the most frequent settlement; see
+    /// docs/decisions.md, "Confirmation gas"), a first-layout record through {_complete}.
     function confirmRedemption(uint256 redemptionId) external nonReentrant {
-        Record memory r = _load(redemptionId);
+        PackedRedemption storage packed = _storage().records[redemptionId];
+        uint256 word0 = packed.word0;
+        uint256 word1 = packed.word1;
+        (address user, RedemptionStatus status, uint256 fulfilledAt) = word0 != 0
+            ? (address(uint160(word0)), RedemptionStatus((word0 >> 192) & 0xf), _fulfilledAt(word0, word1))
+            : _confirmationFacts(redemptionId);
         // solhint-disable-next-line gas-custom-errors
-        require(msg.sender == r.user, "Only user can confirm");
+        require(msg.sender == user, "Only user can confirm");
         // solhint-disable-next-line gas-custom-errors
-        require(r.fulfilledAt != 0, "Not fulfilled yet");
+        require(fulfilledAt != 0, "Not fulfilled yet");
         // solhint-disable-next-line gas-custom-errors
-        require(r.status != RedemptionStatus.Confirmed, "Already confirmed");
-        if (r.status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, r.status);
-        _complete(redemptionId, r);
+        require(status != RedemptionStatus.Confirmed, "Already confirmed");
+        if (status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, status);
+        if (word0 == 0) return _complete(redemptionId, _load(redemptionId));
+
+        // Fulfilled (2) -> Confirmed (3) in the status bits
+        packed.word0 = word0 + (uint256(1) << 192);
+        emit RedemptionConfirmed(redemptionId, msg.sender);
+        _registry.releaseLock(
+            _storage().providerAt[uint24(word0 >> 200)],
+            uint96(word1 >> 96),
+            fulfilledAt - uint32(word0 >> 160),
+            uint16(word0 >> 224)
+        );
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1177,6 +1194,17 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             (uint256(r.lock.toUint96()) << 96) |
             (r.fulfilledAt << 192) |
             ((r.deadline - r.timestamp) << 224);
+    }
+
+    /// @dev A packed record's fulfilment time: its own, or for a renewal its creation.
+    function _fulfilledAt(uint256 word0, uint256 word1) private pure returns (uint256) {
+        return (word0 >> 196) & FLAG_RENEWAL != 0 ? uint32(word0 >> 160) : uint32(word1 >> 192);
+    }
+
+    /// @dev What {confirmRedemption} checks, of a record kept in the first layout.
+    function _confirmationFacts(uint256 redemptionId) private view returns (address, RedemptionStatus, uint256) {
+        Record memory r = _load(redemptionId);
+        return (r.user, r.status, r.fulfilledAt);
     }
 
     function _unpack(Record memory r, uint256 word0, uint256 word1) private pure {
