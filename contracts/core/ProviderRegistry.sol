@@ -328,7 +328,9 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// that changes nothing (no lock) writes nothing.
     function releaseLock(address provider, uint256 lock, uint256 responseTime, uint256 weight) external {
         ProviderRegistryStorage storage $ = _storage();
-        _authorizeManager($);
+        // the manager's slot holds the reward too: one read for both (see {_authorizeManager})
+        (address manager, uint256 reward) = ($.manager, $.reward);
+        if (msg.sender != manager) _checkRole(Roles.REDEMPTION_MANAGER_ROLE);
         (Book storage book, uint256 redemptions) = _redemptionsWord($, provider);
         _checkLock(redemptions, lock);
         if (lock == 0) weight = 0;
@@ -337,7 +339,6 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
         redemptions = Words.removeLock(redemptions, lock);
         if (weight != 0) {
             redemptions = Words.countFinished(redemptions, true, responseTime);
-            uint256 reward = $.reward;
             if (reward == 0) reward = $.reputationReward; // see {_deltas}
             redemptions = _changeReputation(provider, redemptions, int256(_reputationDelta(reward, weight)));
         }

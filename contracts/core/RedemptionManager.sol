@@ -70,7 +70,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     uint256 private constant BPS = 10_000;
 
-    /// @dev Record flags (4 bits). LEASE: fulfilled with a stated end, so `leases[id]` exists.
+    /// @dev Record flags (4 bits). LEASE: fulfilled with a stated end, so `leases[id][user]` exists.
     /// RENEWAL: a renewal of lease `leaseId` (created fulfilled). TERMINATED: a lease without a
     /// stated end that its user terminated (a lease with one keeps that in its lease slot).
     uint256 private constant FLAG_LEASE = 1;
@@ -100,11 +100,13 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint256 word1;
     }
 
-    /// @dev A lease with a stated end, one slot, written at the fulfilment that states the end.
-    /// `user` and `providerIndex` copy the redemption's so that renewing and terminating read this
-    /// slot only; `openDisputes` counts the lease's redemptions under dispute.
+    /// @dev A lease with a stated end, one slot, written at the fulfilment that states the end and
+    /// found by the lease's id and its user (`leases[leaseId][user]`): the user is in the key, so
+    /// the slot holds the provider's address (and its index, for the renewals' records) and
+    /// renewing and terminating read this slot alone; `openDisputes` counts the lease's
+    /// redemptions under dispute.
     struct LeaseSlot {
-        address user;
+        address provider;
         uint24 providerIndex;
         uint32 end;
         bool terminated;
@@ -186,7 +188,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         mapping(address provider => ProviderEntry) providerEntries;
         mapping(uint256 providerIndex => address) providerAt;
         mapping(address user => bytes32) accessKeys;
-        mapping(uint256 leaseId => LeaseSlot) leases;
+        mapping(uint256 leaseId => mapping(address user => LeaseSlot)) leases;
         mapping(uint256 leaseId => RenewalOffer) renewalOffers;
         uint32 maxLeaseTerm;
         uint24 providerCount;
@@ -387,7 +389,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         r.status = RedemptionStatus.Disputed;
         _store(redemptionId, r, false);
         RedemptionManagerStorage storage $ = _storage();
-        if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0) ++$.leases[_leaseOfRecord(redemptionId, r)].openDisputes;
+        if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0)
+            ++$.leases[_leaseOfRecord(redemptionId, r)][r.user].openDisputes;
         Dispute storage d = $.disputes[redemptionId];
         d.issueType = issueType;
         d.openedAt = uint40(block.timestamp);
@@ -500,8 +503,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @dev Offers move no value, so they are not stopped by a pause (their acceptance is).
     function offerRenewal(uint256 leaseId, uint256 price, uint256 extension, uint256 validUntil) external {
         RedemptionManagerStorage storage $ = _storage();
-        LeaseSlot storage lease = _providersLease($, leaseId);
-        uint256 end = _requireRenewable(leaseId, lease);
+        uint256 end = _requireRenewable(leaseId, _providersLease($, leaseId));
         uint256 minimum = $.minRedemptionAmount;
         if (price < minimum) revert RedemptionBelowMinimum(price, minimum);
         uint256 latestEnd = block.timestamp + $.maxLeaseTerm;
@@ -540,10 +542,18 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function acceptRenewal(uint256 leaseId, uint256 price, uint256 extension) external nonReentrant returns (uint256) {
         RedemptionManagerStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
-        LeaseSlot storage lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != lease.user) _unauthorized(leaseId);
-        (uint256 end, uint256 weight) = _takeOffer($, leaseId, lease, price, extension);
-        return _renew($, leaseId, lease.providerIndex, price, weight, end);
+        LeaseSlot storage slot = $.leases[leaseId][msg.sender];
+        LeaseSlot memory lease = slot;
+        if (lease.provider == address(0)) {
+            // not a lease of the caller's with a stated end: none at all, or someone else's
+            _leaseWithEnd($, leaseId);
+            _unauthorized(leaseId);
+        }
+        uint256 end = _requireRenewable(leaseId, lease);
+        uint256 weight = _takeOffer($, leaseId, price, extension);
+        end += extension;
+        slot.end = end.toUint32();
+        return _renew($, leaseId, lease, price, weight, end);
     }
 
     /// @inheritdoc IRedemptionManager
@@ -551,20 +561,19 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// separate event: `LeaseTerminated` says it).
     function terminateLease(uint256 leaseId) external {
         RedemptionManagerStorage storage $ = _storage();
-        LeaseSlot storage lease = $.leases[leaseId];
-        address provider;
-        if (lease.user != address(0)) {
-            // a lease with a stated end
-            if (msg.sender != lease.user) _unauthorized(leaseId);
+        LeaseSlot storage lease = $.leases[leaseId][msg.sender];
+        address provider = lease.provider;
+        if (provider != address(0)) {
+            // the caller's lease with a stated end
             if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
             uint256 end = lease.end;
             // solhint-disable-next-line gas-strict-inequalities
             if (block.timestamp >= end) revert LeaseEnded(leaseId, end);
             lease.terminated = true;
             if ($.renewalOffers[leaseId].price != 0) delete $.renewalOffers[leaseId];
-            provider = $.providerAt[lease.providerIndex];
         } else {
-            // a lease without a stated end: the spec's two-argument fulfilment
+            // a lease without a stated end (the spec's two-argument fulfilment), or not the
+            // caller's: its record says which
             Record memory r = _load(leaseId);
             if (!_isLease(r)) revert LeaseNotFound(leaseId);
             if (msg.sender != r.user) _unauthorized(leaseId);
@@ -852,14 +861,14 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function _renew(
         RedemptionManagerStorage storage $,
         uint256 leaseId,
-        uint256 providerIndex,
+        LeaseSlot memory lease,
         uint256 price,
         uint256 weight,
         uint256 end
     ) private returns (uint256 renewalId) {
         Creation memory c;
-        c.provider = $.providerAt[providerIndex];
-        c.providerIndex = providerIndex;
+        c.provider = lease.provider;
+        c.providerIndex = lease.providerIndex;
         c.amount = price;
         c.weight = weight;
         c.leaseId = leaseId;
@@ -896,8 +905,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             r.flags |= FLAG_LEASE;
             uint256 index = r.providerIndex;
             if (r.legacy) (index, ) = _providerEntry($, r.provider);
-            $.leases[redemptionId] = LeaseSlot({
-                user: r.user,
+            $.leases[redemptionId][r.user] = LeaseSlot({
+                provider: msg.sender,
                 providerIndex: uint24(index),
                 end: leaseEnd.toUint32(),
                 terminated: false,
@@ -931,7 +940,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function _endDispute(uint256 redemptionId, Record memory r) private {
         _store(redemptionId, r, false);
         if (r.flags & (FLAG_LEASE | FLAG_RENEWAL) != 0) {
-            --_storage().leases[_leaseOfRecord(redemptionId, r)].openDisputes;
+            --_storage().leases[_leaseOfRecord(redemptionId, r)][r.user].openDisputes;
         }
     }
 
@@ -948,16 +957,14 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         return _registry.payOutLock(_provider(r), r.lock, r.user, _storage().treasury, r.lockRatioBps, r.weight);
     }
 
-    /// @dev The checks of {acceptRenewal} on the lease and its offer; consumes the offer and moves
-    /// the end. Returns the new end and the renewal's weight (fixed at the offer).
+    /// @dev The checks of {acceptRenewal} on the offer; consumes it. Returns the renewal's weight
+    /// (fixed at the offer).
     function _takeOffer(
         RedemptionManagerStorage storage $,
         uint256 leaseId,
-        LeaseSlot storage lease,
         uint256 price,
         uint256 extension
-    ) private returns (uint256 end, uint256 weight) {
-        end = _requireRenewable(leaseId, lease);
+    ) private returns (uint256 weight) {
         RenewalOffer memory offer = $.renewalOffers[leaseId];
         if (offer.price == 0) revert RenewalOfferNotFound(leaseId);
         if (block.timestamp > offer.validUntil) revert RenewalOfferLapsed(leaseId, offer.validUntil);
@@ -966,43 +973,41 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         }
 
         delete $.renewalOffers[leaseId];
-        end += extension;
-        lease.end = end.toUint32();
         weight = offer.weight;
     }
 
-    /// @dev The lease slot of a lease with a stated end; reverts for anything else.
+    /// @dev The lease slot of a lease with a stated end, found through its user (the user of the
+    /// lease's record); reverts for anything else.
     function _leaseWithEnd(
         RedemptionManagerStorage storage $,
         uint256 leaseId
     ) private view returns (LeaseSlot storage lease) {
-        lease = $.leases[leaseId];
-        if (lease.user == address(0)) revert LeaseNotRenewable(leaseId);
+        uint256 word0 = $.records[leaseId].word0;
+        address user = word0 != 0 ? address(uint160(word0)) : $.redemptions[leaseId].user;
+        lease = $.leases[leaseId][user];
+        if (lease.provider == address(0)) revert LeaseNotRenewable(leaseId);
     }
 
     /// @dev The lease `leaseId`, with status `None` (and nothing else) if it is not one: from its
     /// lease slot when it has a stated end, otherwise from its record.
     function _lease(uint256 leaseId) private view returns (Lease memory lease) {
-        RedemptionManagerStorage storage $ = _storage();
-        LeaseSlot storage slot = $.leases[leaseId];
-        if (slot.user != address(0)) {
-            RenewalOffer memory offer = $.renewalOffers[leaseId];
-            return
-                Lease({
-                    status: _leaseStatus(slot),
-                    user: slot.user,
-                    provider: $.providerAt[slot.providerIndex],
-                    end: slot.end,
-                    openDisputes: slot.openDisputes,
-                    offerPrice: offer.price,
-                    offerExtension: offer.extension,
-                    offerValidUntil: offer.validUntil
-                });
-        }
         (bool found, Record memory r) = _tryLoad(leaseId);
         if (!found || !_isLease(r)) return lease;
-        lease.status = r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
         lease.user = r.user;
+        if (r.flags & FLAG_LEASE != 0) {
+            RedemptionManagerStorage storage $ = _storage();
+            LeaseSlot storage slot = $.leases[leaseId][r.user];
+            RenewalOffer memory offer = $.renewalOffers[leaseId];
+            lease.status = _leaseStatus(slot);
+            lease.provider = slot.provider;
+            lease.end = slot.end;
+            lease.openDisputes = slot.openDisputes;
+            lease.offerPrice = offer.price;
+            lease.offerExtension = offer.extension;
+            lease.offerValidUntil = offer.validUntil;
+            return lease;
+        }
+        lease.status = r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
         lease.provider = _provider(r);
         lease.openDisputes = r.status == RedemptionStatus.Disputed ? 1 : 0;
     }
@@ -1013,11 +1018,11 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint256 leaseId
     ) private view returns (LeaseSlot storage lease) {
         lease = _leaseWithEnd($, leaseId);
-        if (msg.sender != $.providerAt[lease.providerIndex]) _unauthorized(leaseId);
+        if (msg.sender != lease.provider) _unauthorized(leaseId);
     }
 
     /// @dev A lease may be renewed (offered, accepted) while running and undisputed; returns its end.
-    function _requireRenewable(uint256 leaseId, LeaseSlot storage lease) private view returns (uint256 end) {
+    function _requireRenewable(uint256 leaseId, LeaseSlot memory lease) private view returns (uint256 end) {
         if (lease.terminated) revert LeaseAlreadyTerminated(leaseId);
         end = lease.end;
         // solhint-disable-next-line gas-strict-inequalities
@@ -1026,7 +1031,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (disputes != 0) revert LeaseUnderDispute(leaseId, disputes);
     }
 
-    function _leaseStatus(LeaseSlot storage lease) private view returns (LeaseStatus) {
+    function _leaseStatus(LeaseSlot memory lease) private view returns (LeaseStatus) {
         if (lease.terminated) return LeaseStatus.Terminated;
         return block.timestamp < lease.end ? LeaseStatus.Active : LeaseStatus.Ended;
     }
@@ -1232,8 +1237,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     // ---------------------------------------------------------------------------------------------
 
     function _setFee(RedemptionManagerStorage storage $, uint256 feeBps_) private {
-        if (feeBps_ > MAX_FEE_BPS) revert ParameterOutOfBounds(PARAM_FEE, feeBps_);
-        emit ParameterUpdated(PARAM_FEE, $.feeBps, feeBps_);
+        _update(PARAM_FEE, $.feeBps, feeBps_, 0, MAX_FEE_BPS);
         $.feeBps = uint16(feeBps_);
     }
 
@@ -1254,20 +1258,20 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
                 : tier == IProviderRegistry.Tier.Premium
                     ? PARAM_PREMIUM_DEADLINE
                     : PARAM_STANDARD_DEADLINE;
-        if (seconds_ < MIN_TIER_DEADLINE || seconds_ > MAX_TIER_DEADLINE) {
-            revert ParameterOutOfBounds(parameter, seconds_);
-        }
-        emit ParameterUpdated(parameter, _tierDeadline($, tier), seconds_);
+        _update(parameter, _tierDeadline($, tier), seconds_, MIN_TIER_DEADLINE, MAX_TIER_DEADLINE);
         if (tier == IProviderRegistry.Tier.Enterprise) $.enterpriseDeadline = uint24(seconds_);
         else if (tier == IProviderRegistry.Tier.Premium) $.premiumDeadline = uint24(seconds_);
         else $.standardDeadline = uint24(seconds_);
     }
 
     function _setDisputeResolutionPeriod(RedemptionManagerStorage storage $, uint256 seconds_) private {
-        if (seconds_ < MIN_DISPUTE_RESOLUTION_PERIOD || seconds_ > MAX_DISPUTE_RESOLUTION_PERIOD) {
-            revert ParameterOutOfBounds(PARAM_DISPUTE_RESOLUTION, seconds_);
-        }
-        emit ParameterUpdated(PARAM_DISPUTE_RESOLUTION, $.disputeResolutionPeriod, seconds_);
+        _update(
+            PARAM_DISPUTE_RESOLUTION,
+            $.disputeResolutionPeriod,
+            seconds_,
+            MIN_DISPUTE_RESOLUTION_PERIOD,
+            MAX_DISPUTE_RESOLUTION_PERIOD
+        );
         $.disputeResolutionPeriod = uint32(seconds_);
     }
 
@@ -1275,34 +1279,33 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// worth more reputation per sSTB than the unit says (a unit below the minimum would let one
     /// minimum-size redemption move reputation by several units).
     function _setMinRedemptionAmount(RedemptionManagerStorage storage $, uint256 amount) private {
-        if (amount < MIN_MIN_REDEMPTION || amount > MAX_MIN_REDEMPTION || amount > $.reputationUnit) {
-            revert ParameterOutOfBounds(PARAM_MIN_REDEMPTION, amount);
-        }
-        emit ParameterUpdated(PARAM_MIN_REDEMPTION, $.minRedemptionAmount, amount);
+        uint256 unit = $.reputationUnit;
+        uint256 max = unit < MAX_MIN_REDEMPTION ? unit : MAX_MIN_REDEMPTION;
+        _update(PARAM_MIN_REDEMPTION, $.minRedemptionAmount, amount, MIN_MIN_REDEMPTION, max);
         $.minRedemptionAmount = uint128(amount);
     }
 
     function _setReputationUnit(RedemptionManagerStorage storage $, uint256 amount) private {
-        if (amount < MIN_REPUTATION_UNIT || amount > MAX_REPUTATION_UNIT || amount < $.minRedemptionAmount) {
-            revert ParameterOutOfBounds(PARAM_REPUTATION_UNIT, amount);
-        }
-        emit ParameterUpdated(PARAM_REPUTATION_UNIT, $.reputationUnit, amount);
+        uint256 minimum = $.minRedemptionAmount;
+        uint256 min = minimum > MIN_REPUTATION_UNIT ? minimum : MIN_REPUTATION_UNIT;
+        _update(PARAM_REPUTATION_UNIT, $.reputationUnit, amount, min, MAX_REPUTATION_UNIT);
         $.reputationUnit = uint128(amount);
     }
 
     function _setDisputeWindow(RedemptionManagerStorage storage $, uint256 seconds_) private {
-        if (seconds_ < MIN_DISPUTE_WINDOW || seconds_ > MAX_DISPUTE_WINDOW) {
-            revert ParameterOutOfBounds(PARAM_DISPUTE_WINDOW, seconds_);
-        }
-        emit ParameterUpdated(PARAM_DISPUTE_WINDOW, $.disputeWindow, seconds_);
+        _update(PARAM_DISPUTE_WINDOW, $.disputeWindow, seconds_, MIN_DISPUTE_WINDOW, MAX_DISPUTE_WINDOW);
         $.disputeWindow = uint32(seconds_);
     }
 
     function _setMaxLeaseTerm(RedemptionManagerStorage storage $, uint256 seconds_) private {
-        if (seconds_ < MIN_MAX_LEASE_TERM || seconds_ > MAX_MAX_LEASE_TERM) {
-            revert ParameterOutOfBounds(PARAM_MAX_LEASE_TERM, seconds_);
-        }
-        emit ParameterUpdated(PARAM_MAX_LEASE_TERM, $.maxLeaseTerm, seconds_);
+        _update(PARAM_MAX_LEASE_TERM, $.maxLeaseTerm, seconds_, MIN_MAX_LEASE_TERM, MAX_MAX_LEASE_TERM);
         $.maxLeaseTerm = uint32(seconds_);
+    }
+
+    /// @dev Refuses `value` for `parameter` outside `[min, max]`; otherwise announces the change
+    /// from `previous` (the caller stores it). One copy of the check and the event for every setter.
+    function _update(bytes32 parameter, uint256 previous, uint256 value, uint256 min, uint256 max) private {
+        if (value < min || value > max) revert ParameterOutOfBounds(parameter, value);
+        emit ParameterUpdated(parameter, previous, value);
     }
 }

@@ -158,14 +158,20 @@ library ProviderAccountWords {
     /// 32-bit maximum, or a total response time at its 64-bit maximum, refuses to wrap.
     function countFinished(uint256 word, bool successful, uint256 responseTime) internal pure returns (uint256) {
         if (uint32(word >> 120) == type(uint32).max) revert SafeCast.SafeCastOverflowedUintDowncast(32, 1 << 32);
-        word += TOTAL_ONE;
-        if (!successful) return word;
+        if (!successful) {
+            unchecked {
+                return word + TOTAL_ONE;
+            }
+        }
         if (uint32(word >> 152) == type(uint32).max) revert SafeCast.SafeCastOverflowedUintDowncast(32, 1 << 32);
         uint256 totalResponseTime = uint64(word >> 184) + responseTime;
         if (totalResponseTime > type(uint64).max) {
             revert SafeCast.SafeCastOverflowedUintDowncast(64, totalResponseTime);
         }
-        return word + SUCCESSFUL_ONE + (responseTime << 184);
+        // each field stays within its bits (checked above), so no addition carries into the next
+        unchecked {
+            return word + TOTAL_ONE + SUCCESSFUL_ONE + (responseTime << 184);
+        }
     }
 
     // --- the ABI's view ---
