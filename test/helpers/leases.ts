@@ -123,3 +123,111 @@ export async function pricingToFirstLayout(
   const slot1 = await read(ethers, registry, REGISTRY_STORAGE + 1n);
   await write(ethers, registry, REGISTRY_STORAGE + 1n, slot1 & mask(40n));
 }
+
+/**
+ * Slots of `ProviderRegistryStorage` used here: the first slot (token, the first layout's ratio
+ * and reputation deltas), `accounts` (the first layout's provider accounts, three slots each), the
+ * slot naming the manager with the reputation deltas since issue 19, and `books` (the accounts'
+ * three words since issue 19).
+ */
+const REGISTRY_SLOT = {
+  first: REGISTRY_STORAGE,
+  accounts: REGISTRY_STORAGE + 3n,
+  managerAndDeltas: REGISTRY_STORAGE + 6n,
+  books: REGISTRY_STORAGE + 7n,
+} as const;
+
+/** A provider account as `accountOf` returns it (the fields the first layout stores). */
+export interface FirstLayoutAccount {
+  status: bigint;
+  tier: bigint;
+  reputation: bigint;
+  registeredAt: bigint;
+  stakedUntil: bigint;
+  totalRedemptions: bigint;
+  successfulRedemptions: bigint;
+  totalResponseTime: bigint;
+  availableCU: bigint;
+  totalCU: bigint;
+  freeCollateral: bigint;
+  lockedCollateral: bigint;
+}
+
+/**
+ * Moves `provider`'s account into the first implementation's three slots, as a registry upgraded
+ * from it holds a provider it has not touched since: `status u8 | tier u8 | reputation u16 |
+ * registeredAt u40 | stakedUntil u40 | totalRedemptions u32 | successfulRedemptions u32 |
+ * totalResponseTime u64`, `availableCU u128 | totalCU u128`, `freeCollateral u128 |
+ * lockedCollateral u128`; its three words (issue 19) are cleared. `account` defaults to what
+ * `accountOf` shows now.
+ */
+export async function accountToFirstLayout(
+  ethers: HardhatEthers,
+  f: ProtocolFixture,
+  provider: string,
+  account?: FirstLayoutAccount,
+): Promise<void> {
+  const registry = await f.registry.getAddress();
+  const a = account ?? (await f.registry.accountOf(provider));
+  const first = mappingSlot(provider, REGISTRY_SLOT.accounts);
+  await write(
+    ethers,
+    registry,
+    first,
+    BigInt(a.status) |
+      (BigInt(a.tier) << 8n) |
+      (a.reputation << 16n) |
+      (a.registeredAt << 32n) |
+      (a.stakedUntil << 72n) |
+      (a.totalRedemptions << 112n) |
+      (a.successfulRedemptions << 144n) |
+      (a.totalResponseTime << 176n),
+  );
+  await write(ethers, registry, first + 1n, a.availableCU | (a.totalCU << 128n));
+  await write(ethers, registry, first + 2n, a.freeCollateral | (a.lockedCollateral << 128n));
+  const book = mappingSlot(provider, REGISTRY_SLOT.books);
+  for (const i of [0n, 1n, 2n]) await write(ethers, registry, book + i, 0n);
+}
+
+/** `provider`'s raw slots: the first layout's three, then its three words (issue 19). */
+export async function accountSlots(
+  ethers: HardhatEthers,
+  f: ProtocolFixture,
+  provider: string,
+): Promise<{ firstLayout: bigint[]; words: bigint[] }> {
+  const registry = await f.registry.getAddress();
+  const first = mappingSlot(provider, REGISTRY_SLOT.accounts);
+  const book = mappingSlot(provider, REGISTRY_SLOT.books);
+  const slots = (base: bigint) => Promise.all([0n, 1n, 2n].map((i) => read(ethers, registry, base + i)));
+  return { firstLayout: await slots(first), words: await slots(book) };
+}
+
+/**
+ * Writes the registry's reputation deltas where the first layout kept them (its first slot) and,
+ * unless `keepNew`, clears the slot issue 19 moved them to, with the manager it names, as in a
+ * registry proxy upgraded from the first layout.
+ */
+export async function deltasToFirstLayout(
+  ethers: HardhatEthers,
+  f: ProtocolFixture,
+  reward: bigint,
+  penalty: bigint,
+  { keepNew = false }: { keepNew?: boolean } = {},
+): Promise<void> {
+  const registry = await f.registry.getAddress();
+  const slot0 = await read(ethers, registry, REGISTRY_SLOT.first);
+  await write(
+    ethers,
+    registry,
+    REGISTRY_SLOT.first,
+    (slot0 & ~(mask(32n) << 176n)) | (reward << 176n) | (penalty << 192n),
+  );
+  if (!keepNew) await write(ethers, registry, REGISTRY_SLOT.managerAndDeltas, 0n);
+}
+
+/** The account the registry's manager slot names (0: none). */
+export async function namedManager(ethers: HardhatEthers, f: ProtocolFixture): Promise<string> {
+  const registry = await f.registry.getAddress();
+  const value = await read(ethers, registry, REGISTRY_SLOT.managerAndDeltas);
+  return ethers.getAddress(toBeHex(value & mask(160n), 20));
+}
