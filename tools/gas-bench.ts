@@ -51,7 +51,12 @@ export interface GasRow {
   reason?: string;
   /** The target's own floor, when the target is another row's measured gas (a renewal's). */
   targetFloor?: bigint;
+  /** The measured transaction (for `npm run trace:gas`). */
+  hash?: string;
 }
+
+/** What a row keeps of a mined transaction's receipt. */
+type MeasuredReceipt = Pick<ContractTransactionReceipt, "gasUsed" | "hash">;
 
 /** The redemption goals of issue 19 (a renewal's is the steady-state initiation's measured gas). */
 export const REDEMPTION_GAS_TARGETS = {
@@ -89,7 +94,7 @@ export async function runGasBenchmark(connection: IgnitionConnection): Promise<G
   const rows: GasRow[] = [];
   const measure = async (operation: string, note: string, tx: Promise<ContractTransactionResponse>) => {
     const receipt = await (await tx).wait();
-    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
   };
 
   const { chainId } = await ethers.provider.getNetwork();
@@ -200,7 +205,8 @@ async function benchRedemptions(
   chainId: bigint,
 ): Promise<GasRow[]> {
   const rows: GasRow[] = [];
-  const record = (operation: string, note: string, gasUsed: bigint) => rows.push({ operation, gasUsed, note });
+  const record = (operation: string, note: string, receipt: MeasuredReceipt | null) =>
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
   const manager = d.redemptionManager;
   const keys = generateAccessKeyPair();
   // one reputation unit: the outcome moves reputation and statistics, as a real redemption does
@@ -218,14 +224,10 @@ async function benchRedemptions(
 
   // warm-up: the treasury's first fee and the manager's first id are one-time costs
   const first = await redeem(manager, d.sstb, holder, amount, providerAddress);
-  record(
-    "initiateRedemption",
-    "first redemption of the protocol (treasury and counter from zero)",
-    first.receipt.gasUsed,
-  );
+  record("initiateRedemption", "first redemption of the protocol (treasury and counter from zero)", first.receipt);
 
   const { redemptionId, receipt } = await redeem(manager, d.sstb, holder, amount, providerAddress);
-  record("initiateRedemption", "10 sSTB, exact approval (burn + 10 bps fee to treasury, 120% lock)", receipt.gasUsed);
+  record("initiateRedemption", "10 sSTB, exact approval (burn + 10 bps fee to treasury, 120% lock)", receipt);
 
   const fulfil = await fulfilEncrypted(
     manager,
@@ -236,10 +238,10 @@ async function benchRedemptions(
     chainId,
   );
   const envelopeBytes = Buffer.byteLength(fulfil.envelope);
-  record("fulfillRedemption", `encrypted envelope of ${envelopeBytes} bytes`, fulfil.receipt.gasUsed);
+  record("fulfillRedemption", `encrypted envelope of ${envelopeBytes} bytes`, fulfil.receipt);
 
   const confirm = await (await manager.connect(holder).confirmRedemption(redemptionId)).wait();
-  record("confirmRedemption", "lock released, reputation and statistics updated", confirm!.gasUsed);
+  record("confirmRedemption", "lock released, reputation and statistics updated", confirm);
 
   // the first early-exit penalty starts the treasury's collateral balance from zero; the second is
   // the steady state
@@ -250,7 +252,7 @@ async function benchRedemptions(
     record(
       "expireRedemption",
       `after 24 h within the stake: value to the user, early-exit penalty to the treasury; ${note}`,
-      expire!.gasUsed,
+      expire,
     );
   }
 
@@ -260,18 +262,18 @@ async function benchRedemptions(
       .connect(holder)
       .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, ethers.id("evidence bundle"))
   ).wait();
-  record("openDispute", "after fulfilment, with an evidence hash", open!.gasUsed);
+  record("openDispute", "after fulfilment, with an evidence hash", open);
   const respond = await (
     await manager.connect(provider).respondToDispute(disputed.redemptionId, ethers.id("provider response"))
   ).wait();
-  record("respondToDispute", "provider's response hash", respond!.gasUsed);
+  record("respondToDispute", "provider's response hash", respond);
   const resolve = await (await manager.connect(arbitrator).resolveDispute(disputed.redemptionId, true, false)).wait();
-  record("resolveDispute", "user wins: lock paid to the user", resolve!.gasUsed);
+  record("resolveDispute", "user wins: lock paid to the user", resolve);
 
   const silent = await fulfilled();
   await advanceTime(ethers, Number(3n * DAY) + 1);
   const finalize = await (await manager.connect(arbitrator).finalizeRedemption(silent.redemptionId)).wait();
-  record("finalizeRedemption", "by anyone, 72 h after fulfilment without dispute", finalize!.gasUsed);
+  record("finalizeRedemption", "by anyone, 72 h after fulfilment without dispute", finalize);
 
   rows.push(...(await benchLeases(ethers, d, holder, provider, chainId)));
   await setRedemptionTargets(ethers, d, rows);
@@ -293,7 +295,7 @@ async function benchLeases(
 ): Promise<GasRow[]> {
   const rows: GasRow[] = [];
   const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
-    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
   const send = async (tx: Promise<ContractTransactionResponse>) => (await tx).wait();
   const manager = d.redemptionManager;
   const amount = parseEther("10");
@@ -406,17 +408,13 @@ async function setRedemptionTargets(ethers: HardhatEthers, d: PrimaryDeployment,
   }
   renewal.targetFloor = initiation.floor;
   const gas = (n: bigint) => n.toLocaleString("en-US");
-  confirmation.reason =
-    `without proxies the same work still costs ${gas(confirmation.floor!)}: the record's two words and ` +
-    "the provider's address by index (three cold reads), the status write, the registry's role check, " +
-    "its reputation reward, the provider's two account slots (the lock; reputation and statistics) " +
-    "and three events (RedemptionConfirmed, CollateralReleased, ReputationChanged). 60,000 needs the " +
-    "collateral accounting inside the manager (no second contract, no role check), a change of " +
-    "architecture left for a decision.";
   renewal.reason =
-    `a renewal does everything an initiation does and, on top, moves the lease: it reads and writes the ` +
-    `lease slot (the end), reads and clears the offer (its refund included) and finds the provider by ` +
-    `index, ${gas(renewal.gasUsed - initiation.gasUsed)} gas net. It replaces an initiation and a ` +
+    `a renewal does an initiation's work except two cold reads (the minimum and reputation unit, ` +
+    `the provider's entry: 4,200) and, on top, moves the lease: it reads the lease slot and the ` +
+    `standing offer (two cold reads, 4,200), writes the end and clears the offer (5,800 less the ` +
+    `4,800 refund) and emits LeaseRenewed, larger than RedemptionTerms, ` +
+    `${gas(renewal.gasUsed - initiation.gasUsed)} gas net. Without a change of the ABI (its events and ` +
+    `the offer's terms) or of the lease's storage this is its floor. It replaces an initiation and a ` +
     `fulfilment with a stated end (${gas(initiation.gasUsed + fulfilment.gasUsed)} together).`;
 }
 
@@ -433,7 +431,7 @@ async function benchMarkets(
 ): Promise<GasRow[]> {
   const rows: GasRow[] = [];
   const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
-    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
   const send = async (tx: Promise<ContractTransactionResponse>) => (await tx).wait();
   const { spotMarket: spot, futuresMarket: futures, optionsMarket: options, sstb, collateral } = d;
   const takerAddress = await taker.getAddress();
@@ -614,7 +612,7 @@ async function benchGovernance(
 ): Promise<GasRow[]> {
   const rows: GasRow[] = [];
   const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
-    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
   const token = d.governanceToken;
   const voterAddress = await voter.getAddress();
   await (await token.connect(treasury).delegate(await treasury.getAddress())).wait();
@@ -670,7 +668,7 @@ async function benchBridge(connection: IgnitionConnection): Promise<GasRow[]> {
   });
   const rows: GasRow[] = [];
   const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
-    rows.push({ operation, gasUsed: receipt!.gasUsed, note });
+    rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
 
   await (await primary.sstb.grantRole(Roles.MINTER, deployer.address)).wait();
   await (await primary.sstb.mint(holder.address, parseEther("1000"))).wait();
