@@ -16,7 +16,7 @@ import type { WebhookAction } from "./webhooks/command.js";
 const USAGE = `Usage:
   npm run gateway [-- --port 8080 --host 127.0.0.1 --environment devnet --deployment FILE --data-dir DIR
                      --confirmations N|chain=N,... --poll-ms MS --tls-cert PEM --tls-key PEM
-                     --trusted-proxies ADDR,CIDR,... --require-https true|false]
+                     --trusted-proxies ADDR,CIDR,... --require-https true|false --portal-origin URL]
   npm run gateway -- keys create --tier standard|premium|enterprise --account 0x... [--scopes read,write]
                                  [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE]
   npm run gateway -- keys list
@@ -36,7 +36,9 @@ devnet HTTPS is required: serve TLS or name the TLS-terminating proxy),
 GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
 GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400),
 GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits),
-GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts).`;
+GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts),
+GATEWAY_PORTAL_ORIGIN (the portal's scheme://host[:port]; the devnet: the gateway's URL), GATEWAY_SESSION_TTL
+(seconds, default 28800), GATEWAY_PORTAL_DIR (default portal/dist), GATEWAY_WALLET_RPC_URLS (for wallets to add).`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -54,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
       "tls-key": { type: "string" },
       "trusted-proxies": { type: "string" },
       "require-https": { type: "string" },
+      "portal-origin": { type: "string" },
       tier: { type: "string" },
       account: { type: "string" },
       scopes: { type: "string" },

@@ -67,6 +67,12 @@ export type {
   GetRedemptionReturnType,
 } from "./actions/getRedemption.js";
 export { getAccessDetails } from "./actions/getAccessDetails.js";
+export { PROVIDER_STATUSES, PROVIDER_TIERS, quoteRedemption } from "./actions/quoteRedemption.js";
+export type {
+  QuoteRedemptionErrorType,
+  QuoteRedemptionParameters,
+  QuoteRedemptionReturnType,
+} from "./actions/quoteRedemption.js";
 export type { GetAccessDetailsErrorType, GetAccessDetailsParameters } from "./actions/getAccessDetails.js";
 export { IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
 export type { RedemptionStatusName } from "./redemption.js";
