@@ -19,15 +19,8 @@ export { CHAINS, chainNameOf } from "./chains.js";
 export type { ChainName } from "./chains.js";
 
 // --- errors ---
-export {
-  BaseError,
-  ContractRevertedError,
-  InvalidParameterError,
-  PROTOCOL_INTERFACES,
-  decodeRevertData,
-  getContractError,
-  revertDataOf,
-} from "./errors.js";
+export { BaseError, ContractRevertedError, InvalidParameterError } from "./errors.js";
+export { PROTOCOL_INTERFACES, decodeRevertData, getContractError, revertDataOf } from "./revert-decoding.js";
 export type { BaseErrorParameters, DecodedRevert } from "./errors.js";
 
 // --- redemption: actions (build, send, send and wait) and reads ---
@@ -194,6 +187,7 @@ export {
   DELIVERY_HEADER,
   EVENT_HEADER,
   SIGNATURE_HEADER,
+  WEBHOOK_EVENT_GROUPS,
   constantTimeEqual,
   signBody,
   verifySignature,

@@ -2,7 +2,8 @@ import { Contract, isAddress } from "ethers";
 
 import type { ProtocolClient } from "../client.js";
 import { getContract } from "../contracts.js";
-import { BaseError, InvalidParameterError, getContractError } from "../errors.js";
+import { BaseError, InvalidParameterError } from "../errors.js";
+import { getContractError } from "../revert-decoding.js";
 import type { ContractRevertedError } from "../errors.js";
 
 export interface QuoteRedemptionParameters {
