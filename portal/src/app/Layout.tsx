@@ -41,6 +41,16 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="page">
+        {wallet.account === undefined && session.data ? (
+          <div className="state warning" role="status">
+            Connect your wallet to sign transactions:{" "}
+            {wallet.wallets.map((w) => (
+              <button key={w.uuid} type="button" onClick={() => void wallet.connect(w).catch(() => {})}>
+                Connect {w.name}
+              </button>
+            ))}
+          </div>
+        ) : null}
         {wallet.account !== undefined && session.data && !wallet.onAppChain ? (
           <p className="state warning" role="status">
             Your wallet is on chain {wallet.chainId}, not {deployment.chain.label}: signing is off until you{" "}

@@ -48,6 +48,10 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => unwrap(await api.DELETE("/api/v1/session")),
-    onSettled: () => queryClient.clear(),
+    // every other answer was the signed-out address's: drop them, and show the sign-in
+    onSettled: () => {
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== "session" });
+      queryClient.setQueryData(sessionQueryOptions().queryKey, null);
+    },
   });
 }

@@ -23,7 +23,9 @@ const DISPUTE_WINDOW = 72 * 3_600;
 export function RedemptionPage({ id }: { id: number }) {
   const redemption = useRedemption(id);
   if (redemption.isPending) return <Loading what={`redemption #${id}`} />;
-  if (redemption.isError) return <ErrorState error={redemption.error} retry={() => void redemption.refetch()} />;
+  if (redemption.data === undefined) {
+    return <ErrorState error={redemption.error} retry={() => void redemption.refetch()} />;
+  }
   const r = redemption.data;
   return (
     <>
@@ -33,6 +35,7 @@ export function RedemptionPage({ id }: { id: number }) {
       <h1>
         Redemption #{r.redemption_id} <Badge value={r.status} />
       </h1>
+      {redemption.isError ? <ErrorState error={redemption.error} retry={() => void redemption.refetch()} /> : null}
       <section className="card" aria-labelledby="terms-title">
         <h2 id="terms-title">Terms</h2>
         <dl className="facts">

@@ -69,13 +69,14 @@ export const myRedemptionsQueryOptions = () =>
     queryFn: async () =>
       unwrap(await api.GET("/api/v1/redemptions", { params: { query: { role: "user", limit: 100 } } })),
   });
-/** A redemption, refreshed every 3 s while it waits for the provider or the holder. */
+/** A redemption, refreshed every 3 s until it reaches a final status (the provider or the chain may move it). */
 export const redemptionQueryOptions = (id: number) =>
   queryOptions({
     queryKey: ["redemption", id],
     queryFn: async () =>
       unwrap(await api.GET("/api/v1/redemptions/{redemptionId}", { params: { path: { redemptionId: id } } })),
-    refetchInterval: (query) => (query.state.data?.status === "pending" ? 3_000 : false),
+    refetchInterval: (query) =>
+      ["pending", "fulfilled", "disputed"].includes(query.state.data?.status ?? "pending") ? 3_000 : false,
     retry: 3,
   });
 export const evidenceQueryOptions = (id: number) =>
@@ -133,7 +134,9 @@ export function useRedeem(wallet: WalletState, deployment: Deployment) {
       let permitted = false;
       try {
         input.onStep("permit");
-        const deadline = BigInt(Math.floor(Date.now() / 1000) + 3_600);
+        // an hour of the chain's time (a chain's clock need not be the browser's)
+        const block = await signer!.provider.getBlock("latest");
+        const deadline = BigInt((block?.timestamp ?? Math.floor(Date.now() / 1000)) + 3_600);
         const permit = await getRedemptionPermit(client, { owner, amount, deadline });
         const signature = await signer!.signTypedData(permit.domain, permit.types, permit.message);
         await permitRedemptionSync(client, { owner, amount, deadline, signature });

@@ -16,7 +16,8 @@ import type { Incoming } from "./api";
 export function Fulfil({ id }: { id: number }) {
   const incoming = useIncoming();
   if (incoming.isPending) return <Loading what={`redemption #${id}`} />;
-  if (incoming.isError) return <ErrorState error={incoming.error} retry={() => void incoming.refetch()} />;
+  // a failed refresh keeps what was shown (with the failure above it); only a first load that failed has nothing
+  if (incoming.data === undefined) return <ErrorState error={incoming.error} retry={() => void incoming.refetch()} />;
   const r = incoming.data.find((x) => Number(x.redemption_id) === id);
   if (r === undefined) {
     return (
@@ -30,6 +31,7 @@ export function Fulfil({ id }: { id: number }) {
       <p>
         <Link to="/providers">← Provider console</Link>
       </p>
+      {incoming.isError ? <ErrorState error={incoming.error} retry={() => void incoming.refetch()} /> : null}
       <h1>
         Redemption #{r.redemption_id} <Badge value={r.status} />
       </h1>
@@ -53,7 +55,13 @@ export function Fulfil({ id }: { id: number }) {
           <dd>{r.user_access_key === null ? "not registered" : <code className="token">{r.user_access_key}</code>}</dd>
         </dl>
       </section>
-      {r.fulfilled_at === null ? <FulfilForm redemption={r} /> : null}
+      {r.fulfilled_at === null ? (
+        <FulfilForm redemption={r} />
+      ) : (
+        <p className="state" role="status">
+          Fulfilled on <Time unix={r.fulfilled_at} />: the holder opens the details with their key.
+        </p>
+      )}
       {r.status === "disputed" || r.status === "resolved" ? <Evidence id={id} /> : null}
     </>
   );

@@ -46,8 +46,36 @@ export function WalletProvider({ deployment, children }: { deployment: Deploymen
   const [wallet, setWallet] = useState<DiscoveredWallet>();
   const [account, setAccount] = useState<string>();
   const [chainId, setChainId] = useState<number>();
+  // off once the visitor disconnects: no silent reconnection after that in this page
+  const [autoConnect, setAutoConnect] = useState(true);
 
   useEffect(() => discoverWallets(setWallets), []);
+
+  // a wallet that already shares an account with this site (`eth_accounts` asks nothing) is
+  // reconnected after a reload: the session cookie survives one, the page's state does not
+  useEffect(() => {
+    if (wallet !== undefined || wallets.length === 0 || !autoConnect) return;
+    let cancelled = false;
+    void (async () => {
+      for (const w of wallets) {
+        try {
+          const accounts = (await w.provider.request({ method: "eth_accounts" })) as string[];
+          if (cancelled || accounts.length === 0) continue;
+          const chain = Number((await w.provider.request({ method: "eth_chainId" })) as string);
+          if (cancelled) return;
+          setWallet(w);
+          setAccount(accounts[0]);
+          setChainId(chain);
+          return;
+        } catch {
+          // a wallet that cannot answer stays for the visitor to connect
+        }
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [wallets, wallet, autoConnect]);
 
   // follow the connected wallet's account and chain
   useEffect(() => {
@@ -112,6 +140,7 @@ export function WalletProvider({ deployment, children }: { deployment: Deploymen
       connect,
       switchChain,
       disconnect: () => {
+        setAutoConnect(false);
         setWallet(undefined);
         setAccount(undefined);
         setChainId(undefined);
