@@ -249,3 +249,4 @@ export * from "./tables/bridge.js";
 export * from "./tables/verification.js";
 export * from "./tables/writes.js";
 export * from "./tables/webhooks.js";
+export * from "./tables/portal.js";
