@@ -1,3 +1,4 @@
+import { Ajv } from "ajv";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 
@@ -5,6 +6,10 @@ import { KeyInputError } from "../auth/keys.js";
 import type { KeyService, Scope } from "../auth/keys.js";
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import * as s from "../http/schemas.js";
+import { FREE_TEXT } from "../http/text.js";
+
+/** The sign-in body's validator: the message is free text (EIP-4361 messages are lines). */
+const signInBodies = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, keywords: [FREE_TEXT] });
 import type { Db } from "../store/db.js";
 import { accessPublicKeys, apiKeys } from "../store/schema.js";
 import { checkCsrf, clearSessionCookie, setSessionCookie } from "./auth.js";
@@ -117,6 +122,8 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
     "/session",
     {
       config,
+      // the app's Ajv is strict about unknown keywords; this one knows the free-text mark
+      validatorCompiler: ({ schema }) => signInBodies.compile(schema),
       schema: {
         tags,
         summary: "Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie)",
@@ -125,7 +132,8 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
           required: ["message", "signature"],
           additionalProperties: false,
           properties: {
-            message: { type: "string", minLength: 1, maxLength: 4_096 },
+            // EIP-4361 messages are lines: free text (line feeds allowed, other controls refused)
+            message: { type: "string", minLength: 1, maxLength: 4_096, [FREE_TEXT]: true },
             signature: { type: "string", pattern: "^0x[0-9a-fA-F]{130}$" },
           },
         },
