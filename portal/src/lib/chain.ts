@@ -60,6 +60,8 @@ export const chainAccessKeyQueryOptions = (wallet: WalletState, deployment: Depl
     queryKey: ["chain", "access-key", wallet.account, wallet.chainId, user?.toLowerCase()],
     queryFn: async () => getAccessKey(await walletClient(wallet, deployment), { user: user! }),
     enabled: canReadChain(wallet) && user !== undefined,
+    // a key registered or replaced elsewhere (another tab, site or tool) shows up
+    refetchInterval: 10_000,
   });
 
 export const useLease = (wallet: WalletState, deployment: Deployment, redemptionId: number) =>
