@@ -52,7 +52,9 @@ test.describe("Holders and providers", () => {
     await expect(page.getByTestId("balance-arbitrum")).toContainText("sSTB");
     await expect(page.getByTestId("balance-ethereum")).toContainText("sSTB");
     await setUpAccessKey(holder);
-    await expect(page.getByTestId("access-key-status")).toContainText("(unlocked in this page)");
+    await expect(page.getByTestId("access-key-status")).toContainText(
+      "(matches this wallet's key, unlocked in this page)",
+    );
     await checkPage(page, "holder");
 
     await page.goto("/portal/holders/providers");
