@@ -113,3 +113,21 @@ function describeRevert(revert: DecodedRevert): string {
   const args = Object.entries(revert.args).map(([name, value]) => `${name}=${String(value)}`);
   return `${revert.errorName}(${args.join(", ")})`;
 }
+
+/**
+ * A user has registered no access key, so there is nothing to encrypt their access details to: a
+ * provider waits (and tells why) rather than fulfilling blind (DESIGN.md section 5b).
+ */
+export class AccessKeyNotRegisteredError extends BaseError {
+  override name = "AccessKeyNotRegisteredError";
+  /** The user without a key. */
+  readonly user: string;
+
+  constructor(user: string, parameters: BaseErrorParameters = {}) {
+    super(`${user} has registered no access key.`, {
+      details: "the user registers one (registerAccessKey) before access details can be encrypted to them",
+      ...parameters,
+    });
+    this.user = user;
+  }
+}

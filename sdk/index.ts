@@ -19,7 +19,7 @@ export { CHAINS, chainNameOf } from "./chains.js";
 export type { ChainName } from "./chains.js";
 
 // --- errors ---
-export { BaseError, ContractRevertedError, InvalidParameterError } from "./errors.js";
+export { AccessKeyNotRegisteredError, BaseError, ContractRevertedError, InvalidParameterError } from "./errors.js";
 export { PROTOCOL_INTERFACES, decodeRevertData, getContractError, revertDataOf } from "./revert-decoding.js";
 export type { BaseErrorParameters, DecodedRevert } from "./errors.js";
 
@@ -67,9 +67,56 @@ export type {
   QuoteRedemptionReturnType,
 } from "./actions/quoteRedemption.js";
 export type { GetAccessDetailsErrorType, GetAccessDetailsParameters } from "./actions/getAccessDetails.js";
+export {
+  fulfilRedemptionWithLease,
+  fulfilRedemptionWithLeaseSync,
+  prepareFulfilRedemptionWithLease,
+} from "./actions/fulfilRedemptionWithLease.js";
+export type {
+  FulfilRedemptionWithLeaseErrorType,
+  FulfilRedemptionWithLeaseParameters,
+  FulfilRedemptionWithLeaseReturnType,
+} from "./actions/fulfilRedemptionWithLease.js";
 export { IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
 export type { RedemptionStatusName } from "./redemption.js";
 export { fulfilEncrypted, readAccessDetails, redeem } from "./redemption-helpers.js";
+
+// --- access keys and leases: register, offer, accept, terminate, and reads ---
+export {
+  prepareRegisterAccessKey,
+  registerAccessKey,
+  registerAccessKeySync,
+  registerDerivedAccessKey,
+} from "./actions/registerAccessKey.js";
+export type {
+  RegisterAccessKeyErrorType,
+  RegisterAccessKeyParameters,
+  RegisterDerivedAccessKeyParameters,
+} from "./actions/registerAccessKey.js";
+export { getAccessKey } from "./actions/getAccessKey.js";
+export type { GetAccessKeyErrorType, GetAccessKeyParameters } from "./actions/getAccessKey.js";
+export { offerRenewal, offerRenewalSync, prepareOfferRenewal } from "./actions/offerRenewal.js";
+export type { OfferRenewalErrorType, OfferRenewalParameters } from "./actions/offerRenewal.js";
+export {
+  prepareWithdrawRenewalOffer,
+  withdrawRenewalOffer,
+  withdrawRenewalOfferSync,
+} from "./actions/withdrawRenewalOffer.js";
+export type { WithdrawRenewalOfferErrorType, WithdrawRenewalOfferParameters } from "./actions/withdrawRenewalOffer.js";
+export { acceptRenewal, acceptRenewalSync, prepareAcceptRenewal } from "./actions/acceptRenewal.js";
+export type {
+  AcceptRenewalErrorType,
+  AcceptRenewalParameters,
+  AcceptRenewalReturnType,
+} from "./actions/acceptRenewal.js";
+export { prepareTerminateLease, terminateLease, terminateLeaseSync } from "./actions/terminateLease.js";
+export type { TerminateLeaseErrorType, TerminateLeaseParameters } from "./actions/terminateLease.js";
+export { getLease } from "./actions/getLease.js";
+export type { GetLeaseErrorType, GetLeaseParameters, GetLeaseReturnType, RenewalOffer } from "./actions/getLease.js";
+export { getLeaseStatus } from "./actions/getLeaseStatus.js";
+export type { GetLeaseStatusErrorType, GetLeaseStatusParameters } from "./actions/getLeaseStatus.js";
+export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
+export type { LeaseStatusName } from "./lease.js";
 
 // --- access details: envelopes and the wallet-derived key ---
 export {

@@ -11,8 +11,11 @@ import type { DevnetState } from "./devnet-state";
 import { injectWallet, rpc } from "./wallet";
 import type { WalletCall } from "./wallet";
 
-/** The devnet node's accounts by what they do in the tests (the demo leaves #5 an active provider, #6 a holder). */
-export const ACCOUNT = { provider: 5, holder: 6, developer: 13, stranger: 14, disputer: 6 } as const;
+/**
+ * The devnet node's accounts by what they do in the tests (the demo leaves #5 an active provider, #6 a
+ * holder); #15 redeems without ever registering an access key.
+ */
+export const ACCOUNT = { provider: 5, holder: 6, developer: 13, stranger: 14, disputer: 6, keyless: 15 } as const;
 
 /** A browser page signed into nothing yet, with the test wallet of one account injected. */
 export interface Actor {
@@ -20,6 +23,8 @@ export interface Actor {
   address: string;
   calls: WalletCall[];
   refuse: Set<string>;
+  /** A test step run the next time the page asks the wallet for a method (see `injectWallet`). */
+  onceBefore: Map<string, () => Promise<void>>;
 }
 
 interface Fixtures {
@@ -40,12 +45,13 @@ async function newActor(browser: Browser, devnet: DevnetState, index: number, co
   });
   const calls: WalletCall[] = [];
   const refuse = new Set<string>();
-  await injectWallet(context, { rpcUrl: devnet.rpcUrl, account: address, calls, refuse });
+  const onceBefore = new Map<string, () => Promise<void>>();
+  await injectWallet(context, { rpcUrl: devnet.rpcUrl, account: address, calls, refuse, onceBefore });
   const page = await context.newPage();
   page.on("console", (message) => {
     if (message.type() === "error") consoleErrors.push(`${index}: ${message.text()}`);
   });
-  return { page, address, calls, refuse };
+  return { page, address, calls, refuse, onceBefore };
 }
 
 /**

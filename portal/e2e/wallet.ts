@@ -22,16 +22,28 @@ export async function rpc<T>(rpcUrl: string, method: string, params: unknown[] =
  * `window.ethereum`) whose requests run in Node through a binding. It shares one account of the
  * devnet node; the node signs (`personal_sign`, `eth_signTypedData_v4`, `eth_sendTransaction`)
  * for its unlocked accounts, so every signature and transaction is real. `refuse` makes the wallet
- * answer 4001 (the user declined) to the methods listed.
+ * answer 4001 (the user declined) to the methods listed; `onceBefore` runs a step of the test
+ * (another party's transaction) the next time the page asks for a method, before it is answered.
  */
 export async function injectWallet(
   target: Page | BrowserContext,
-  options: { rpcUrl: string; account: string; calls: WalletCall[]; refuse?: Set<string> },
+  options: {
+    rpcUrl: string;
+    account: string;
+    calls: WalletCall[];
+    refuse?: Set<string>;
+    onceBefore?: Map<string, () => Promise<void>>;
+  },
 ): Promise<void> {
   let authorized = false;
   await target.exposeBinding("__testWalletRpc", async (_source, method: string, params: unknown[]) => {
     options.calls.push({ method });
     if (options.refuse?.has(method)) return { error: { code: 4001, message: "User rejected the request." } };
+    const hook = options.onceBefore?.get(method);
+    if (hook !== undefined) {
+      options.onceBefore!.delete(method);
+      await hook();
+    }
     try {
       switch (method) {
         case "eth_requestAccounts":

@@ -6,12 +6,19 @@ import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
 import type { ContractRevertedError } from "../errors.js";
+import { accessKeyBytes } from "../lease.js";
 
 export interface InitiateRedemptionParameters {
   /** sSTB base units to redeem (at least the manager's minimum; the fee is taken on top). */
   amount: bigint;
   /** The provider's address. */
   provider: string;
+  /**
+   * The user's X25519 public key for access details, registered (or replaced) in the same
+   * transaction (`initiateRedemptionWithAccessKey`); omitted: `initiateRedemption`, the key
+   * registered before stays.
+   */
+  accessPublicKey?: string;
 }
 
 export interface InitiateRedemptionReturnType {
@@ -28,21 +35,29 @@ export type InitiateRedemptionErrorType = ContractRevertedError | InvalidParamet
 
 /**
  * Builds `initiateRedemption(amount, provider)`: after the approval (or permit) of amount plus fee,
- * the manager burns `amount`, takes the fee and locks the provider's collateral.
+ * the manager burns `amount`, takes the fee and locks the provider's collateral. With
+ * `accessPublicKey`, builds `initiateRedemptionWithAccessKey(amount, provider, publicKey)` instead,
+ * which registers the user's access key in the same transaction.
  *
  * @example
  * const transaction = prepareInitiateRedemption(client, { amount: parseEther("5"), provider });
+ * const withKey = prepareInitiateRedemption(client, { amount, provider, accessPublicKey: keys.publicKey });
  */
 export function prepareInitiateRedemption(
   client: ProtocolClient,
-  { amount, provider }: InitiateRedemptionParameters,
+  { amount, provider, accessPublicKey }: InitiateRedemptionParameters,
 ): PreparedTransaction {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("initiateRedemption", [
-    amount,
-    provider,
-  ]);
+  const iface = RedemptionManager__factory.createInterface();
+  const data =
+    accessPublicKey === undefined
+      ? iface.encodeFunctionData("initiateRedemption", [amount, provider])
+      : iface.encodeFunctionData("initiateRedemptionWithAccessKey", [
+          amount,
+          provider,
+          accessKeyBytes(accessPublicKey, "accessPublicKey"),
+        ]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 
@@ -58,7 +73,7 @@ export async function initiateRedemption(
   client: ProtocolClient,
   parameters: InitiateRedemptionParameters,
 ): Promise<string> {
-  return sendPrepared(client, prepareInitiateRedemption(client, parameters), "initiateRedemption");
+  return sendPrepared(client, prepareInitiateRedemption(client, parameters), functionNameOf(parameters));
 }
 
 /**
@@ -72,7 +87,7 @@ export async function initiateRedemptionSync(
   parameters: InitiateRedemptionParameters,
 ): Promise<InitiateRedemptionReturnType> {
   const hash = await initiateRedemption(client, parameters);
-  const receipt = await waitForReceipt(client, hash, "initiateRedemption");
+  const receipt = await waitForReceipt(client, hash, functionNameOf(parameters));
   const manager = addressOf(client, "RedemptionManager").toLowerCase();
   const iface = RedemptionManager__factory.createInterface();
   let initiated: { redemptionId: bigint } | undefined;
@@ -93,4 +108,8 @@ export async function initiateRedemptionSync(
     throw new BaseError("initiateRedemption emitted no RedemptionInitiated event", { details: `transaction ${hash}` });
   }
   return { receipt, ...initiated, ...terms };
+}
+
+function functionNameOf(parameters: InitiateRedemptionParameters): string {
+  return parameters.accessPublicKey === undefined ? "initiateRedemption" : "initiateRedemptionWithAccessKey";
 }

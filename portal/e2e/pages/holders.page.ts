@@ -1,3 +1,4 @@
+import { expect } from "@playwright/test";
 import type { Page } from "@playwright/test";
 
 /** The holder's pages: balances, access key, providers, the redemption form, a redemption. */
@@ -18,6 +19,17 @@ export class HolderPage {
   readonly evidenceFile = () => this.page.getByLabel(/Evidence file/);
   readonly disputeButton = () => this.page.getByRole("button", { name: "Open a dispute" });
   readonly evidence = () => this.page.getByTestId("evidence");
+  readonly keyStatus = () => this.page.getByTestId("access-key-status");
+  readonly registerWalletKey = () => this.page.getByRole("button", { name: "Register this wallet's key" });
+  readonly lease = () => this.page.getByTestId("lease");
+  readonly leaseStatus = () => this.page.getByTestId("lease-status");
+  /** The `<time>` of the lease's end as the chain states it (its `datetime` is the ISO instant). */
+  readonly leaseEnd = () => this.page.getByTestId("lease-end-chain").locator("time");
+  readonly offer = () => this.page.getByTestId("renewal-offer");
+  readonly acceptRenewal = () => this.page.getByRole("button", { name: "Accept the renewal" });
+  readonly terminate = () => this.page.getByRole("button", { name: "Terminate the lease…" });
+  readonly terminateYes = () => this.page.getByRole("button", { name: "Yes, terminate the lease" });
+  readonly terminateNo = () => this.page.getByRole("button", { name: "Keep the lease" });
 
   async openHolder(): Promise<void> {
     await this.page.goto("/portal/holders");
@@ -45,6 +57,19 @@ export class ProviderConsolePage {
   readonly incoming = (id: number) => this.page.getByRole("link", { name: `Incoming redemption ${id}` });
   readonly fulfilButton = () => this.page.getByRole("button", { name: "Encrypt and fulfil" });
   readonly fulfilled = () => this.page.getByRole("status").filter({ hasText: /^Fulfilled/ });
+  readonly leaseEndInput = () => this.page.getByLabel(/Lease end/);
+  readonly leaseStatus = () => this.page.getByTestId("lease-status");
+  readonly leaseEnd = () => this.page.getByTestId("lease-end-chain").locator("time");
+  readonly standingOffer = () => this.page.getByTestId("standing-offer");
+  readonly leaseRow = (id: number) => this.page.getByTestId(`lease-row-${id}`);
+
+  /** Offers a renewal of the lease shown (price in sSTB, extension and validity in days). */
+  async offerRenewal(price: string, days: string, validDays = "7"): Promise<void> {
+    await this.page.getByLabel("Renewal price (sSTB)").fill(price);
+    await this.page.getByLabel("Extension (days)").fill(days);
+    await this.page.getByLabel(/Offer valid for/).fill(validDays);
+    await this.page.getByRole("button", { name: /^(Offer the renewal|Replace the offer)$/ }).click();
+  }
 
   async openConsole(): Promise<void> {
     await this.page.goto("/portal/providers");
@@ -54,19 +79,25 @@ export class ProviderConsolePage {
     await this.page.goto(`/portal/providers/redemptions/${id}`);
   }
 
-  /** Fills the access-details form (the lease end as given, local time) and submits it. */
+  /**
+   * Fills the access-details form and submits it; the lease end as given (local time), else the
+   * form's default (30 days of the chain's time), which it returns.
+   */
   async fulfil(details: {
     hostname: string;
     username: string;
     sshKey: string;
-    leaseEnd: string;
+    leaseEnd?: string;
     docs: string;
-  }): Promise<void> {
+  }): Promise<string> {
     await this.page.getByLabel("Host name").fill(details.hostname);
     await this.page.getByLabel("User name").fill(details.username);
     await this.page.getByLabel(/SSH public key/).fill(details.sshKey);
-    await this.page.getByLabel(/Lease end/).fill(details.leaseEnd);
+    if (details.leaseEnd !== undefined) await this.leaseEndInput().fill(details.leaseEnd);
+    else await expect(this.leaseEndInput()).not.toHaveValue("");
+    const leaseEnd = await this.leaseEndInput().inputValue();
     await this.page.getByLabel("Documentation URL").fill(details.docs);
     await this.fulfilButton().click();
+    return leaseEnd;
   }
 }

@@ -23,18 +23,22 @@ async function setUpAccessKey(holder: HolderPage): Promise<void> {
   await expect(holder.keyReady()).toBeVisible();
 }
 
-/** The provider fulfils redemption `id` from its console, with a lease end. */
-async function fulfil(page: Page, id: number, leaseEnd = "2031-05-04T10:30"): Promise<void> {
+/**
+ * The provider fulfils redemption `id` from its console with the form's default lease end (30 days
+ * of the chain's time); resolves with that end as an ISO instant.
+ */
+async function fulfil(page: Page, id: number): Promise<string> {
   const provider = new ProviderConsolePage(page);
   await provider.openRedemption(id);
-  await provider.fulfil({
+  const leaseEnd = await provider.fulfil({
     hostname: `node-${id}.compute.example`,
     username: "holder",
     sshKey: SSH_KEY,
-    leaseEnd,
     docs: "https://docs.compute.example/ssh",
   });
   await expect(provider.fulfilled()).toBeVisible({ timeout: 60_000 });
+  // the datetime-local value is the provider's local time; the page's own clock turns it into the instant
+  return page.evaluate((value) => new Date(value).toISOString(), leaseEnd);
 }
 
 test.describe("Holders and providers", () => {
@@ -48,7 +52,9 @@ test.describe("Holders and providers", () => {
     await expect(page.getByTestId("balance-arbitrum")).toContainText("sSTB");
     await expect(page.getByTestId("balance-ethereum")).toContainText("sSTB");
     await setUpAccessKey(holder);
-    await expect(page.getByTestId("access-key-status")).toContainText("(unlocked in this page)");
+    await expect(page.getByTestId("access-key-status")).toContainText(
+      "(matches this wallet's key, unlocked in this page)",
+    );
     await checkPage(page, "holder");
 
     await page.goto("/portal/holders/providers");
@@ -77,14 +83,14 @@ test.describe("Holders and providers", () => {
     await console.openRedemption(id);
     await expect(providerPage.getByRole("heading", { name: "Fulfil" })).toBeVisible();
     await checkPage(providerPage, "fulfil");
-    await fulfil(providerPage, id);
+    const leaseEnd = await fulfil(providerPage, id);
 
     // the holder opens the details in the page and confirms
     await expect(holder.status()).toContainText("fulfilled", { timeout: 30_000 });
     await holder.openDetails().click();
     await expect(holder.details()).toContainText(`holder@node-${id}.compute.example -p 22`);
     await expect(holder.details()).toContainText(SSH_KEY);
-    await expect(page.getByTestId("lease-end")).toContainText("2031");
+    await expect(page.getByTestId("lease-end").locator("time")).toHaveAttribute("datetime", leaseEnd);
     await checkPage(page, "redemption-fulfilled");
     await holder.confirmButton().click();
     await expect(holder.status()).toContainText("confirmed", { timeout: 60_000 });
@@ -157,7 +163,6 @@ test.describe("Holders and providers", () => {
       hostname: "late.compute.example",
       username: "holder",
       sshKey: SSH_KEY,
-      leaseEnd: "2031-05-04T10:30",
       docs: "https://docs.compute.example/ssh",
     });
     const error = stale.getByRole("alert").filter({ hasText: "The contract refused" });

@@ -27,3 +27,23 @@ export function Countdown({ unix }: { unix: number }) {
     </span>
   );
 }
+
+/**
+ * Time left until `unix` by the chain's clock (leases end by block time, which need not be the
+ * browser's): `chainNow` is the latest block's time when read; the count runs on from there.
+ */
+export function ChainCountdown({ unix, chainNow }: { unix: number; chainNow: number }) {
+  const [offset] = useState(() => chainNow - Date.now() / 1000);
+  const [now, setNow] = useState(() => Date.now() / 1000 + offset);
+  useEffect(() => {
+    setNow(Date.now() / 1000 + offset);
+    const timer = setInterval(() => setNow(Date.now() / 1000 + offset), 1_000);
+    return () => clearInterval(timer);
+  }, [offset]);
+  const left = unix - now;
+  return (
+    <span className={left > 0 ? "countdown" : "countdown overdue"} data-testid="lease-time-left">
+      {left > 0 ? `${formatDuration(left)} left` : "ended"}
+    </span>
+  );
+}

@@ -1,4 +1,8 @@
-import { ApiResponseError, BaseError, ContractRevertedError } from "#sdk";
+import { formatEther } from "ethers";
+
+import { AccessKeyNotRegisteredError, ApiResponseError, BaseError, ContractRevertedError } from "#sdk";
+
+import { formatDuration, formatTime } from "./format";
 
 /** The gateway could not be reached (network error, not an HTTP answer). */
 export class GatewayUnreachableError extends BaseError {
@@ -10,8 +14,58 @@ export interface DescribedError {
   kind: "wallet-refused" | "revert" | "unreachable" | "session" | "api" | "wallet" | "other";
   title: string;
   message: string;
-  /** A contract's reason string, verbatim (the spec's five strings among them). */
+  /** A contract's reason string, verbatim (the spec's five strings among them), or its custom error's name. */
   reason?: string;
+}
+
+type Args = Record<string, unknown>;
+const when = (value: unknown) => formatTime(Number(value)).local;
+const sstb = (value: unknown) => `${formatEther(value as bigint)} sSTB`;
+
+/**
+ * The manager's custom errors in words (the spec's five reason strings are shown verbatim instead).
+ * An error not listed here is shown by its name and arguments.
+ */
+const REVERT_WORDS: Record<string, (a: Args) => string> = {
+  RedemptionUnauthorized: () => "Only a party to this redemption (or lease) may do that: your account is not.",
+  RedemptionNotFound: (a) => `There is no redemption #${String(a.redemptionId)}.`,
+  RedemptionInvalidStatus: (a) => `Redemption #${String(a.redemptionId)} is not in a state that allows this.`,
+  RedemptionBelowMinimum: (a) => `The amount is below the minimum redemption of ${sstb(a.minimum)}.`,
+  RedemptionByProvider: () => "A provider cannot redeem with itself.",
+  RedemptionEmptyAccessDetails: () => "The access details are empty.",
+  DisputeWindowClosed: (a) => `The dispute window closed on ${when(a.disputeDeadline)}.`,
+  AccessKeyInvalid: () => "That access key is not valid (zero means no key).",
+  LeaseEndOutOfRange: (a) =>
+    `The lease end must lie after ${when(a.earliest)} and no later than ${when(a.latest)} (the maximum lease term).`,
+  LeaseNotFound: (a) => `Redemption #${String(a.leaseId)} is not a lease.`,
+  LeaseNotRenewable: () => "This lease has no stated end, so it cannot be renewed.",
+  LeaseAlreadyTerminated: () => "The lease has already been terminated.",
+  LeaseEnded: (a) => `The lease ended on ${when(a.end)}.`,
+  LeaseUnderDispute: () => "A redemption of this lease is under dispute: no renewal until it is settled.",
+  RenewalOfferNotFound: () => "There is no renewal offer standing (it was accepted, withdrawn or never made).",
+  RenewalOfferLapsed: (a) => `The renewal offer lapsed on ${when(a.validUntil)}.`,
+  RenewalTermsMismatch: (a) =>
+    `The provider changed the offer: it now asks ${sstb(a.price)} for ${formatDuration(Number(a.extension))}. Nothing was paid; review the new terms.`,
+  RenewalExtensionOutOfRange: (a) =>
+    `The extension is too long: at most ${formatDuration(Number(a.maxExtension))} (the maximum lease term from now).`,
+  RenewalValidityOutOfRange: (a) =>
+    `The offer's validity must lie after ${when(a.earliest)} and no later than ${when(a.latest)} (the lease's end).`,
+  ERC20InsufficientAllowance: () => "The allowance for the manager is too small for the amount plus fee.",
+  ERC20InsufficientBalance: () => "Your sSTB balance is too small for the amount plus fee.",
+  EnforcedPause: () => "The protocol is paused.",
+};
+
+/** A revert in words: the reason string verbatim, else the custom error described, else its name. */
+export function revertInWords(revert: ContractRevertedError): string {
+  if (revert.reason !== undefined) return revert.reason;
+  if (revert.errorName === undefined) return `an unknown error (${revert.selector})`;
+  const words = REVERT_WORDS[revert.errorName];
+  if (words === undefined) return revert.errorName;
+  try {
+    return words(revert.args);
+  } catch {
+    return revert.errorName;
+  }
 }
 
 const WALLET_REFUSED = new Set([4001, "ACTION_REJECTED"]);
@@ -49,7 +103,15 @@ export function describeError(error: unknown): DescribedError {
         : undefined;
   if (revert !== undefined) {
     const reason = revert.reason ?? revert.errorName ?? "unknown error";
-    return { kind: "revert", title: "The contract refused", message: reason, reason };
+    return { kind: "revert", title: "The contract refused", message: revertInWords(revert), reason };
+  }
+  if (error instanceof AccessKeyNotRegisteredError) {
+    return {
+      kind: "other",
+      title: "The holder has no access key",
+      message:
+        "The holder has not registered an access key on-chain, so the details cannot be encrypted to them. Nothing was sent.",
+    };
   }
   if (error instanceof GatewayUnreachableError) {
     return { kind: "unreachable", title: "The gateway is unreachable", message: error.shortMessage };

@@ -121,6 +121,24 @@ describe(`Portal sessions on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite
       expect((me.body as any).data.address).to.equal(signer("user").address);
     });
 
+    it("takes the message's line feeds (EIP-4361 is lines) but refuses any other control character in it", async function () {
+      const text = await messageFor(signer("keeper").address);
+      expect(text).to.include("\n");
+      const withNul = text.replace("\n", "\u0000\n");
+      const r = await post("/api/v1/session", {
+        message: withNul,
+        signature: await signer("keeper").signMessage(withNul),
+      });
+      expectError(r, "invalid_parameter", 400);
+      expect((r.body as any).error.details.reason).to.equal(
+        "must not contain control characters other than tab, line feed and carriage return (found U+0000)",
+      );
+      expect(r.headers.get("set-cookie")).to.equal(null);
+      // the nonce was not spent by the refused request: the clean message still signs in
+      const { r: ok } = await signInWith(signer("keeper"), text);
+      expect(ok.status, ok.text).to.equal(200);
+    });
+
     it("uses a nonce once: the same signed message replayed is refused", async function () {
       const first = await signInWith(signer("keeper"));
       expect(first.r.status, first.r.text).to.equal(200);

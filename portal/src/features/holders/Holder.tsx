@@ -5,10 +5,11 @@ import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
 import { Badge, Empty, ErrorState, Loading } from "../../components/States";
 import { Countdown, Time } from "../../components/Time";
+import { canReadChain, useChainAccessKey } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
 import { useDeriveKey, useDerivedKey } from "./access-key";
-import { useAccessKey, useBalance, useMyRedemptions, useRegisterAccessKey } from "./api";
+import { useBalance, useMyRedemptions, useRegisterAccessKey } from "./api";
 
 /** The holder's page: sSTB on each chain, the access key, my redemptions. */
 export function Holder() {
@@ -70,48 +71,76 @@ function Balances() {
   );
 }
 
-/** The access key: derived from a wallet signature, its public half registered for providers to encrypt to. */
+/**
+ * The access key: derived from a wallet signature, its public half registered on the redemption
+ * manager (`registerAccessKey`), where providers read it. Shows what the chain holds against the
+ * key this wallet derives: registered, not registered, or a different key (registered from another
+ * site or wallet; providers would encrypt to that one).
+ */
 export function AccessKeySetup() {
   const deployment = useDeployment();
   const wallet = useWallet();
-  const registered = useAccessKey();
+  const registered = useChainAccessKey(wallet, deployment, wallet.account);
   const keys = useDerivedKey(wallet.account);
   const derive = useDeriveKey(wallet, deployment);
-  const register = useRegisterAccessKey();
+  const register = useRegisterAccessKey(wallet, deployment);
   const setUp = useMutation({
     mutationFn: async () => {
       const pair = keys ?? (await derive());
-      if (registered.data?.public_key !== pair.publicKey) await register.mutateAsync(pair.publicKey);
+      const onChain = await registered.refetch();
+      if (onChain.data !== pair.publicKey.toLowerCase()) await register.mutateAsync(pair.publicKey);
       return pair;
     },
   });
-  const matches = keys !== undefined && registered.data?.public_key === keys.publicKey;
+  const state =
+    registered.data === undefined || registered.data === null
+      ? "none"
+      : keys === undefined
+        ? "locked"
+        : registered.data === keys.publicKey.toLowerCase()
+          ? "matches"
+          : "mismatch";
   return (
     <section className="card" aria-labelledby="access-key-title">
       <h2 id="access-key-title">Access key</h2>
       <p>
-        Providers encrypt your access details to a key your wallet derives by signing a message for this site. The key
-        stays in this page: nothing secret is stored or sent.
+        Providers encrypt your access details to a key your wallet derives by signing a message for this site; its
+        public half is registered on the redemption manager, where providers read it. The private key stays in this
+        page: nothing secret is stored or sent.
       </p>
-      {registered.isPending ? (
-        <Loading what="your access key" />
+      {!canReadChain(wallet) ? (
+        <p className="state warning" data-testid="access-key-status">
+          Connect your wallet on {deployment.chain.label} to read your registered key from the chain.
+        </p>
+      ) : registered.isPending ? (
+        <Loading what="your registered access key" />
       ) : registered.isError ? (
         <ErrorState error={registered.error} retry={() => void registered.refetch()} />
-      ) : registered.data.public_key === null ? (
-        <p data-testid="access-key-status">No access key registered yet: providers cannot send you access details.</p>
+      ) : state === "none" ? (
+        <p data-testid="access-key-status">Not registered: providers cannot send you access details yet.</p>
       ) : (
         <p data-testid="access-key-status">
-          Registered <Time unix={registered.data.updated_at} />:{" "}
-          <code className="token">{registered.data.public_key}</code>
-          {keys === undefined
+          Registered on-chain: <code className="token">{registered.data}</code>
+          {state === "locked"
             ? " (not unlocked in this page)"
-            : matches
-              ? " (unlocked in this page)"
-              : " (differs from this wallet's)"}
+            : state === "matches"
+              ? " (matches this wallet's key, unlocked in this page)"
+              : " (differs from this wallet's key: register this wallet's key, or providers encrypt to the other one)"}
         </p>
       )}
-      <button type="button" className="primary" disabled={setUp.isPending || matches} onClick={() => setUp.mutate()}>
-        {setUp.isPending ? "Waiting for your wallet…" : matches ? "Access key ready" : "Set up my access key"}
+      <button
+        type="button"
+        className="primary"
+        disabled={setUp.isPending || state === "matches" || !canReadChain(wallet)}
+        onClick={() => setUp.mutate()}
+      >
+        {setUp.isPending
+          ? "Waiting for your wallet…"
+          : state === "matches"
+            ? "Access key ready"
+            : state === "mismatch"
+              ? "Register this wallet's key"
+              : "Set up my access key"}
       </button>
       {setUp.isError ? <ErrorState error={setUp.error} /> : null}
     </section>

@@ -6,11 +6,12 @@ import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
 import { Badge, ErrorState, Loading } from "../../components/States";
 import { Time } from "../../components/Time";
+import { useChainAccessKey } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { formatDuration } from "../../lib/format";
 import { useWallet } from "../../lib/wallet";
 import { AccessKeySetup } from "./Holder";
-import { useAccessKey, useProvider, useQuote, useRedeem } from "./api";
+import { STEP_TEXT, useProvider, useQuote, useRedeem } from "./api";
 import type { Quote, RedeemStep } from "./api";
 
 /** A provider's page: profile, hardware, statistics, and the redemption form. */
@@ -71,17 +72,11 @@ export function ProviderPage({ id }: { id: string }) {
   );
 }
 
-const STEP_TEXT: Record<RedeemStep, string> = {
-  permit: "Sign the permit for amount plus fee in your wallet…",
-  approve: "Approve amount plus fee in your wallet…",
-  initiate: "Confirm the redemption in your wallet…",
-};
-
 function RedeemForm({ provider }: { provider: string }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const navigate = useNavigate();
-  const accessKey = useAccessKey();
+  const accessKey = useChainAccessKey(wallet, deployment, wallet.account);
   const [amount, setAmount] = useState("1");
   const deferred = useDeferredValue(amount);
   const quote = useQuote(Number(deferred), provider);
@@ -94,7 +89,7 @@ function RedeemForm({ provider }: { provider: string }) {
       { onSuccess: (id) => void navigate(`/holders/redemptions/${id}`), onSettled: () => setStep(undefined) },
     );
   };
-  const noKey = accessKey.data?.public_key === null;
+  const noKey = accessKey.data === null;
   return (
     <section className="card" aria-labelledby="redeem-title">
       <h2 id="redeem-title">Redeem sSTB with this provider</h2>

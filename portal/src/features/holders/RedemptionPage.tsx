@@ -13,6 +13,7 @@ import { Countdown, Time } from "../../components/Time";
 import { api, unwrap } from "../../lib/api-client";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
+import { LeaseCard } from "./Lease";
 import { openEnvelope, useDeriveKey, useDerivedKey } from "./access-key";
 import { MAX_EVIDENCE_BYTES, readEvidenceFile, useConfirm, useDispute, useEvidence, useRedemption } from "./api";
 import type { IssueType, Redemption } from "./api";
@@ -66,6 +67,7 @@ export function RedemptionPage({ id }: { id: number }) {
           </dd>
         </dl>
       </section>
+      {r.fulfilled_at === null ? null : <LeaseCard redemptionId={id} fulfilledAt={r.fulfilled_at} />}
       {r.fulfilled_at === null ? null : <AccessDetailsCard redemption={r} />}
       {r.status === "fulfilled" ? <ConfirmCard id={id} /> : null}
       {canDispute(r) ? <DisputeCard id={id} /> : null}

@@ -2,20 +2,25 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { parseEther } from "ethers";
 
 import {
+  acceptRenewalSync,
   approveRedemptionSync,
   confirmRedemptionSync,
   getRedemptionPermit,
   initiateRedemptionSync,
   permitRedemptionSync,
+  registerAccessKeySync,
   sendPrepared,
+  terminateLeaseSync,
   waitForReceipt,
 } from "#sdk";
+import type { ProtocolClient } from "#sdk";
 
 import type { ApiPaths } from "#sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
 import type { ApiData } from "../../lib/api-client";
+import { chainAccessKeyQueryOptions } from "../../lib/chain";
 import { walletClient } from "../../lib/protocol";
 import type { WalletState } from "../../lib/wallet";
 
@@ -85,8 +90,6 @@ export const evidenceQueryOptions = (id: number) =>
     queryFn: async () =>
       unwrap(await api.GET("/api/v1/redemptions/{redemptionId}/dispute", { params: { path: { redemptionId: id } } })),
   });
-export const accessKeyQueryOptions = () =>
-  queryOptions({ queryKey: ["access-key"], queryFn: async () => unwrap(await api.GET("/api/v1/session/access-key")) });
 
 export const useBalance = () => useQuery(balanceQueryOptions());
 export const useProviders = (filters: ProviderFilters) => useQuery(providersQueryOptions(filters));
@@ -95,19 +98,33 @@ export const useQuote = (amount: number, provider: string) => useQuery(quoteQuer
 export const useMyRedemptions = () => useQuery(myRedemptionsQueryOptions());
 export const useRedemption = (id: number) => useQuery(redemptionQueryOptions(id));
 export const useEvidence = (id: number, enabled: boolean) => useQuery({ ...evidenceQueryOptions(id), enabled });
-export const useAccessKey = () => useQuery(accessKeyQueryOptions());
 
-export function useRegisterAccessKey() {
+/**
+ * Registers the wallet-derived public key on the redemption manager (`registerAccessKey`): the
+ * chain is where providers (and the provider agent) read it since issue 19. The session's
+ * `PUT /session/access-key` of phase 1 is no longer called.
+ */
+export function useRegisterAccessKey(wallet: WalletState, deployment: Deployment) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (publicKey: string) =>
-      unwrap(await api.PUT("/api/v1/session/access-key", { body: { public_key: publicKey } })),
-    onSuccess: (data) => queryClient.setQueryData(accessKeyQueryOptions().queryKey, data),
+      registerAccessKeySync(await walletClient(wallet, deployment), { publicKey }),
+    onSuccess: () =>
+      queryClient.invalidateQueries({
+        queryKey: chainAccessKeyQueryOptions(wallet, deployment, wallet.account).queryKey,
+      }),
   });
 }
 
 /** Progress of a redemption being signed, for the page to show. */
-export type RedeemStep = "permit" | "approve" | "initiate";
+export type RedeemStep = "permit" | "approve" | "initiate" | "accept";
+/** What the page says while the wallet is asked for each step. */
+export const STEP_TEXT: Record<RedeemStep, string> = {
+  permit: "Sign the permit for amount plus fee in your wallet…",
+  approve: "Approve amount plus fee in your wallet…",
+  initiate: "Confirm the redemption in your wallet…",
+  accept: "Confirm the renewal in your wallet…",
+};
 
 /** Errors a wallet gives for a method it does not have (EIP-1193 4200, JSON-RPC -32601). */
 function unsupported(error: unknown): boolean {
@@ -120,6 +137,35 @@ function unsupported(error: unknown): boolean {
 }
 
 /**
+ * Lets the manager take `amount` plus its fee: an EIP-2612 permit where the wallet signs typed data
+ * (deadline an hour of the chain's time), else an exact approval; a refusal in the wallet stops.
+ * A redemption and a renewal (a redemption of the offer's price) pay the same way.
+ */
+async function authorisePayment(
+  client: ProtocolClient,
+  wallet: WalletState,
+  amount: bigint,
+  onStep: (step: RedeemStep) => void,
+): Promise<void> {
+  const owner = wallet.account!;
+  const signer = await wallet.getSigner();
+  try {
+    onStep("permit");
+    // an hour of the chain's time (a chain's clock need not be the browser's)
+    const block = await signer!.provider.getBlock("latest");
+    const deadline = BigInt((block?.timestamp ?? Math.floor(Date.now() / 1000)) + 3_600);
+    const permit = await getRedemptionPermit(client, { owner, amount, deadline });
+    const signature = await signer!.signTypedData(permit.domain, permit.types, permit.message);
+    await permitRedemptionSync(client, { owner, amount, deadline, signature });
+    return;
+  } catch (error) {
+    if (!unsupported(error)) throw error;
+  }
+  onStep("approve");
+  await approveRedemptionSync(client, { amount });
+}
+
+/**
  * Redeems with the wallet through the SDK's actions: an EIP-2612 permit of amount plus fee where the
  * wallet signs typed data (else an approval), then `initiateRedemption`; returns the new id.
  */
@@ -129,25 +175,7 @@ export function useRedeem(wallet: WalletState, deployment: Deployment) {
     mutationFn: async (input: { amount: string; provider: string; onStep: (step: RedeemStep) => void }) => {
       const client = await walletClient(wallet, deployment);
       const amount = parseEther(input.amount);
-      const owner = wallet.account!;
-      const signer = await wallet.getSigner();
-      let permitted = false;
-      try {
-        input.onStep("permit");
-        // an hour of the chain's time (a chain's clock need not be the browser's)
-        const block = await signer!.provider.getBlock("latest");
-        const deadline = BigInt((block?.timestamp ?? Math.floor(Date.now() / 1000)) + 3_600);
-        const permit = await getRedemptionPermit(client, { owner, amount, deadline });
-        const signature = await signer!.signTypedData(permit.domain, permit.types, permit.message);
-        await permitRedemptionSync(client, { owner, amount, deadline, signature });
-        permitted = true;
-      } catch (error) {
-        if (!unsupported(error)) throw error;
-      }
-      if (!permitted) {
-        input.onStep("approve");
-        await approveRedemptionSync(client, { amount });
-      }
+      await authorisePayment(client, wallet, amount, input.onStep);
       input.onStep("initiate");
       const { redemptionId } = await initiateRedemptionSync(client, { amount, provider: input.provider });
       return redemptionId;
@@ -230,5 +258,41 @@ export function useDispute(wallet: WalletState, deployment: Deployment, id: numb
       return answer;
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: redemptionQueryOptions(id).queryKey }),
+  });
+}
+
+/**
+ * Accepts the provider's standing renewal offer, bound to the price and extension the page showed
+ * (`acceptRenewal` reverts `RenewalTermsMismatch` if the offer changed since): the price plus fee is
+ * permitted (or approved) first, as for a redemption.
+ */
+export function useAcceptRenewal(wallet: WalletState, deployment: Deployment) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: {
+      leaseId: bigint;
+      price: bigint;
+      extension: bigint;
+      onStep: (step: RedeemStep) => void;
+    }) => {
+      const client = await walletClient(wallet, deployment);
+      await authorisePayment(client, wallet, input.price, input.onStep);
+      input.onStep("accept");
+      return acceptRenewalSync(client, { leaseId: input.leaseId, price: input.price, extension: input.extension });
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["chain", "lease"] });
+      void queryClient.invalidateQueries({ queryKey: ["redemptions"] });
+      void queryClient.invalidateQueries({ queryKey: ["balance"] });
+    },
+  });
+}
+
+/** Terminates the lease (`terminateLease`): the provider reclaims the resources; no refund. */
+export function useTerminate(wallet: WalletState, deployment: Deployment) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (leaseId: bigint) => terminateLeaseSync(await walletClient(wallet, deployment), { leaseId }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["chain", "lease"] }),
   });
 }

@@ -4,6 +4,9 @@ import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
 import { Badge, Empty, ErrorState, Loading } from "../../components/States";
 import { Countdown, Time } from "../../components/Time";
+import { canReadChain, useLease } from "../../lib/chain";
+import { useDeployment } from "../../lib/deployment";
+import { useWallet } from "../../lib/wallet";
 import { useCollateral, useIncoming, useProfile } from "./api";
 
 /** The provider console: profile and status, collateral (free and locked) and capacity, incoming redemptions. */
@@ -80,6 +83,7 @@ export function Console({ address }: { address: string }) {
         )}
       </section>
       <IncomingRedemptions />
+      <Leases />
     </>
   );
 }
@@ -143,5 +147,84 @@ function IncomingRedemptions() {
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The provider's leases (fulfilled redemptions that are not renewals), each read from the chain:
+ * running ones with their end, terminated and ended ones to reclaim.
+ */
+function Leases() {
+  const deployment = useDeployment();
+  const wallet = useWallet();
+  const incoming = useIncoming();
+  const fulfilled = (incoming.data ?? []).filter((r) => r.fulfilled_at !== null);
+  return (
+    <section className="card" aria-labelledby="leases-title">
+      <h2 id="leases-title">Leases</h2>
+      {!canReadChain(wallet) ? (
+        <p className="state warning" role="status">
+          Connect your wallet on {deployment.chain.label} to read your leases from the chain.
+        </p>
+      ) : incoming.isPending ? (
+        <Loading what="your leases" />
+      ) : incoming.data === undefined ? (
+        <ErrorState error={incoming.error} retry={() => void incoming.refetch()} />
+      ) : fulfilled.length === 0 ? (
+        <Empty>No leases yet: a lease starts when you fulfil a redemption.</Empty>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Lease</th>
+                <th scope="col">Holder</th>
+                <th scope="col">Status</th>
+                <th scope="col">Ends</th>
+              </tr>
+            </thead>
+            <tbody>
+              {fulfilled.map((r) => (
+                <LeaseRow key={r.redemption_id} id={Number(r.redemption_id)} user={r.user} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function LeaseRow({ id, user }: { id: number; user: string }) {
+  const deployment = useDeployment();
+  const wallet = useWallet();
+  const view = useLease(wallet, deployment, id);
+  // a renewal is a redemption of an existing lease, listed with that lease
+  if (view.data?.renewal === true || (view.data !== undefined && view.data.lease === null)) return null;
+  const lease = view.data?.lease;
+  return (
+    <tr data-testid={`lease-row-${id}`}>
+      <td>
+        <Link to={`/providers/redemptions/${id}`} aria-label={`Lease ${id}`}>
+          #{id}
+        </Link>
+      </td>
+      <td>
+        <Address value={user} />
+      </td>
+      <td>
+        {view.isPending ? (
+          <Loading what="the lease" />
+        ) : lease === undefined || lease === null ? (
+          <ErrorState error={view.error} retry={() => void view.refetch()} />
+        ) : (
+          <>
+            <Badge value={lease.status} />
+            {lease.status === "terminated" || lease.status === "ended" ? " reclaim the resources" : null}
+          </>
+        )}
+      </td>
+      <td>{lease?.end === null || lease === undefined || lease === null ? "—" : <Time unix={Number(lease.end)} />}</td>
+    </tr>
   );
 }

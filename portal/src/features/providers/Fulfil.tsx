@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 
@@ -7,9 +7,11 @@ import { Amount } from "../../components/Amount";
 import { EvidenceView } from "../../components/Evidence";
 import { Badge, ErrorState, Loading } from "../../components/States";
 import { Countdown, Time } from "../../components/Time";
+import { canReadChain, useChainAccessKey } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
-import { useEvidence, useFulfil, useIncoming } from "./api";
+import { ProviderLease } from "./Lease";
+import { useChainTime, useEvidence, useFulfil, useIncoming } from "./api";
 import type { Incoming } from "./api";
 
 /** One incoming redemption: its terms, the fulfilment form (encrypted in the page), the dispute evidence. */
@@ -51,52 +53,78 @@ export function Fulfil({ id }: { id: number }) {
             <Time unix={r.estimated_fulfillment_time} />{" "}
             {r.status === "pending" ? <Countdown unix={r.estimated_fulfillment_time} /> : null}
           </dd>
-          <dt>Holder's access key</dt>
-          <dd>{r.user_access_key === null ? "not registered" : <code className="token">{r.user_access_key}</code>}</dd>
+          <dt>Holder's access key (on-chain)</dt>
+          <dd data-testid="holder-key">
+            <HolderKey user={r.user} />
+          </dd>
         </dl>
       </section>
       {r.fulfilled_at === null ? (
         <FulfilForm redemption={r} />
       ) : (
-        <p className="state" role="status">
-          Fulfilled on <Time unix={r.fulfilled_at} />: the holder opens the details with their key.
-        </p>
+        <>
+          <p className="state" role="status">
+            Fulfilled on <Time unix={r.fulfilled_at} />: the holder opens the details with their key.
+          </p>
+          <ProviderLease redemptionId={id} />
+        </>
       )}
       {r.status === "disputed" || r.status === "resolved" ? <Evidence id={id} /> : null}
     </>
   );
 }
 
-const defaultLeaseEnd = () => {
-  const d = new Date(Date.now() + 30 * 86_400_000);
-  d.setSeconds(0, 0);
+/** A Unix time as a `datetime-local` value in the reader's time zone. */
+const localInput = (unix: number) => {
+  const d = new Date(unix * 1000);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
+const LEASE_DAYS = 30;
+
+/** The holder's key as the chain has it (what the SDK encrypts to): registered, none, or not readable yet. */
+function HolderKey({ user }: { user: string }) {
+  const deployment = useDeployment();
+  const wallet = useWallet();
+  const key = useChainAccessKey(wallet, deployment, user);
+  if (!canReadChain(wallet)) return <span className="muted">connect your wallet to read it from the chain</span>;
+  if (key.isPending) return <Loading what="the holder's key" />;
+  if (key.isError) return <ErrorState error={key.error} retry={() => void key.refetch()} />;
+  return key.data === null ? <>not registered</> : <code className="token">{key.data}</code>;
+}
 
 function FulfilForm({ redemption }: { redemption: Incoming }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const fulfil = useFulfil(wallet, deployment);
+  const key = useChainAccessKey(wallet, deployment, redemption.user);
+  const chainTime = useChainTime(wallet, deployment);
   const [form, setForm] = useState({
     hostname: "",
     port: "22",
     username: "",
     ssh_key: "",
-    expiration: defaultLeaseEnd(),
+    expiration: "",
     cpu_cores: "8",
     memory_gb: "32",
     storage_gb: "512",
     bandwidth_mbps: "1000",
     documentation_url: "https://",
   });
+  // the default lease end: 30 days of the chain's time (the contract checks the end against block time)
+  const chainNow = chainTime.data;
+  useEffect(() => {
+    if (chainNow !== undefined) {
+      setForm((f) => (f.expiration === "" ? { ...f, expiration: localInput(chainNow + LEASE_DAYS * 86_400) } : f));
+    }
+  }, [chainNow]);
   const set = (name: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [name]: e.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     fulfil.mutate({
-      redemptionId: Number(redemption.redemption_id),
-      userPublicKey: redemption.user_access_key!,
+      redemptionId: BigInt(redemption.redemption_id),
+      leaseEnd: BigInt(Math.floor(new Date(form.expiration).getTime() / 1000)),
       details: {
         redemption_id: redemption.redemption_id,
         access_type: "ssh",
@@ -104,7 +132,6 @@ function FulfilForm({ redemption }: { redemption: Incoming }) {
         port: Number(form.port),
         username: form.username,
         ssh_key: form.ssh_key,
-        expiration: new Date(form.expiration).toISOString(),
         resources: {
           cpu_cores: Number(form.cpu_cores),
           memory_gb: Number(form.memory_gb),
@@ -115,18 +142,31 @@ function FulfilForm({ redemption }: { redemption: Incoming }) {
       },
     });
   };
-  if (redemption.user_access_key === null) {
+  if (!canReadChain(wallet)) {
     return (
       <p className="state warning" role="status">
-        The holder has not registered an access key yet: the details cannot be encrypted to them. Ask them to set it up
-        on their holder page.
+        Connect your wallet on {deployment.chain.label} to fulfil: the holder's key and the lease end are read from the
+        chain.
+      </p>
+    );
+  }
+  if (key.isPending) return <Loading what="the holder's access key" />;
+  if (key.isError) return <ErrorState error={key.error} retry={() => void key.refetch()} />;
+  if (key.data === null) {
+    return (
+      <p className="state warning" role="status" data-testid="no-holder-key">
+        The holder has not registered an access key on-chain: the details cannot be encrypted to them, so this
+        redemption cannot be fulfilled yet. Ask them to set it up on their holder page (it is a one-time transaction).
       </p>
     );
   }
   return (
     <section className="card" aria-labelledby="fulfil-title">
       <h2 id="fulfil-title">Fulfil</h2>
-      <p>The details are encrypted in this page to the holder's key; only the envelope goes on-chain.</p>
+      <p>
+        The details are encrypted in this page to the holder's key registered on-chain; only the envelope goes on-chain,
+        with the lease end.
+      </p>
       <form onSubmit={submit} className="grid">
         <label>
           Host name
@@ -145,7 +185,7 @@ function FulfilForm({ redemption }: { redemption: Incoming }) {
           <textarea required value={form.ssh_key} onChange={set("ssh_key")} />
         </label>
         <label>
-          Lease end (your time zone)
+          Lease end (your time zone; the manager's maximum term, 365 days by default)
           <input required type="datetime-local" value={form.expiration} onChange={set("expiration")} />
         </label>
         <label>

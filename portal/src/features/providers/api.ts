@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { fulfilRedemptionSync } from "#sdk";
-import type { AccessDetails } from "#sdk";
+import { fulfilRedemptionWithLeaseSync, offerRenewalSync, withdrawRenewalOfferSync } from "#sdk";
+import type { FulfilRedemptionWithLeaseParameters } from "#sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
@@ -51,19 +51,55 @@ export const useIncoming = () => useQuery(incomingQueryOptions());
 export const useEvidence = (id: number, enabled: boolean) => useQuery({ ...evidenceQueryOptions(id), enabled });
 
 /**
- * Fulfils from the browser: the SDK encrypts the access details in the page to the holder's
- * registered access key (bound to this chain, manager and redemption) and the wallet sends
- * `fulfillRedemption` with the envelope; nothing readable leaves the page.
+ * Fulfils from the browser with a lease end (`fulfillRedemptionWithLease`): the SDK reads the
+ * holder's access key from the chain, encrypts the access details in the page to it (bound to this
+ * chain, manager and redemption; `expiration` is the lease end) and the wallet sends the envelope;
+ * nothing readable leaves the page. A holder without a registered key is refused by the SDK
+ * (`AccessKeyNotRegisteredError`) before anything is encrypted.
  */
 export function useFulfil(wallet: WalletState, deployment: Deployment) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { redemptionId: number; details: AccessDetails; userPublicKey: string }) =>
-      fulfilRedemptionSync(await walletClient(wallet, deployment), {
-        redemptionId: BigInt(input.redemptionId),
-        details: input.details,
-        userPublicKey: input.userPublicKey,
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: incomingQueryOptions().queryKey }),
+    mutationFn: async (input: FulfilRedemptionWithLeaseParameters) =>
+      fulfilRedemptionWithLeaseSync(await walletClient(wallet, deployment), input),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: incomingQueryOptions().queryKey });
+      void queryClient.invalidateQueries({ queryKey: ["chain", "lease"] });
+    },
   });
 }
+
+/** Offers a renewal of one of the provider's running leases (`offerRenewal`; replaces a standing offer). */
+export function useOfferRenewal(wallet: WalletState, deployment: Deployment) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { leaseId: bigint; price: bigint; extension: bigint; validUntil: bigint }) =>
+      offerRenewalSync(await walletClient(wallet, deployment), input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["chain", "lease"] }),
+  });
+}
+
+/** Withdraws the standing renewal offer (`withdrawRenewalOffer`). */
+export function useWithdrawOffer(wallet: WalletState, deployment: Deployment) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (leaseId: bigint) =>
+      withdrawRenewalOfferSync(await walletClient(wallet, deployment), { leaseId }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["chain", "lease"] }),
+  });
+}
+
+/** The chain's latest block time (Unix seconds): lease ends are validated against it, not the browser's clock. */
+export const chainTimeQueryOptions = (wallet: WalletState, deployment: Deployment) =>
+  queryOptions({
+    queryKey: ["chain", "time", wallet.chainId],
+    queryFn: async () => {
+      const client = await walletClient(wallet, deployment);
+      const block = await client.runner.provider?.getBlock("latest");
+      return block?.timestamp ?? Math.floor(Date.now() / 1000);
+    },
+    enabled: wallet.account !== undefined && wallet.onAppChain,
+    staleTime: 60_000,
+  });
+export const useChainTime = (wallet: WalletState, deployment: Deployment) =>
+  useQuery(chainTimeQueryOptions(wallet, deployment));

@@ -1,0 +1,70 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+
+import { getAccessKey, getContract, getContractError, getLease } from "#sdk";
+import type { GetLeaseReturnType } from "#sdk";
+
+import type { Deployment } from "../config/deployment";
+import { walletClient } from "./protocol";
+import type { WalletState } from "./wallet";
+
+/**
+ * Reads from the chain (issue 19's access keys and leases) through the SDK, with the wallet's node
+ * as the runner: the chain is the source of truth for keys and leases, and the portal's CSP allows
+ * no RPC URL of its own (connect-src 'self'), so these reads need the wallet connected on the
+ * deployment's chain; the pages say so when it is not. The gateway's lease API (issue 19, built in
+ * parallel) is not needed.
+ */
+
+/** Whether chain reads can run now (the wallet connected on the deployment's chain). */
+export const canReadChain = (wallet: WalletState) => wallet.account !== undefined && wallet.onAppChain;
+
+/** What the lease screens show: the lease a redemption belongs to, and the chain's clock. */
+export interface LeaseView {
+  /** The lease's id: the redemption's own, or the lease a renewal renewed; null before fulfilment. */
+  leaseId: bigint | null;
+  /** Whether this redemption is a renewal of `leaseId` (not the lease's first redemption). */
+  renewal: boolean;
+  lease: GetLeaseReturnType | null;
+  /** The latest block's time (Unix seconds): leases end by the chain's clock, not the browser's. */
+  chainNow: number;
+}
+
+/**
+ * The lease of redemption `redemptionId`. `leaseIdOf` has no SDK action yet (the SDK's `getLease`
+ * takes a lease id): read here with the SDK's `getContract` and its revert decoding.
+ */
+export const leaseQueryOptions = (wallet: WalletState, deployment: Deployment, redemptionId: number) =>
+  queryOptions({
+    queryKey: ["chain", "lease", wallet.account, wallet.chainId, redemptionId],
+    queryFn: async (): Promise<LeaseView> => {
+      const client = await walletClient(wallet, deployment);
+      let leaseId: bigint;
+      try {
+        leaseId = await getContract(client, "RedemptionManager").leaseIdOf(BigInt(redemptionId));
+      } catch (error) {
+        throw getContractError(error, { functionName: "leaseIdOf" });
+      }
+      const block = await client.runner.provider?.getBlock("latest");
+      const chainNow = block?.timestamp ?? Math.floor(Date.now() / 1000);
+      if (leaseId === 0n) return { leaseId: null, renewal: false, lease: null, chainNow };
+      const lease = await getLease(client, { leaseId });
+      return { leaseId, renewal: leaseId !== BigInt(redemptionId), lease, chainNow };
+    },
+    enabled: canReadChain(wallet),
+    refetchInterval: 5_000,
+  });
+
+/** The X25519 key `user` registered on the redemption manager (lower-case hex), or null. */
+export const chainAccessKeyQueryOptions = (wallet: WalletState, deployment: Deployment, user: string | undefined) =>
+  queryOptions({
+    queryKey: ["chain", "access-key", wallet.account, wallet.chainId, user?.toLowerCase()],
+    queryFn: async () => getAccessKey(await walletClient(wallet, deployment), { user: user! }),
+    enabled: canReadChain(wallet) && user !== undefined,
+    // a key registered or replaced elsewhere (another tab, site or tool) shows up
+    refetchInterval: 10_000,
+  });
+
+export const useLease = (wallet: WalletState, deployment: Deployment, redemptionId: number) =>
+  useQuery(leaseQueryOptions(wallet, deployment, redemptionId));
+export const useChainAccessKey = (wallet: WalletState, deployment: Deployment, user: string | undefined) =>
+  useQuery(chainAccessKeyQueryOptions(wallet, deployment, user));
