@@ -24,6 +24,7 @@ import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
+import { LeaseNotices } from "./webhooks/lease-notices.js";
 import type { Webhooks } from "./webhooks/index.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
@@ -38,6 +39,8 @@ export interface Gateway {
   indexers: ChainIndexer[];
   chains: DeployedChain[];
   webhooks: Webhooks;
+  /** The time-based lease webhooks (`redemption.lease_expiring`, `.lease_ended`); runs with the indexers. */
+  leaseNotices: LeaseNotices;
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
   synced(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -98,11 +101,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   if (sealer === undefined && config.environment !== "devnet") {
     log("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
   }
-  const webhooks = createWebhooks(
+  const settings = webhookSettings(config.environment, config.webhooks);
+  const webhooks = createWebhooks(store.db, settings, log, new WebhookSecrets(sealer));
+  const leaseNotices = new LeaseNotices(
     store.db,
-    webhookSettings(config.environment, config.webhooks),
+    webhooks.outbox,
+    primary.chainId!,
+    { leadSeconds: settings.leaseExpiringLeadSeconds, intervalMs: settings.leaseNoticeIntervalMs },
     log,
-    new WebhookSecrets(sealer),
   );
   const indexers = chains.map(
     (c) =>
@@ -121,7 +127,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           batchBlocks: config.batchBlocks,
           log,
           afterApply: options.afterApply,
-          onCommit: () => responseCache?.invalidate(),
+          onCommit: () => {
+            responseCache?.invalidate();
+            leaseNotices.wake();
+          },
           sink: webhooks.outbox,
         },
       ),
@@ -180,7 +189,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     webhooks: webhooks.subscriptions,
   });
 
-  if (options.index !== false) for (const indexer of indexers) indexer.start();
+  if (options.index !== false) {
+    for (const indexer of indexers) indexer.start();
+    leaseNotices.start();
+  }
   if (options.deliver !== false) webhooks.workers.start();
   let url = "";
   if (options.listen !== false) {
@@ -201,6 +213,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     indexers,
     chains,
     webhooks,
+    leaseNotices,
     async synced(timeoutMs = 60_000) {
       await Promise.all(
         indexers.map(async (indexer) => {
@@ -215,6 +228,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
       await app.close();
       await Promise.all(indexers.map((i) => i.stop()));
+      await leaseNotices.stop();
       bridgeFees.close();
       verification.close();
       writes.close();

@@ -23,6 +23,7 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /marketplace/listings/:listing_id": "getListing",
   // redemptions
   "POST /redemptions": "initiateRedemption",
+  "GET /redemptions": "listRedemptions",
   "GET /redemptions/:redemptionId": "getRedemption",
   "POST /redemptions/:redemptionId/confirm": "confirmRedemption",
   "POST /redemptions/:redemptionId/dispute": "openDispute",
