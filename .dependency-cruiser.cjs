@@ -69,9 +69,32 @@ module.exports = {
     {
       name: "portal-imports-sdk-only",
       severity: "error",
-      comment: "portal/ runs in the browser on the SDK alone.",
-      from: { path: "^portal/" },
+      comment:
+        "portal/ runs in the browser on the SDK alone (its browser tests, portal/e2e/, drive the devnet like test/ does).",
+      from: { path: "^portal/", pathNot: "^portal/(e2e/|playwright[.]config[.]ts$)" },
       to: { path: "^(deploy|devnet|gateway|scripts|test|tools)/" },
+    },
+    {
+      name: "portal-no-node-builtins",
+      severity: "error",
+      comment: "portal/src/ is browser code: no Node built-in.",
+      from: { path: "^portal/src/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "portal-features-independent",
+      severity: "error",
+      comment:
+        "A portal feature does not import another feature (STYLE-WEB.md B2): shared code goes in portal/src/{components,lib}, features meet in app/.",
+      from: { path: "^portal/src/features/([^/]+)/" },
+      to: { path: "^portal/src/features/", pathNot: "^portal/src/features/$1/" },
+    },
+    {
+      name: "portal-shared-below-features",
+      severity: "error",
+      comment: "portal/src/{components,lib,config} are shared by the features and import none of them (or app/).",
+      from: { path: "^portal/src/(components|lib|config)/" },
+      to: { path: "^portal/src/(features|app)/" },
     },
     {
       name: "devnet-below-tools-and-entry-points",
@@ -105,13 +128,13 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ["node_modules", "typechain-types"] },
-    exclude: { path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage"] },
+    exclude: { path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist"] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default", "types"],
-      extensions: [".ts", ".js", ".mjs", ".cjs", ".json", ".d.ts"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json", ".d.ts"],
     },
     skipAnalysisNotInRules: true,
   },

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 
-import { formatEther, parseEther } from "ethers";
+import { HDNodeWallet, formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
@@ -213,6 +213,7 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       `Relayer (devnet only; CCIP delivers on real chains): account #${DEVNET_ROLES.indexOf("relayer")}, cursor ${cursorFile}`,
     );
     printGateway(gateway.url, apiKey, gateway.store.location, log);
+    printPortal(gateway.url, nodes[0].url, log);
     log(`Ready in ${readySeconds.toFixed(1)} s.`);
     log("");
     log("Demo scenario on arbitrum:");
@@ -357,6 +358,23 @@ async function startDevnetGateway(root: string, deploymentFile: string, port: nu
   }
   const gatewayLog = (line: string) => log(`  gateway: ${line}`);
   return startGateway(config, { log: gatewayLog, requestLog: gatewayLog });
+}
+
+/** Hardhat's well-known test mnemonic: the devnet's accounts (never use them on a real chain). */
+const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
+
+/** The portal's URL and the demo's accounts to sign in with, with their keys to import into a wallet. */
+function printPortal(url: string, rpcUrl: string, log: (line: string) => void): void {
+  const keyOf = (i: number) => HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${i}`);
+  log("Portal (the web interface, served by the gateway):");
+  log(`  URL        ${url}/portal/   (sign in there; the portal accepts only this origin)`);
+  log("  Sign in with the demo's accounts (import a key into your wallet: MetaMask > Add account > Import):");
+  for (const role of ["user", "provider"] as const) {
+    const wallet = keyOf(DEVNET_ROLES.indexOf(role));
+    log(`    ${role.padEnd(9)} ${wallet.address}  private key ${wallet.privateKey}`);
+  }
+  log(`  The wallet needs the devnet's arbitrum: chain id 42161, RPC ${rpcUrl} (the portal offers to add it).`);
+  log("");
 }
 
 function printGateway(url: string, apiKey: string, location: string, log: (line: string) => void): void {

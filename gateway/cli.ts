@@ -21,7 +21,8 @@ import type { WebhookAction } from "./webhooks/command.js";
 export const USAGE = {
   serve: `  npm run gateway [-- --gateway-port 8080 --host 127.0.0.1 --environment devnet --deployment FILE
                      --data-dir DIR --confirmations N|chain=N,... --poll-ms MS --tls-cert PEM --tls-key PEM
-                     --trusted-proxies ADDR,CIDR,... --require-https true|false --no-build]
+                     --trusted-proxies ADDR,CIDR,... --require-https true|false --portal-origin URL
+                     --no-build]
       (serve; --no-build skips the Hardhat build of the contracts' bindings, for a tree built ahead)`,
   keys: `  npm run gateway -- keys create [--tier standard|premium|enterprise] [--scopes read,write] [--account 0x...]
                                  [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE] [--quiet]
@@ -47,7 +48,9 @@ devnet HTTPS is required: serve TLS or name the TLS-terminating proxy),
 GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
 GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400),
 GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits),
-GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts).`;
+GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts),
+GATEWAY_PORTAL_ORIGIN (the portal's scheme://host[:port]; the devnet: the gateway's URL), GATEWAY_SESSION_TTL
+(seconds, default 28800), GATEWAY_PORTAL_DIR (default portal/dist), GATEWAY_WALLET_RPC_URLS (for wallets to add).`;
 
 const usageOf = (commands: readonly Command[]) => `Usage:\n${commands.map((c) => USAGE[c]).join("\n")}`;
 const FULL_USAGE = `${usageOf(["serve", "keys", "accounts", "webhooks"])}\n\n${ENVIRONMENT}`;
@@ -81,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
         "tls-key": { type: "string" },
         "trusted-proxies": { type: "string" },
         "require-https": { type: "string" },
+        "portal-origin": { type: "string" },
         "no-build": { type: "boolean" },
         tier: { type: "string" },
         account: { type: "string" },

@@ -43,6 +43,42 @@ export interface GatewayConfig {
   verificationTtlSeconds?: number;
   /** Webhook delivery and e-mail alerts (defaults per environment: gateway/webhooks/settings.ts). */
   webhooks?: Partial<WebhookSettings>;
+  /** The portal (issue 20): its origin, sessions and build (defaults: {@link portalSettings}). */
+  portal?: PortalSettings;
+}
+
+/** The portal's settings. */
+export interface PortalSettings {
+  /**
+   * `scheme://host[:port]` the portal is served from: what a sign-in message must name and where a
+   * session's writes must come from (`GATEWAY_PORTAL_ORIGIN`). Default on the devnet: the gateway's
+   * own URL once it listens; elsewhere required for sign-in.
+   */
+  origin?: string;
+  /** Longest session, seconds (`GATEWAY_SESSION_TTL`, default 8 hours). */
+  sessionTtlSeconds: number;
+  /** The built portal (`GATEWAY_PORTAL_DIR`, default `portal/dist`). */
+  distDir: string;
+  /** RPC URLs a wallet may add for the primary chain (`GATEWAY_WALLET_RPC_URLS`; devnet: the node's). */
+  walletRpcUrls?: string[];
+}
+
+/** The portal's settings from the environment (`root` resolves the build folder). */
+export function portalSettings(env: NodeJS.ProcessEnv, root: string, origin?: string): PortalSettings {
+  const portalOrigin = origin ?? env.GATEWAY_PORTAL_ORIGIN;
+  if (portalOrigin !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(portalOrigin)) {
+    throw new ConfigError("--portal-origin / GATEWAY_PORTAL_ORIGIN must be scheme://host[:port], no path");
+  }
+  const rpc = (env.GATEWAY_WALLET_RPC_URLS ?? "")
+    .split(",")
+    .map((u) => u.trim())
+    .filter((u) => u !== "");
+  return {
+    ...(portalOrigin === undefined ? {} : { origin: portalOrigin }),
+    sessionTtlSeconds: positiveInteger(env.GATEWAY_SESSION_TTL ?? String(8 * 3_600), "GATEWAY_SESSION_TTL"),
+    distDir: path.resolve(root, env.GATEWAY_PORTAL_DIR ?? path.join("portal", "dist")),
+    ...(rpc.length === 0 ? {} : { walletRpcUrls: rpc }),
+  };
 }
 
 /**
@@ -152,6 +188,7 @@ export function loadConfig(
     verifierKeys: loadVerifierKeys(env, environment),
     verificationTtlSeconds: positiveInteger(env.GATEWAY_VERIFICATION_TTL ?? "86400", "GATEWAY_VERIFICATION_TTL"),
     webhooks: webhookSettingsFromEnv(env),
+    portal: portalSettings(env, root, pick("portal-origin", "GATEWAY_PORTAL_ORIGIN")),
   };
 }
 

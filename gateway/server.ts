@@ -25,6 +25,10 @@ import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
 import { LeaseNotices } from "./webhooks/lease-notices.js";
+import { portalSettings } from "./config.js";
+import type { PortalConfig } from "./portal/static.js";
+import { SessionService } from "./session/sessions.js";
+import { KeyUsageCounter } from "./session/usage.js";
 import type { Webhooks } from "./webhooks/index.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
@@ -34,6 +38,8 @@ export interface Gateway {
   store: Store;
   keys: KeyService;
   verification: VerificationService;
+  /** Portal sessions (SIWE). */
+  sessions: SessionService;
   /** Accounts whose signing keys the gateway holds (sealed). */
   accounts: ManagedAccounts;
   indexers: ChainIndexer[];
@@ -165,6 +171,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           indexed: (block: number) => indexers.find((i) => i.source.chainId === primary.chainId)!.waitFor(block, 5_000),
         }),
   });
+  const portal = config.portal ?? portalSettings({}, process.cwd());
+  const sessions = new SessionService(store.db, {
+    ...(portal.origin === undefined ? {} : { origin: portal.origin }),
+    chainId: primary.chainId!,
+    sessionTtlSeconds: portal.sessionTtlSeconds,
+    nonceTtlSeconds: 300,
+    secureCookie: config.requireHttps ?? config.environment !== "devnet",
+  });
+  const usage = new KeyUsageCounter(store.db);
   const app = await buildApp({
     model,
     chains,
@@ -187,6 +202,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     writes,
     accounts,
     webhooks: webhooks.subscriptions,
+    sessions,
+    usage,
+    primary,
+    portal: { distDir: portal.distDir, config: () => portalConfigOf(config.environment, chains, primary, portal) },
   });
 
   if (options.index !== false) {
@@ -198,6 +217,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   if (options.listen !== false) {
     url = await app.listen({ host: config.host, port: config.port });
     url = url.replace("[::1]", "localhost");
+    // the devnet's portal is the gateway's own pages: its origin is the URL the gateway listens on
+    if (sessions.settings.origin === undefined && config.environment === "devnet") sessions.settings.origin = url;
     // the commands (keys, accounts, webhooks) of another process reach a gateway that holds the
     // PGlite folder through this file (PGlite admits one process per folder)
     if (store.kind === "pglite") writeFileSync(urlFileOf(config), url);
@@ -209,6 +230,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     store,
     keys,
     verification,
+    sessions,
     accounts,
     indexers,
     chains,
@@ -227,6 +249,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       closed = true;
       if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
       await app.close();
+      await usage.close();
       await Promise.all(indexers.map((i) => i.stop()));
       await leaseNotices.stop();
       bridgeFees.close();
@@ -236,5 +259,34 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       redis?.disconnect();
       await store.close();
     },
+  };
+}
+
+/** `/portal/config.json`: the deployment as the portal needs it (the primary chain, its contracts, the chains). */
+function portalConfigOf(
+  environment: string,
+  chains: DeployedChain[],
+  primary: DeployedChain,
+  portal: { walletRpcUrls?: string[] },
+): PortalConfig {
+  const symbol = primary.chain.toLowerCase().startsWith("polygon") ? "POL" : "ETH";
+  return {
+    environment,
+    chain: {
+      name: primary.chain,
+      label: CHAIN_LABELS[primary.chain] ?? primary.chain,
+      chain_id: primary.chainId!,
+      // the devnet's wallets add the local node; elsewhere only what the operator configures
+      wallet_rpc_urls: portal.walletRpcUrls ?? (environment === "devnet" && primary.rpcUrl ? [primary.rpcUrl] : []),
+      native_currency: { name: symbol === "POL" ? "POL" : "Ether", symbol, decimals: 18 },
+      contracts: Object.fromEntries(
+        Object.entries(primary.contracts).filter(([name]) => !name.endsWith("Implementation")),
+      ),
+    },
+    chains: chains.map((c) => ({
+      name: c.chain,
+      label: CHAIN_LABELS[c.chain] ?? c.chain,
+      chain_id: c.chainId!,
+    })),
   };
 }

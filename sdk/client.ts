@@ -1,7 +1,8 @@
 import type { ContractRunner, Signer, TransactionReceipt } from "ethers";
 
 import type { DeployedChain } from "./deployments.js";
-import { BaseError, InvalidParameterError, getContractError } from "./errors.js";
+import { BaseError, InvalidParameterError } from "./errors.js";
+import { getContractError } from "./revert-decoding.js";
 
 /** Contract name -> address, as a deployments file lists a chain's contracts (`SSTB`, `RedemptionManager`, ...). */
 export type ProtocolAddresses = Readonly<Record<string, string>>;

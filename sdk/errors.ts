@@ -1,8 +1,3 @@
-import { AbiCoder, dataSlice, isHexString } from "ethers";
-import type { Interface } from "ethers";
-
-import { FACTORIES } from "./factories.js";
-
 /**
  * The SDK's errors (after viem's `errors/base.ts`): every failure is a {@link BaseError} with a
  * one-line `shortMessage` for people, `details` for logs, the original error as `cause`, and
@@ -109,60 +104,6 @@ export class ContractRevertedError extends BaseError {
     this.selector = revert.selector;
     this.data = revert.data;
   }
-}
-
-const ERROR_STRING = "0x08c379a0"; // Error(string)
-const PANIC = "0x4e487b71"; // Panic(uint256)
-
-/** Every protocol contract's interface, whose custom errors {@link decodeRevertData} names. */
-export const PROTOCOL_INTERFACES: readonly Interface[] = Object.values(FACTORIES).map((factory) =>
-  factory.createInterface(),
-);
-
-/** Decodes revert data: `Error(string)`, `Panic(uint256)`, or a custom error of one of `interfaces`. */
-export function decodeRevertData(data: string, interfaces: readonly Interface[] = PROTOCOL_INTERFACES): DecodedRevert {
-  const selector = dataSlice(data, 0, 4);
-  const coder = AbiCoder.defaultAbiCoder();
-  if (selector === ERROR_STRING) {
-    const [reason] = coder.decode(["string"], dataSlice(data, 4)) as unknown as [string];
-    return { errorName: "Error", args: { reason }, reason, selector, data };
-  }
-  if (selector === PANIC) {
-    const [code] = coder.decode(["uint256"], dataSlice(data, 4)) as unknown as [bigint];
-    return { errorName: "Panic", args: { code }, selector, data };
-  }
-  for (const iface of interfaces) {
-    const parsed = iface.parseError(data);
-    if (parsed === null) continue;
-    const args: Record<string, unknown> = {};
-    parsed.fragment.inputs.forEach((input, i) => (args[input.name || String(i)] = parsed.args[i] as unknown));
-    return { errorName: parsed.name, args, selector, data };
-  }
-  return { args: {}, selector, data };
-}
-
-/** The revert data an ethers error carries anywhere along its chain, if it is a revert. */
-export function revertDataOf(error: unknown): string | undefined {
-  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.data === "string" && isHexString(e.data) && e.data.length >= 10) return e.data;
-    const info = e.info as { error?: { data?: unknown } } | undefined;
-    if (typeof info?.error?.data === "string" && isHexString(info.error.data)) return info.error.data;
-    e = (e.error ?? e.cause) as Record<string, unknown> | undefined;
-  }
-  return undefined;
-}
-
-/**
- * The error an action throws for a failed call: a {@link ContractRevertedError} when `error` is a
- * revert, the error itself when it is already a {@link BaseError}, else a {@link BaseError}
- * wrapping it.
- */
-export function getContractError(error: unknown, context: { functionName?: string } = {}): BaseError {
-  if (error instanceof BaseError) return error;
-  const data = revertDataOf(error);
-  if (data !== undefined) return new ContractRevertedError(decodeRevertData(data), { cause: error, ...context });
-  const what = context.functionName === undefined ? "The call" : `The call of "${context.functionName}"`;
-  return new BaseError(`${what} failed.`, { cause: error });
 }
 
 function describeRevert(revert: DecodedRevert): string {

@@ -19,16 +19,8 @@ export { CHAINS, chainNameOf } from "./chains.js";
 export type { ChainName } from "./chains.js";
 
 // --- errors ---
-export {
-  AccessKeyNotRegisteredError,
-  BaseError,
-  ContractRevertedError,
-  InvalidParameterError,
-  PROTOCOL_INTERFACES,
-  decodeRevertData,
-  getContractError,
-  revertDataOf,
-} from "./errors.js";
+export { AccessKeyNotRegisteredError, BaseError, ContractRevertedError, InvalidParameterError } from "./errors.js";
+export { PROTOCOL_INTERFACES, decodeRevertData, getContractError, revertDataOf } from "./revert-decoding.js";
 export type { BaseErrorParameters, DecodedRevert } from "./errors.js";
 
 // --- redemption: actions (build, send, send and wait) and reads ---
@@ -68,6 +60,12 @@ export type {
   GetRedemptionReturnType,
 } from "./actions/getRedemption.js";
 export { getAccessDetails } from "./actions/getAccessDetails.js";
+export { PROVIDER_STATUSES, PROVIDER_TIERS, quoteRedemption } from "./actions/quoteRedemption.js";
+export type {
+  QuoteRedemptionErrorType,
+  QuoteRedemptionParameters,
+  QuoteRedemptionReturnType,
+} from "./actions/quoteRedemption.js";
 export type { GetAccessDetailsErrorType, GetAccessDetailsParameters } from "./actions/getAccessDetails.js";
 export {
   fulfilRedemptionWithLease,
@@ -236,6 +234,7 @@ export {
   DELIVERY_HEADER,
   EVENT_HEADER,
   SIGNATURE_HEADER,
+  WEBHOOK_EVENT_GROUPS,
   constantTimeEqual,
   signBody,
   verifySignature,

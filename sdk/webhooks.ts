@@ -17,6 +17,46 @@ export const DELIVERY_HEADER = "x-service-delivery";
 /** The webhook event's name. */
 export const EVENT_HEADER = "x-service-event";
 
+/**
+ * The webhook events by the list that names them (SPEC.md "Webhooks"): the reference list, the
+ * integration guide's list (`sstb.minted` and `sstb.redeemed` are in both) and the protocol's own
+ * redemption outcomes. The gateway subscribes to their union (`gateway/webhooks/events.ts`; a test
+ * keeps the two in step); the portal shows the groups.
+ */
+export const WEBHOOK_EVENT_GROUPS = [
+  {
+    name: "Reference list",
+    events: [
+      "cu.verified",
+      "sstb.minted",
+      "sstb.redeemed",
+      "listing.created",
+      "listing.purchased",
+      "verification.completed",
+      "bridge.message_sent",
+      "bridge.message_received",
+    ],
+  },
+  {
+    name: "Integration-guide list",
+    events: [
+      "sstb.minted",
+      "sstb.transferred",
+      "sstb.redeemed",
+      "marketplace.listing_created",
+      "marketplace.order_created",
+      "marketplace.trade_executed",
+      "redemption.initiated",
+      "redemption.fulfilled",
+      "redemption.confirmed",
+    ],
+  },
+  {
+    name: "Redemption outcomes (protocol)",
+    events: ["redemption.expired", "redemption.disputed", "redemption.resolved"],
+  },
+] as const;
+
 /** A webhook body: the event's id, name, time and data (the gateway's `webhooks/events.ts`). */
 export interface WebhookPayload {
   id: string;

@@ -34,6 +34,14 @@ import { verificationRoutes } from "./routes/verification.js";
 import { writeRoutes } from "./routes/write.js";
 import { webhookRoutes } from "../webhooks/routes.js";
 import type { SubscriptionService } from "../webhooks/subscriptions.js";
+import type { DeployedChain } from "#sdk";
+import { portalRoutes } from "../portal/static.js";
+import type { PortalRouteOptions } from "../portal/static.js";
+import { authenticateSession } from "../session/auth.js";
+import { sessionRoutes } from "../session/routes.js";
+import type { SessionService } from "../session/sessions.js";
+import type { KeyUsageCounter } from "../session/usage.js";
+import { accountReadRoutes } from "./routes/account-reads.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -82,6 +90,14 @@ export interface AppOptions extends ReadRouteOptions {
   accounts?: ManagedAccounts;
   /** Webhook subscriptions (routes under both prefixes at `/webhooks`). */
   webhooks?: SubscriptionService;
+  /** Portal sessions (SIWE): the session routes, and the session cookie as a credential on every route. */
+  sessions?: SessionService;
+  /** Counts each API key's requests (the portal's key list shows them). */
+  usage?: KeyUsageCounter;
+  /** The primary chain: the account routes (redemptions of an account, quotes, collateral). */
+  primary?: DeployedChain;
+  /** The built portal, served at `/portal/`. */
+  portal?: PortalRouteOptions;
 }
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
@@ -225,11 +241,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     if (isPublic(request)) return;
     try {
-      request.apiKey = await options.keys.authenticate(token);
+      // no API key but a portal session cookie: the session's address is the account
+      const session =
+        token === undefined && options.sessions !== undefined
+          ? await authenticateSession(request, options.sessions)
+          : undefined;
+      request.apiKey = session ?? (await options.keys.authenticate(token));
     } catch (error) {
       request.authError = toApiError(error, log);
     }
   });
+  if (options.usage !== undefined) {
+    const usage = options.usage;
+    app.addHook("onResponse", async (request) => {
+      if (request.apiKey !== undefined && request.portalSession === undefined) usage.record(request.apiKey.keyId);
+    });
+  }
 
   await app.register(rateLimit, {
     global: true,
@@ -443,8 +470,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
     if (options.writes !== undefined) await app.register(writeRoutes, { writes: options.writes, prefix });
     if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });
+    if (options.sessions !== undefined && options.usage !== undefined && options.db !== undefined) {
+      const { sessions, usage, db } = options;
+      await app.register(sessionRoutes, { sessions, keys: options.keys, usage, db, prefix });
+    }
+    if (options.primary !== undefined && options.db !== undefined) {
+      await app.register(accountReadRoutes, { db: options.db, primary: options.primary, prefix });
+    }
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
+  if (options.portal !== undefined) await app.register(portalRoutes, options.portal);
   await app.register(adminRoutes, { keys: options.keys });
   await app.register(accountAdminRoutes, {
     keys: options.keys,

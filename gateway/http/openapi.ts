@@ -21,6 +21,10 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     verification: { signs: true } as never,
     writes: absent,
     webhooks: absent,
+    sessions: absent,
+    usage: absent,
+    db: absent,
+    primary: { chain: "arbitrum", chainId: 42161, rpcUrl: "http://127.0.0.1:1", contracts: {} },
   };
   const app = await buildApp(options);
   try {

@@ -23,12 +23,16 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /marketplace/listings/:listing_id": "getListing",
   // redemptions
   "POST /redemptions": "initiateRedemption",
-  "GET /redemptions": "listRedemptions",
   "GET /redemptions/:redemptionId": "getRedemption",
   "POST /redemptions/:redemptionId/confirm": "confirmRedemption",
   "POST /redemptions/:redemptionId/dispute": "openDispute",
   "GET /redemptions/:redemptionId/dispute": "getDispute",
   "GET /redemptions/:redemptionId/specifications": "getRedemptionSpecifications",
+  // the calling account's redemptions and reads behind the portal's pages
+  "GET /redemptions": "listAccountRedemptions",
+  "GET /redemptions/quote": "quoteRedemption",
+  "GET /redemptions/:redemptionId/access-details": "getAccessDetails",
+  "GET /providers/:providerId/collateral": "getProviderCollateral",
   // sSTB of the key's account
   "GET /sstb/balance": "getSstbBalance",
   "POST /sstb/transfer": "transferSstb",
@@ -49,6 +53,16 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /webhooks/:subscription_id/test": "sendTestWebhook",
   "GET /webhooks/:subscription_id/deliveries": "listWebhookDeliveries",
   "POST /webhooks/:subscription_id/deliveries/:delivery_id/redeliver": "redeliverWebhookDelivery",
+  // portal sessions (Sign-In with Ethereum) and the session's own API keys
+  "POST /session/nonce": "createSignInNonce",
+  "POST /session": "signIn",
+  "GET /session": "getSession",
+  "DELETE /session": "signOut",
+  "GET /session/keys": "listSessionKeys",
+  "POST /session/keys": "createSessionKey",
+  "DELETE /session/keys/:key_id": "revokeSessionKey",
+  "GET /session/access-key": "getSessionAccessKey",
+  "PUT /session/access-key": "setSessionAccessKey",
   // the calling key and the deployment
   "GET /me": "getMe",
   "GET /deployment": "getDeployment",

@@ -137,6 +137,60 @@ export async function redemptionView(
   return row === undefined ? undefined : (await redemptionViews(db, [row], now))[0];
 }
 
+/**
+ * Redemptions of one chain by provider, user, status and the status of the lease they belong to
+ * (at the chain's time), with their views, by id in `order`.
+ */
+export async function listRedemptionViews(
+  db: Db,
+  chainId: number,
+  filter: RedemptionFilter,
+  page: { page: number; limit: number },
+  order: "asc" | "desc" = "asc",
+): Promise<{ rows: RedemptionView[]; total: number }> {
+  const now = await chainTime(db, chainId);
+  const conditions: SQL[] = [eq(redemptions.chainId, chainId)];
+  if (filter.providerId !== undefined) {
+    conditions.push(eq(redemptions.providerLower, filter.providerId.toLowerCase()));
+  }
+  if (filter.user !== undefined) conditions.push(eq(redemptions.userLower, filter.user.toLowerCase()));
+  if (filter.status !== undefined) conditions.push(eq(redemptions.status, filter.status));
+  switch (filter.leaseStatus) {
+    case "none":
+      conditions.push(isNull(redemptions.leaseId));
+      break;
+    case "terminated":
+      conditions.push(isNotNull(leases.terminatedAt));
+      break;
+    case "ended":
+      conditions.push(isNull(leases.terminatedAt), lte(leases.expiresAt, now));
+      break;
+    case "active":
+      conditions.push(
+        isNotNull(leases.leaseId),
+        isNull(leases.terminatedAt),
+        or(isNull(leases.expiresAt), gt(leases.expiresAt, now))!,
+      );
+      break;
+  }
+  const where = and(...conditions);
+  const joined = and(eq(leases.chainId, redemptions.chainId), eq(leases.leaseId, redemptions.leaseId));
+  const rows = await db
+    .select(getTableColumns(redemptions))
+    .from(redemptions)
+    .leftJoin(leases, joined)
+    .where(where)
+    .orderBy(order === "asc" ? asc(redemptions.redemptionId) : desc(redemptions.redemptionId))
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit);
+  const [{ count }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(redemptions)
+    .leftJoin(leases, joined)
+    .where(where);
+  return { rows: await redemptionViews(db, rows, now), total: count };
+}
+
 /** A bridge transfer as far as the indexers have seen it: either side may be missing (yet). */
 export interface BridgeMessage {
   send?: BridgeSendRow;
@@ -287,51 +341,13 @@ export class ReadModel {
     return redemptionView(this.db, this.primaryChainId, redemptionId, now);
   }
 
-  /** Redemptions by provider, user, status and lease status, oldest first. */
-  async listRedemptions(filter: RedemptionFilter, page: Page): Promise<{ rows: RedemptionView[]; total: number }> {
-    const now = await chainTime(this.db, this.primaryChainId);
-    const conditions: SQL[] = [eq(redemptions.chainId, this.primaryChainId)];
-    if (filter.providerId !== undefined) {
-      conditions.push(eq(redemptions.providerLower, filter.providerId.toLowerCase()));
-    }
-    if (filter.user !== undefined) conditions.push(eq(redemptions.userLower, filter.user.toLowerCase()));
-    if (filter.status !== undefined) conditions.push(eq(redemptions.status, filter.status));
-    switch (filter.leaseStatus) {
-      case "none":
-        conditions.push(isNull(redemptions.leaseId));
-        break;
-      case "terminated":
-        conditions.push(isNotNull(leases.terminatedAt));
-        break;
-      case "ended":
-        conditions.push(isNull(leases.terminatedAt), lte(leases.expiresAt, now));
-        break;
-      case "active":
-        conditions.push(
-          isNotNull(leases.leaseId),
-          isNull(leases.terminatedAt),
-          or(isNull(leases.expiresAt), gt(leases.expiresAt, now))!,
-        );
-        break;
-    }
-    const where = and(...conditions);
-    const rows = await this.db
-      .select({ ...getTableColumns(redemptions), total: totalOver })
-      .from(redemptions)
-      .leftJoin(leases, and(eq(leases.chainId, redemptions.chainId), eq(leases.leaseId, redemptions.leaseId)))
-      .where(where)
-      .orderBy(asc(redemptions.redemptionId))
-      .limit(page.limit)
-      .offset((page.page - 1) * page.limit);
-    const { rows: pageRows, total } = await this.paged(rows, async () => {
-      const [{ count }] = await this.db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(redemptions)
-        .leftJoin(leases, and(eq(leases.chainId, redemptions.chainId), eq(leases.leaseId, redemptions.leaseId)))
-        .where(where);
-      return count;
-    });
-    return { rows: await redemptionViews(this.db, pageRows, now), total };
+  /** Redemptions by provider, user, status and lease status. */
+  async listRedemptions(
+    filter: RedemptionFilter,
+    page: Page,
+    order: "asc" | "desc" = "asc",
+  ): Promise<{ rows: RedemptionView[]; total: number }> {
+    return listRedemptionViews(this.db, this.primaryChainId, filter, page, order);
   }
 
   /** Verification methods of compute units (by cu id), from the attestations that minted them. */

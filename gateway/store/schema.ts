@@ -266,3 +266,4 @@ export * from "./tables/verification.js";
 export * from "./tables/writes.js";
 export * from "./tables/webhooks.js";
 export * from "./tables/leases.js";
+export * from "./tables/portal.js";

@@ -2,7 +2,8 @@ import { ZeroHash, isAddress } from "ethers";
 
 import type { ProtocolClient } from "../client.js";
 import { getContract } from "../contracts.js";
-import { InvalidParameterError, getContractError } from "../errors.js";
+import { InvalidParameterError } from "../errors.js";
+import { getContractError } from "../revert-decoding.js";
 import type { BaseError } from "../errors.js";
 
 export interface GetAccessKeyParameters {

@@ -1,6 +1,6 @@
 import type { ProtocolClient } from "../client.js";
 import { getContract } from "../contracts.js";
-import { getContractError } from "../errors.js";
+import { getContractError } from "../revert-decoding.js";
 import type { BaseError, InvalidParameterError } from "../errors.js";
 import { leaseStatusName } from "../lease.js";
 import type { LeaseStatusName } from "../lease.js";

@@ -1,7 +1,7 @@
 import type { ProtocolClient } from "../client.js";
 import { getContract } from "../contracts.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
-import { getContractError } from "../errors.js";
+import { getContractError } from "../revert-decoding.js";
 import { statusName } from "../redemption.js";
 import type { RedemptionStatusName } from "../redemption.js";
 

@@ -17,6 +17,8 @@ export interface CreateApiClientParameters {
   apiKey?: string;
   /** Another `fetch` (tests, a proxy); default: the platform's. */
   fetch?: (request: Request) => Promise<Response>;
+  /** Headers sent with every request (e.g. a portal's CSRF header). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -28,11 +30,12 @@ export interface CreateApiClientParameters {
  * const api = createApiClient({ baseUrl: "http://127.0.0.1:8080", apiKey });
  * const redemption = unwrap(await api.GET("/v1/redemptions/{id}", { params: { path: { id: "1" } } }));
  */
-export function createApiClient({ baseUrl, apiKey, fetch }: CreateApiClientParameters): ApiClient {
+export function createApiClient({ baseUrl, apiKey, fetch, headers }: CreateApiClientParameters): ApiClient {
+  const all = { ...headers, ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }) };
   return createClient<paths>({
     baseUrl,
     ...(fetch === undefined ? {} : { fetch }),
-    ...(apiKey === undefined ? {} : { headers: { authorization: `Bearer ${apiKey}` } }),
+    ...(Object.keys(all).length === 0 ? {} : { headers: all }),
   });
 }
 

@@ -241,6 +241,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/providers/{providerId}/collateral": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A provider's collateral (free and locked) and capacity, live from the registry */
+    get: operations["getProviderCollateral"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/providers/{providerId}/compute-resources": {
     parameters: {
       query?: never;
@@ -282,7 +299,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** The account's redemptions, as user (default) or as provider, newest first */
+    get: operations["listAccountRedemptions"];
     put?: never;
     /** Redeem sSTB with a provider (reference body with specifications, or the short body) */
     post: operations["initiateRedemption"];
@@ -301,6 +319,23 @@ export interface paths {
     };
     /** A redemption and its status */
     get: operations["getRedemption"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/redemptions/{redemptionId}/access-details": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The access-details envelope the provider published (encrypted to the user; for its user or provider) */
+    get: operations["getAccessDetails"];
     put?: never;
     post?: never;
     delete?: never;
@@ -355,6 +390,112 @@ export interface paths {
     get: operations["getRedemptionSpecifications"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/redemptions/quote": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a redemption would cost, lock and pay back if the provider fails, before it is signed */
+    get: operations["quoteRedemption"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/session": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in session */
+    get: operations["getSession"];
+    put?: never;
+    /** Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie) */
+    post: operations["signIn"];
+    /** Sign out: the session ends on every gateway instance */
+    delete: operations["signOut"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/session/access-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in address's access public key (what providers encrypt access details to) */
+    get: operations["getSessionAccessKey"];
+    /** Register (or replace) the signed-in address's access public key, derived in the browser */
+    put: operations["setSessionAccessKey"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/session/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in address's API keys, newest first, with their use */
+    get: operations["listSessionKeys"];
+    put?: never;
+    /** Create an API key for the signed-in address (standard tier; the token is shown only now) */
+    post: operations["createSessionKey"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/session/keys/{key_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke one of the signed-in address's API keys (refused at once on every instance) */
+    delete: operations["revokeSessionKey"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/session/nonce": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A single-use nonce for a Sign-In with Ethereum message, and what the message must name */
+    post: operations["createSignInNonce"];
     delete?: never;
     options?: never;
     head?: never;
@@ -809,6 +950,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/providers/{providerId}/collateral": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A provider's collateral (free and locked) and capacity, live from the registry */
+    get: operations["getProviderCollateralShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/providers/{providerId}/compute-resources": {
     parameters: {
       query?: never;
@@ -850,7 +1008,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** The account's redemptions, as user (default) or as provider, newest first */
+    get: operations["listAccountRedemptionsShort"];
     put?: never;
     /** Redeem sSTB with a provider (reference body with specifications, or the short body) */
     post: operations["initiateRedemptionShort"];
@@ -869,6 +1028,23 @@ export interface paths {
     };
     /** A redemption and its status */
     get: operations["getRedemptionShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/redemptions/{redemptionId}/access-details": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The access-details envelope the provider published (encrypted to the user; for its user or provider) */
+    get: operations["getAccessDetailsShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -923,6 +1099,112 @@ export interface paths {
     get: operations["getRedemptionSpecificationsShort"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/redemptions/quote": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a redemption would cost, lock and pay back if the provider fails, before it is signed */
+    get: operations["quoteRedemptionShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/session": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in session */
+    get: operations["getSessionShort"];
+    put?: never;
+    /** Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie) */
+    post: operations["signInShort"];
+    /** Sign out: the session ends on every gateway instance */
+    delete: operations["signOutShort"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/session/access-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in address's access public key (what providers encrypt access details to) */
+    get: operations["getSessionAccessKeyShort"];
+    /** Register (or replace) the signed-in address's access public key, derived in the browser */
+    put: operations["setSessionAccessKeyShort"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/session/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in address's API keys, newest first, with their use */
+    get: operations["listSessionKeysShort"];
+    put?: never;
+    /** Create an API key for the signed-in address (standard tier; the token is shown only now) */
+    post: operations["createSessionKeyShort"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/session/keys/{key_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke one of the signed-in address's API keys (refused at once on every instance) */
+    delete: operations["revokeSessionKeyShort"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/session/nonce": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A single-use nonce for a Sign-In with Ethereum message, and what the message must name */
+    post: operations["createSignInNonceShort"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2634,6 +2916,116 @@ export interface operations {
       };
     };
   };
+  getProviderCollateral: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              available_cu_value: number;
+              collateral_token: {
+                /** @description chain address */
+                address: string;
+                decimals: number;
+                symbol: string;
+              };
+              /** @description whole units of the token named beside it */
+              free_collateral: number;
+              /** @description exact, in base units */
+              free_collateral_base_units: string;
+              /** @description whole units of the token named beside it */
+              locked_collateral: number;
+              /** @description exact, in base units */
+              locked_collateral_base_units: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description what the provider's available capacity requires */
+              required_collateral: number;
+              /** @description Unix seconds */
+              staked_until: number;
+              /** @enum {string} */
+              status: "none" | "pending" | "active" | "suspended";
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              total_cu_value: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   listProviderComputeResources: {
     parameters: {
       query?: {
@@ -2782,6 +3174,124 @@ export interface operations {
                 status: "active" | "pending" | "suspended";
                 /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
                 total_cu_value: number;
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listAccountRedemptions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        role?: "user" | "provider";
+        status?: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              redemptions: {
+                /** @description the provider's collateral locked for it (collateral token) */
+                collateral_locked: number;
+                /** @description exact, in base units */
+                collateral_locked_base_units: string;
+                /** @description Unix seconds (confirmed, expired or resolved) */
+                completed_at: number | null;
+                /** @description Unix seconds */
+                disputed_at: number | null;
+                /** @description Unix seconds: the on-chain fulfilment deadline */
+                estimated_fulfillment_time: number;
+                /** @description sSTB paid to the treasury on top of the amount */
+                fee: number;
+                /** @description Unix seconds */
+                fulfilled_at: number | null;
+                /** @description Unix seconds */
+                initiated_at: number;
+                issue_type: string | null;
+                /** @description chain address */
+                provider_id: string;
+                redemption_id: string;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                sstb_amount: number;
+                /** @enum {string} */
+                status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+                /** @description chain address */
+                user: string;
+                /** @description the user's registered X25519 access public key (what the provider encrypts to) */
+                user_access_key: string | null;
+                user_won: boolean | null;
               }[];
               total: number;
             };
@@ -3008,6 +3518,93 @@ export interface operations {
               status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
               /** @description chain address */
               user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAccessDetails: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description stbad1. envelope: open it with the user's access key */
+              envelope: string;
+              /** @description Unix seconds */
+              fulfilled_at: number;
+              redemption_id: string;
+              transaction_hash: string;
             };
             /** @enum {boolean} */
             success: true;
@@ -3418,6 +4015,964 @@ export interface operations {
               transaction_hash: string;
               /** @description chain address */
               user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  quoteRedemption: {
+    parameters: {
+      query: {
+        /** @description chain address */
+        provider_id: string;
+        sstb_amount: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole units of the token named beside it */
+              collateral_locked: number;
+              collateral_ratio_bps: number;
+              collateral_token: {
+                /** @description chain address */
+                address: string;
+                decimals: number;
+                symbol: string;
+              };
+              compensation: {
+                /** @enum {string} */
+                applies_now: "during_stake" | "after_stake";
+                /** @description the whole lock */
+                if_dispute_won: number;
+                /** @description the whole lock */
+                if_expired_after_stake: number;
+                /** @description the lock's value at 100% (collateral token) */
+                if_expired_during_stake: number;
+                /** @description Unix seconds */
+                provider_staked_until: number;
+              };
+              /** @description the deadline a redemption made now gets */
+              deadline: number;
+              /** @description whole units of the token named beside it */
+              fee: number;
+              fulfilment_seconds: number;
+              /** @description whole units of the token named beside it */
+              minimum: number;
+              /** @description whole units of the token named beside it */
+              provider_available_cu_value: number;
+              /** @description chain address */
+              provider_id: string;
+              /** @enum {string} */
+              provider_status: "none" | "pending" | "active" | "suspended";
+              /** @description why the manager would refuse it now; null if it would accept */
+              refusal: string | null;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount: number;
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+              /** @description sSTB the holder approves (amount plus fee) */
+              total: number;
+              /** @description exact, in base units */
+              total_base_units: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          message: string;
+          signature: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @enum {boolean} */
+              signed_out: true;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getSessionAccessKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description X25519 public key, 32 bytes hex; null before registration */
+              public_key: string | null;
+              /** @description Unix seconds */
+              updated_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  setSessionAccessKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          public_key: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description X25519 public key, 32 bytes hex; null before registration */
+              public_key: string | null;
+              /** @description Unix seconds */
+              updated_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listSessionKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              keys: {
+                /** @description Unix seconds */
+                created_at: number;
+                /** @description Unix seconds */
+                expires_at: number | null;
+                key_id: string;
+                label: string;
+                /** @description Unix seconds */
+                last_used_at: number | null;
+                /** @description requests per minute */
+                rate_limit: number;
+                /** @description requests in the current hour and the 23 before it */
+                requests_24h: number;
+                /** @description Unix seconds */
+                revoked_at: number | null;
+                scopes: ("read" | "write")[];
+                /** @enum {string} */
+                tier: "standard" | "premium" | "enterprise";
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createSessionKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description lifetime in seconds (none: until revoked) */
+          expires_in?: number;
+          /** @default  */
+          label?: string;
+          scopes: ("read" | "write")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number | null;
+              key_id: string;
+              label: string;
+              /** @description Unix seconds */
+              last_used_at: number | null;
+              /** @description requests per minute */
+              rate_limit: number;
+              /** @description requests in the current hour and the 23 before it */
+              requests_24h: number;
+              /** @description Unix seconds */
+              revoked_at: number | null;
+              scopes: ("read" | "write")[];
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+              /** @description the API key (a JWT): shown only in this answer */
+              token: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  revokeSessionKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number | null;
+              key_id: string;
+              label: string;
+              /** @description Unix seconds */
+              last_used_at: number | null;
+              /** @description requests per minute */
+              rate_limit: number;
+              /** @description requests in the current hour and the 23 before it */
+              requests_24h: number;
+              /** @description Unix seconds */
+              revoked_at: number | null;
+              scopes: ("read" | "write")[];
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createSignInNonce: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description the message's chain id (the primary chain) */
+              chain_id: number;
+              /** @description the message's domain (the portal's host) */
+              domain: string;
+              /** @description Unix seconds */
+              expires_at: number;
+              nonce: string;
+              /** @description the message's URI (the portal's origin) */
+              uri: string;
             };
             /** @enum {boolean} */
             success: true;
@@ -7234,6 +8789,116 @@ export interface operations {
       };
     };
   };
+  getProviderCollateralShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description chain address */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              available_cu_value: number;
+              collateral_token: {
+                /** @description chain address */
+                address: string;
+                decimals: number;
+                symbol: string;
+              };
+              /** @description whole units of the token named beside it */
+              free_collateral: number;
+              /** @description exact, in base units */
+              free_collateral_base_units: string;
+              /** @description whole units of the token named beside it */
+              locked_collateral: number;
+              /** @description exact, in base units */
+              locked_collateral_base_units: string;
+              /** @description chain address */
+              provider_id: string;
+              /** @description what the provider's available capacity requires */
+              required_collateral: number;
+              /** @description Unix seconds */
+              staked_until: number;
+              /** @enum {string} */
+              status: "none" | "pending" | "active" | "suspended";
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              total_cu_value: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   listProviderComputeResourcesShort: {
     parameters: {
       query?: {
@@ -7382,6 +9047,124 @@ export interface operations {
                 status: "active" | "pending" | "suspended";
                 /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
                 total_cu_value: number;
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listAccountRedemptionsShort: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        role?: "user" | "provider";
+        status?: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              limit: number;
+              page: number;
+              redemptions: {
+                /** @description the provider's collateral locked for it (collateral token) */
+                collateral_locked: number;
+                /** @description exact, in base units */
+                collateral_locked_base_units: string;
+                /** @description Unix seconds (confirmed, expired or resolved) */
+                completed_at: number | null;
+                /** @description Unix seconds */
+                disputed_at: number | null;
+                /** @description Unix seconds: the on-chain fulfilment deadline */
+                estimated_fulfillment_time: number;
+                /** @description sSTB paid to the treasury on top of the amount */
+                fee: number;
+                /** @description Unix seconds */
+                fulfilled_at: number | null;
+                /** @description Unix seconds */
+                initiated_at: number;
+                issue_type: string | null;
+                /** @description chain address */
+                provider_id: string;
+                redemption_id: string;
+                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                sstb_amount: number;
+                /** @enum {string} */
+                status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+                /** @description chain address */
+                user: string;
+                /** @description the user's registered X25519 access public key (what the provider encrypts to) */
+                user_access_key: string | null;
+                user_won: boolean | null;
               }[];
               total: number;
             };
@@ -7608,6 +9391,93 @@ export interface operations {
               status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
               /** @description chain address */
               user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAccessDetailsShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        redemptionId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description stbad1. envelope: open it with the user's access key */
+              envelope: string;
+              /** @description Unix seconds */
+              fulfilled_at: number;
+              redemption_id: string;
+              transaction_hash: string;
             };
             /** @enum {boolean} */
             success: true;
@@ -8018,6 +9888,964 @@ export interface operations {
               transaction_hash: string;
               /** @description chain address */
               user: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  quoteRedemptionShort: {
+    parameters: {
+      query: {
+        /** @description chain address */
+        provider_id: string;
+        sstb_amount: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description whole units of the token named beside it */
+              collateral_locked: number;
+              collateral_ratio_bps: number;
+              collateral_token: {
+                /** @description chain address */
+                address: string;
+                decimals: number;
+                symbol: string;
+              };
+              compensation: {
+                /** @enum {string} */
+                applies_now: "during_stake" | "after_stake";
+                /** @description the whole lock */
+                if_dispute_won: number;
+                /** @description the whole lock */
+                if_expired_after_stake: number;
+                /** @description the lock's value at 100% (collateral token) */
+                if_expired_during_stake: number;
+                /** @description Unix seconds */
+                provider_staked_until: number;
+              };
+              /** @description the deadline a redemption made now gets */
+              deadline: number;
+              /** @description whole units of the token named beside it */
+              fee: number;
+              fulfilment_seconds: number;
+              /** @description whole units of the token named beside it */
+              minimum: number;
+              /** @description whole units of the token named beside it */
+              provider_available_cu_value: number;
+              /** @description chain address */
+              provider_id: string;
+              /** @enum {string} */
+              provider_status: "none" | "pending" | "active" | "suspended";
+              /** @description why the manager would refuse it now; null if it would accept */
+              refusal: string | null;
+              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+              sstb_amount: number;
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+              /** @description sSTB the holder approves (amount plus fee) */
+              total: number;
+              /** @description exact, in base units */
+              total_base_units: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getSessionShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  signInShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          message: string;
+          signature: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  signOutShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @enum {boolean} */
+              signed_out: true;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getSessionAccessKeyShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description X25519 public key, 32 bytes hex; null before registration */
+              public_key: string | null;
+              /** @description Unix seconds */
+              updated_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  setSessionAccessKeyShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          public_key: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description chain address */
+              address: string;
+              /** @description X25519 public key, 32 bytes hex; null before registration */
+              public_key: string | null;
+              /** @description Unix seconds */
+              updated_at: number | null;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listSessionKeysShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              keys: {
+                /** @description Unix seconds */
+                created_at: number;
+                /** @description Unix seconds */
+                expires_at: number | null;
+                key_id: string;
+                label: string;
+                /** @description Unix seconds */
+                last_used_at: number | null;
+                /** @description requests per minute */
+                rate_limit: number;
+                /** @description requests in the current hour and the 23 before it */
+                requests_24h: number;
+                /** @description Unix seconds */
+                revoked_at: number | null;
+                scopes: ("read" | "write")[];
+                /** @enum {string} */
+                tier: "standard" | "premium" | "enterprise";
+              }[];
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createSessionKeyShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description lifetime in seconds (none: until revoked) */
+          expires_in?: number;
+          /** @default  */
+          label?: string;
+          scopes: ("read" | "write")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number | null;
+              key_id: string;
+              label: string;
+              /** @description Unix seconds */
+              last_used_at: number | null;
+              /** @description requests per minute */
+              rate_limit: number;
+              /** @description requests in the current hour and the 23 before it */
+              requests_24h: number;
+              /** @description Unix seconds */
+              revoked_at: number | null;
+              scopes: ("read" | "write")[];
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+              /** @description the API key (a JWT): shown only in this answer */
+              token: string;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  revokeSessionKeyShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description Unix seconds */
+              created_at: number;
+              /** @description Unix seconds */
+              expires_at: number | null;
+              key_id: string;
+              label: string;
+              /** @description Unix seconds */
+              last_used_at: number | null;
+              /** @description requests per minute */
+              rate_limit: number;
+              /** @description requests in the current hour and the 23 before it */
+              requests_24h: number;
+              /** @description Unix seconds */
+              revoked_at: number | null;
+              scopes: ("read" | "write")[];
+              /** @enum {string} */
+              tier: "standard" | "premium" | "enterprise";
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Default Response */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createSignInNonceShort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              /** @description the message's chain id (the primary chain) */
+              chain_id: number;
+              /** @description the message's domain (the portal's host) */
+              domain: string;
+              /** @description Unix seconds */
+              expires_at: number;
+              nonce: string;
+              /** @description the message's URI (the portal's origin) */
+              uri: string;
             };
             /** @enum {boolean} */
             success: true;

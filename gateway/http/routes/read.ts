@@ -5,8 +5,7 @@ import type { DeployedChain } from "#sdk";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
-import { LEASE_STATUS_FILTERS } from "../../store/queries.js";
-import type { LeaseStatusFilter, ReadModel } from "../../store/queries.js";
+import type { ReadModel } from "../../store/queries.js";
 import { baseUnitsOf } from "../amounts.js";
 import { ApiError, invalidParameter, notFound } from "../errors.js";
 import * as format from "../format.js";
@@ -187,44 +186,6 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
   );
 
   // --- redemptions (short set) ---
-  app.get(
-    "/redemptions",
-    {
-      schema: {
-        tags: ["redemptions"],
-        summary: "List redemptions by provider, user, status and lease status, oldest first",
-        description:
-          "On-chain facts, readable by any key. A provider finds what it must fulfil with `provider_id` and " +
-          "`status=pending`, and its running leases with `lease_status=active`. Renewing and terminating a lease " +
-          "are web-interface actions: no route writes them.",
-        querystring: s.query({
-          provider_id: s.addressParam,
-          user: s.addressParam,
-          status: { type: "string", enum: s.REDEMPTION_STATUSES },
-          lease_status: {
-            type: "string",
-            enum: LEASE_STATUS_FILTERS,
-            description: "of the lease the redemption belongs to; `none`: not fulfilled (no lease)",
-          },
-          ...s.paging,
-        }),
-        response: { 200: s.listEnvelope("redemptions", s.redemption), ...s.errors },
-      },
-    },
-    async (request) => {
-      const q = request.query as {
-        provider_id?: string;
-        user?: string;
-        status?: string;
-        lease_status?: LeaseStatusFilter;
-      } & Paging;
-      const { rows, total } = await model.listRedemptions(
-        { providerId: q.provider_id, user: q.user, status: q.status, leaseStatus: q.lease_status },
-        q,
-      );
-      return list("redemptions", rows.map(format.redemption), total, q);
-    },
-  );
   app.get(
     "/redemptions/:redemptionId",
     {

@@ -26,6 +26,7 @@ import {
   prepareConfirmRedemption,
   prepareInitiateRedemption,
   prepareOpenDispute,
+  quoteRedemption,
 } from "#sdk";
 import type { ProtocolClient } from "#sdk";
 import { RedemptionManager__factory, SSTB__factory } from "../../../typechain-types/index.js";
@@ -125,6 +126,48 @@ describe("SDK redemption actions (sdk/actions/)", function () {
         InvalidParameterError,
         "Invalid addresses.RedemptionManager: the deployment lists no RedemptionManager.",
       );
+    });
+  });
+
+  describe("quoteRedemption (before signing)", function () {
+    it("quotes the fee, deadline and lock that initiateRedemption then takes, and what a failure pays back", async function () {
+      const f = await loadFixture(fixture);
+      const at = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp) + 1n;
+      await networkHelpers.time.setNextBlockTimestamp(at);
+      const quote = await quoteRedemption(f.userClient, { amount: AMOUNT, provider: f.provider.address, at });
+      expect(quote).to.deep.include({ fee: FEE, total: AMOUNT + FEE, tier: "standard", refusal: "" });
+      expect(quote.deadline).to.equal(at + 86_400n);
+      expect(quote.provider.status).to.equal("active");
+      await approveRedemptionSync(f.userClient, { amount: AMOUNT });
+      await networkHelpers.time.setNextBlockTimestamp(at + 5n);
+      const later = await quoteRedemption(f.userClient, { amount: AMOUNT, provider: f.provider.address, at: at + 5n });
+      const initiated = await initiateRedemptionSync(f.userClient, { amount: AMOUNT, provider: f.provider.address });
+      expect(initiated.fee).to.equal(later.fee);
+      expect(initiated.lock).to.equal(later.lock);
+      expect(initiated.deadline).to.equal(later.deadline);
+      // during the stake an expiry pays the value (lock / 1.2, rounded up); after it, and on a won dispute, the whole lock
+      expect(later.compensation.ifExpiredDuringStake).to.equal(
+        (later.lock * 10_000n + later.ratioBps - 1n) / later.ratioBps,
+      );
+      expect(later.compensation.ifExpiredAfterStake).to.equal(later.lock);
+      expect(later.compensation.ifDisputeWon).to.equal(later.lock);
+      expect(later.ratioBps).to.equal(12_000n);
+    });
+
+    it("says why the manager would refuse, and refuses bad parameters before reading anything", async function () {
+      const f = await loadFixture(fixture);
+      const tooMuch = await quoteRedemption(f.userClient, { amount: parseEther("1000"), provider: f.provider.address });
+      expect(tooMuch.refusal).to.equal("the provider has less capacity available than the amount");
+      expect(tooMuch.lock).to.equal(0n);
+      const stranger = await quoteRedemption(f.userClient, { amount: AMOUNT, provider: f.stranger.address });
+      expect(stranger.refusal).to.equal("the provider is not registered");
+      const small = await quoteRedemption(f.userClient, { amount: 1n, provider: f.provider.address });
+      expect(small.refusal).to.equal("the amount is below the minimum redemption");
+      await expectRejects(
+        quoteRedemption(f.userClient, { amount: 0n, provider: f.provider.address }),
+        InvalidParameterError,
+      );
+      await expectRejects(quoteRedemption(f.userClient, { amount: AMOUNT, provider: "0x12" }), InvalidParameterError);
     });
   });
 
@@ -271,3 +314,13 @@ describe("SDK redemption actions (sdk/actions/)", function () {
     });
   });
 });
+
+async function expectRejects(promise: Promise<unknown>, type: new (...args: never[]) => Error): Promise<void> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(type);
+    return;
+  }
+  expect.fail(`expected a ${type.name}`);
+}

@@ -9,7 +9,9 @@ import {
   signBody,
   verifySignature,
   verifyWebhook,
+  WEBHOOK_EVENT_GROUPS,
 } from "#sdk";
+import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 
 const BODY = JSON.stringify({ id: "evt_1", event: "redemption.fulfilled", timestamp: 1, data: { redemption_id: "3" } });
 
@@ -69,5 +71,13 @@ describe("webhook signatures (sdk/webhooks.ts)", function () {
     expect(constantTimeEqual(a, new Uint8Array([1, 2, 3, 4]))).to.equal(true);
     expect(constantTimeEqual(a, new Uint8Array([1, 2, 3, 5]))).to.equal(false);
     expect(constantTimeEqual(a, new Uint8Array([1, 2, 3]))).to.equal(false);
+  });
+});
+
+describe("webhook event lists (sdk/webhooks.ts)", function () {
+  it("groups exactly the events the gateway delivers, by the spec's two lists and the protocol's outcomes", function () {
+    const grouped = new Set(WEBHOOK_EVENT_GROUPS.flatMap((g) => [...g.events]));
+    expect([...grouped].sort()).to.deep.equal([...WEBHOOK_EVENTS].sort());
+    expect(WEBHOOK_EVENT_GROUPS.map((g) => g.events.length)).to.deep.equal([8, 9, 3]); // the spec's lists: 8 and 9
   });
 });

@@ -16,6 +16,8 @@ const UUPS_CONTRACTS: Record<string, unknown[]> = {
   SpotMarket: [PLACEHOLDER, PLACEHOLDER],
   FuturesMarket: [PLACEHOLDER, PLACEHOLDER],
   OptionsMarket: [PLACEHOLDER, PLACEHOLDER],
+  // router, local chain selector (non-zero), sSTB, governance token, stablecoin, escrows governance
+  Bridge: [PLACEHOLDER, 1n, PLACEHOLDER, PLACEHOLDER, PLACEHOLDER, true],
 };
 
 describe("Storage layout (UUPS contracts)", function () {

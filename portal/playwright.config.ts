@@ -1,0 +1,31 @@
+import { defineConfig } from "@playwright/test";
+
+import { CHROMIUM } from "./e2e/chromium";
+
+/**
+ * The portal's browser tests (issue 20): Debian's Chromium driven by Playwright against the real
+ * devnet (three hardhat nodes, the deployment, the gateway serving the built portal) that
+ * `npm start` runs, started once by the global setup. One worker: the tests share the chains.
+ */
+export default defineConfig({
+  testDir: "e2e/tests",
+  globalSetup: "./e2e/global-setup.ts",
+  globalTeardown: "./e2e/global-teardown.ts",
+  outputDir: "e2e/.results/artifacts",
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: process.env.CI !== undefined,
+  retries: process.env.CI === undefined ? 0 : 1,
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
+  reporter: [["list"]],
+  use: {
+    browserName: "chromium",
+    headless: true,
+    launchOptions: { executablePath: CHROMIUM, args: ["--disable-dev-shm-usage"] },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    locale: "en-GB",
+    timezoneId: "Europe/Berlin",
+  },
+});

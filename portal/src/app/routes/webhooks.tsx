@@ -1,0 +1,10 @@
+import { Webhooks } from "../../features/webhooks/Webhooks";
+import { RequireSession } from "../Layout";
+
+export function Component() {
+  return (
+    <RequireSession>
+      <Webhooks />
+    </RequireSession>
+  );
+}

@@ -1,0 +1,36 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+
+import { api, unwrap } from "../../lib/api-client";
+import type { ApiData } from "../../lib/api-client";
+
+export type ApiKeyView = ApiData<"/api/v1/session/keys", "get">["keys"][number];
+export type CreatedKey = ApiData<"/api/v1/session/keys", "post", 201>;
+export type Scope = "read" | "write";
+
+export const keysQueryOptions = () =>
+  queryOptions({
+    queryKey: ["api-keys"],
+    queryFn: async () => unwrap(await api.GET("/api/v1/session/keys")).keys,
+  });
+
+export function useKeys() {
+  return useQuery(keysQueryOptions());
+}
+
+export function useCreateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { label: string; scopes: Scope[] }) =>
+      unwrap(await api.POST("/api/v1/session/keys", { body: input })) as CreatedKey,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysQueryOptions().queryKey }),
+  });
+}
+
+export function useRevokeKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (keyId: string) =>
+      unwrap(await api.DELETE("/api/v1/session/keys/{key_id}", { params: { path: { key_id: keyId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysQueryOptions().queryKey }),
+  });
+}

@@ -1,0 +1,234 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { parseEther } from "ethers";
+
+import {
+  approveRedemptionSync,
+  confirmRedemptionSync,
+  getRedemptionPermit,
+  initiateRedemptionSync,
+  permitRedemptionSync,
+  sendPrepared,
+  waitForReceipt,
+} from "#sdk";
+
+import type { ApiPaths } from "#sdk";
+
+import type { Deployment } from "../../config/deployment";
+import { api, unwrap } from "../../lib/api-client";
+import type { ApiData } from "../../lib/api-client";
+import { walletClient } from "../../lib/protocol";
+import type { WalletState } from "../../lib/wallet";
+
+export type Balance = ApiData<"/api/v1/sstb/balance", "get">;
+export type ProviderItem = ApiData<"/api/v1/providers/list", "get">["providers"][number];
+export type ProviderDetail = ApiData<"/api/v1/providers/{providerId}", "get">;
+export type Quote = ApiData<"/api/v1/redemptions/quote", "get">;
+export type AccountRedemption = ApiData<"/api/v1/redemptions", "get">["redemptions"][number];
+export type Redemption = ApiData<"/api/v1/redemptions/{redemptionId}", "get">;
+export type Evidence = ApiData<"/api/v1/redemptions/{redemptionId}/dispute", "get">;
+export type ProviderFilters = {
+  status?: "active" | "pending" | "suspended";
+  min_reputation?: number;
+  location?: string;
+  page: number;
+};
+type DisputeBody = NonNullable<
+  ApiPaths["/api/v1/redemptions/{redemptionId}/dispute"]["post"]["requestBody"]
+>["content"]["application/json"];
+export type IssueType = "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
+
+export const balanceQueryOptions = () =>
+  queryOptions({ queryKey: ["balance"], queryFn: async () => unwrap(await api.GET("/api/v1/sstb/balance")) });
+export const providersQueryOptions = (filters: ProviderFilters) =>
+  queryOptions({
+    queryKey: ["providers", filters],
+    queryFn: async () =>
+      unwrap(await api.GET("/api/v1/providers/list", { params: { query: { ...filters, limit: 20 } } })),
+  });
+export const providerQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ["provider", id],
+    queryFn: async () =>
+      unwrap(await api.GET("/api/v1/providers/{providerId}", { params: { path: { providerId: id } } })),
+  });
+export const quoteQueryOptions = (amount: number, provider: string) =>
+  queryOptions({
+    queryKey: ["quote", provider, amount],
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/v1/redemptions/quote", {
+          params: { query: { sstb_amount: amount, provider_id: provider } },
+        }),
+      ),
+    enabled: Number.isFinite(amount) && amount > 0,
+    staleTime: 5_000,
+  });
+export const myRedemptionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ["redemptions", "user"],
+    queryFn: async () =>
+      unwrap(await api.GET("/api/v1/redemptions", { params: { query: { role: "user", limit: 100 } } })),
+  });
+/** A redemption, refreshed every 3 s until it reaches a final status (the provider or the chain may move it). */
+export const redemptionQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ["redemption", id],
+    queryFn: async () =>
+      unwrap(await api.GET("/api/v1/redemptions/{redemptionId}", { params: { path: { redemptionId: id } } })),
+    refetchInterval: (query) =>
+      ["pending", "fulfilled", "disputed"].includes(query.state.data?.status ?? "pending") ? 3_000 : false,
+    retry: 3,
+  });
+export const evidenceQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ["evidence", id],
+    queryFn: async () =>
+      unwrap(await api.GET("/api/v1/redemptions/{redemptionId}/dispute", { params: { path: { redemptionId: id } } })),
+  });
+export const accessKeyQueryOptions = () =>
+  queryOptions({ queryKey: ["access-key"], queryFn: async () => unwrap(await api.GET("/api/v1/session/access-key")) });
+
+export const useBalance = () => useQuery(balanceQueryOptions());
+export const useProviders = (filters: ProviderFilters) => useQuery(providersQueryOptions(filters));
+export const useProvider = (id: string) => useQuery(providerQueryOptions(id));
+export const useQuote = (amount: number, provider: string) => useQuery(quoteQueryOptions(amount, provider));
+export const useMyRedemptions = () => useQuery(myRedemptionsQueryOptions());
+export const useRedemption = (id: number) => useQuery(redemptionQueryOptions(id));
+export const useEvidence = (id: number, enabled: boolean) => useQuery({ ...evidenceQueryOptions(id), enabled });
+export const useAccessKey = () => useQuery(accessKeyQueryOptions());
+
+export function useRegisterAccessKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (publicKey: string) =>
+      unwrap(await api.PUT("/api/v1/session/access-key", { body: { public_key: publicKey } })),
+    onSuccess: (data) => queryClient.setQueryData(accessKeyQueryOptions().queryKey, data),
+  });
+}
+
+/** Progress of a redemption being signed, for the page to show. */
+export type RedeemStep = "permit" | "approve" | "initiate";
+
+/** Errors a wallet gives for a method it does not have (EIP-1193 4200, JSON-RPC -32601). */
+function unsupported(error: unknown): boolean {
+  for (let e = error as Record<string, unknown> | undefined, d = 0; e && d < 6; d++) {
+    if (e.code === 4200 || e.code === -32601 || e.code === "UNSUPPORTED_OPERATION") return true;
+    e = (e.error ?? e.cause ?? (e.info as Record<string, unknown> | undefined)?.error) as
+      Record<string, unknown> | undefined;
+  }
+  return false;
+}
+
+/**
+ * Redeems with the wallet through the SDK's actions: an EIP-2612 permit of amount plus fee where the
+ * wallet signs typed data (else an approval), then `initiateRedemption`; returns the new id.
+ */
+export function useRedeem(wallet: WalletState, deployment: Deployment) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { amount: string; provider: string; onStep: (step: RedeemStep) => void }) => {
+      const client = await walletClient(wallet, deployment);
+      const amount = parseEther(input.amount);
+      const owner = wallet.account!;
+      const signer = await wallet.getSigner();
+      let permitted = false;
+      try {
+        input.onStep("permit");
+        // an hour of the chain's time (a chain's clock need not be the browser's)
+        const block = await signer!.provider.getBlock("latest");
+        const deadline = BigInt((block?.timestamp ?? Math.floor(Date.now() / 1000)) + 3_600);
+        const permit = await getRedemptionPermit(client, { owner, amount, deadline });
+        const signature = await signer!.signTypedData(permit.domain, permit.types, permit.message);
+        await permitRedemptionSync(client, { owner, amount, deadline, signature });
+        permitted = true;
+      } catch (error) {
+        if (!unsupported(error)) throw error;
+      }
+      if (!permitted) {
+        input.onStep("approve");
+        await approveRedemptionSync(client, { amount });
+      }
+      input.onStep("initiate");
+      const { redemptionId } = await initiateRedemptionSync(client, { amount, provider: input.provider });
+      return redemptionId;
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["redemptions"] });
+      void queryClient.invalidateQueries({ queryKey: ["balance"] });
+    },
+  });
+}
+
+/** Confirms a fulfilled redemption with the wallet (`confirmRedemption`). */
+export function useConfirm(wallet: WalletState, deployment: Deployment, id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => confirmRedemptionSync(await walletClient(wallet, deployment), { redemptionId: BigInt(id) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: redemptionQueryOptions(id).queryKey }),
+  });
+}
+
+/** The evidence document a dispute stores: the file's facts, its SHA-256 and its bytes. */
+export interface EvidenceFile {
+  file_name: string;
+  media_type: string;
+  size: number;
+  sha256: string;
+  content_base64: string;
+}
+
+/** Largest evidence file the gateway's 64 KiB request body holds once encoded. */
+export const MAX_EVIDENCE_BYTES = 40 * 1024;
+
+export async function readEvidenceFile(file: File): Promise<EvidenceFile> {
+  if (file.size > MAX_EVIDENCE_BYTES) {
+    throw new Error(
+      `The file is ${file.size.toLocaleString()} bytes; at most ${MAX_EVIDENCE_BYTES.toLocaleString()} fit.`,
+    );
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return {
+    file_name: file.name,
+    media_type: file.type || "application/octet-stream",
+    size: file.size,
+    sha256: Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""),
+    content_base64: btoa(binary),
+  };
+}
+
+/**
+ * Opens a dispute: the gateway stores the description and the evidence file and answers the
+ * `openDispute` transaction carrying the evidence's hash, which the wallet sends.
+ */
+export function useDispute(wallet: WalletState, deployment: Deployment, id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { issueType: IssueType; description: string; evidence: EvidenceFile }) => {
+      const client = await walletClient(wallet, deployment);
+      // the route takes any JSON as evidence; its generated type cannot say "an object of any shape"
+      const body = {
+        issue_type: input.issueType,
+        description: input.description,
+        evidence: input.evidence,
+      } as unknown as DisputeBody;
+      const answer = unwrap(
+        await api.POST("/api/v1/redemptions/{redemptionId}/dispute", { params: { path: { redemptionId: id } }, body }),
+      );
+      if (answer.mode === "external") {
+        for (const tx of answer.transactions ?? []) {
+          const hash = await sendPrepared(
+            client,
+            { to: tx.to, data: tx.data, value: BigInt(tx.value) },
+            tx.description,
+          );
+          await waitForReceipt(client, hash, tx.description);
+        }
+      }
+      return answer;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: redemptionQueryOptions(id).queryKey }),
+  });
+}

@@ -1,0 +1,96 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+
+import { api, untypedPost, unwrap } from "../../lib/api-client";
+import type { ApiData } from "../../lib/api-client";
+
+export type Subscription = ApiData<"/api/v1/webhooks", "get">["webhooks"][number];
+export type CreatedSubscription = ApiData<"/api/v1/webhooks", "post", 201>;
+export type Delivery = ApiData<"/api/v1/webhooks/{subscription_id}/deliveries", "get">["deliveries"][number];
+export type CreateInput = {
+  url: string;
+  events: CreatedSubscription["events"];
+  timestamp_format: "unix" | "iso8601";
+  own_events_only: boolean;
+};
+
+const path = (id: string) => ({ params: { path: { subscription_id: id } } });
+
+export const subscriptionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ["webhooks"],
+    queryFn: async () => unwrap(await api.GET("/api/v1/webhooks", { params: { query: { limit: 100 } } })),
+  });
+export const subscriptionQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ["webhooks", id],
+    queryFn: async () => unwrap(await api.GET("/api/v1/webhooks/{subscription_id}", path(id))),
+  });
+/** The delivery log, refreshed every 3 s while a delivery is pending (a retry may be on its way). */
+export const deliveriesQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ["webhooks", id, "deliveries"],
+    queryFn: async () =>
+      unwrap(
+        await api.GET("/api/v1/webhooks/{subscription_id}/deliveries", {
+          params: { path: { subscription_id: id }, query: { limit: 50 } },
+        }),
+      ),
+    refetchInterval: (query) =>
+      query.state.data?.deliveries.some((d) => d.status === "pending") === true ? 3_000 : false,
+  });
+
+export const useSubscriptions = () => useQuery(subscriptionsQueryOptions());
+export const useSubscription = (id: string) => useQuery(subscriptionQueryOptions(id));
+export const useDeliveries = (id: string) => useQuery(deliveriesQueryOptions(id));
+
+export function useCreateSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CreateInput) => unwrap(await api.POST("/api/v1/webhooks", { body: input })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionsQueryOptions().queryKey }),
+  });
+}
+
+export function useDeleteSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => unwrap(await api.DELETE("/api/v1/webhooks/{subscription_id}", path(id))),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionsQueryOptions().queryKey }),
+  });
+}
+
+export function useRotateSecret(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      unwrap(await api.POST("/api/v1/webhooks/{subscription_id}/rotate", { ...path(id), body: {} })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionQueryOptions(id).queryKey }),
+  });
+}
+
+export function useRedeliver(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (deliveryId: string) =>
+      unwrap(
+        await api.POST("/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver", {
+          params: { path: { subscription_id: id, delivery_id: deliveryId } },
+          body: {},
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey }),
+  });
+}
+
+/**
+ * Sends a test event through the normal delivery path: the gateway's `POST /webhooks/{id}/test`
+ * (issue 17). Until the gateway has that route the call answers 404 and the page says the gateway
+ * cannot send test events yet; there is no second implementation here.
+ */
+export function useSendTest(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => untypedPost<unknown>(`/api/v1/webhooks/${encodeURIComponent(id)}/test`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey }),
+  });
+}

@@ -1,0 +1,76 @@
+import { ApiResponseError, createApiClient, unwrap } from "#sdk";
+import type { ApiClient, ApiPaths } from "#sdk";
+
+import { GatewayUnreachableError } from "./errors";
+
+/** The header the gateway requires on every cookie-authenticated write (CSRF). */
+export const CSRF_HEADER = "x-portal-request";
+
+type Listener = () => void;
+const signedOutListeners = new Set<Listener>();
+
+/** Called whenever the gateway answers 401 to a call that needed the session: back to sign-in. */
+export function onSignedOut(listener: Listener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+/** The platform's fetch, with the gateway's absence and a lost session turned into errors the pages show. */
+async function portalFetch(request: Request): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(request);
+  } catch (error) {
+    throw new GatewayUnreachableError("The gateway did not answer: check your connection or that it is running.", {
+      cause: error,
+    });
+  }
+  const path = new URL(request.url).pathname;
+  if (response.status === 401 && !path.endsWith("/session") && !path.endsWith("/session/nonce")) {
+    for (const listener of signedOutListeners) listener();
+  }
+  return response;
+}
+
+/**
+ * The one HTTP client of the portal: the SDK's typed client of the gateway's API (every path,
+ * parameter and answer typed from the gateway's OpenAPI document) on the page's own origin, with the
+ * session cookie (same origin), the CSRF header, and 401 handling.
+ */
+export const api: ApiClient = createApiClient({
+  baseUrl: window.location.origin,
+  headers: { [CSRF_HEADER]: "1" },
+  fetch: portalFetch,
+});
+
+/** The `data` of a successful answer, or an `ApiResponseError`. */
+export { unwrap };
+
+/** `data` of a JSON answer of the API at a path and method (for typing the features' fetchers). */
+export type ApiData<
+  P extends keyof ApiPaths,
+  M extends "get" | "post" | "put" | "delete",
+  S extends number = 200,
+> = ApiPaths[P][M] extends { responses: Record<S, { content: { "application/json": { data: infer D } } }> } ? D : never;
+
+/**
+ * A call to a route the typed client does not know yet (the gateway may not have it): the same
+ * fetch, headers and error handling. Used only for `POST /webhooks/{id}/test` until the gateway
+ * ships it (issue 17).
+ */
+export async function untypedPost<T>(path: string): Promise<T> {
+  const response = await portalFetch(
+    new Request(window.location.origin + path, {
+      method: "POST",
+      headers: { [CSRF_HEADER]: "1", "content-type": "application/json" },
+      body: "{}",
+      credentials: "same-origin",
+    }),
+  );
+  const body = (await response.json().catch(() => undefined)) as
+    | { success: true; data: T }
+    | { success: false; error: { code: string; message: string; details: Record<string, unknown> } }
+    | undefined;
+  if (response.ok && body?.success === true) return body.data;
+  throw new ApiResponseError(response.status, body?.success === false ? body.error : undefined);
+}

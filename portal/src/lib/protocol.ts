@@ -1,0 +1,31 @@
+import { createProtocolClient } from "#sdk";
+import type { ProtocolClient } from "#sdk";
+
+import type { Deployment } from "../config/deployment";
+import type { WalletState } from "./wallet";
+
+/** Why a write cannot start: the wallet is missing or on another chain. */
+export class WalletNotReadyError extends Error {
+  override name = "WalletNotReadyError";
+}
+
+/**
+ * The SDK's client for writes from the page: the wallet's signer on the deployment's primary chain
+ * and the deployment's addresses. Refuses when the wallet is on another chain (the signer is dropped
+ * then), so nothing is ever signed for the wrong chain.
+ */
+export async function walletClient(wallet: WalletState, deployment: Deployment): Promise<ProtocolClient> {
+  const signer = await wallet.getSigner();
+  if (signer === undefined) {
+    throw new WalletNotReadyError(
+      wallet.account === undefined
+        ? "Connect your wallet first."
+        : `Switch your wallet to ${deployment.chain.label} (chain ${deployment.chain.chain_id}) first.`,
+    );
+  }
+  return createProtocolClient({
+    runner: signer,
+    deployment: deployment.chain.contracts,
+    chainId: deployment.chain.chain_id,
+  });
+}
