@@ -86,16 +86,18 @@ export async function redemptionViews(db: Db | Tx, rows: RedemptionRow[], now: n
   const chainId = rows[0].chainId;
   const leaseIds = [...new Set(rows.flatMap((r) => (r.leaseId === null ? [] : [r.leaseId])))];
   const users = [...new Set(rows.map((r) => r.userLower))];
-  const [leaseRows, renewalRows, keyRows] = await Promise.all([
+  // one after the other: inside a transaction the three share one connection
+  const leaseRows: LeaseRow[] =
     leaseIds.length === 0
-      ? Promise.resolve([] as LeaseRow[])
-      : db
+      ? []
+      : await db
           .select()
           .from(leases)
-          .where(and(eq(leases.chainId, chainId), inArray(leases.leaseId, leaseIds))),
+          .where(and(eq(leases.chainId, chainId), inArray(leases.leaseId, leaseIds)));
+  const renewalRows: RedemptionRow[] =
     leaseIds.length === 0
-      ? Promise.resolve([] as RedemptionRow[])
-      : db
+      ? []
+      : await db
           .select()
           .from(redemptions)
           .where(
@@ -105,12 +107,11 @@ export async function redemptionViews(db: Db | Tx, rows: RedemptionRow[], now: n
               isNotNull(redemptions.renewedEnd),
             ),
           )
-          .orderBy(asc(redemptions.redemptionId)),
-    db
-      .select({ userLower: accessKeys.userLower, publicKey: accessKeys.publicKey })
-      .from(accessKeys)
-      .where(and(eq(accessKeys.chainId, chainId), inArray(accessKeys.userLower, users))),
-  ]);
+          .orderBy(asc(redemptions.redemptionId));
+  const keyRows = await db
+    .select({ userLower: accessKeys.userLower, publicKey: accessKeys.publicKey })
+    .from(accessKeys)
+    .where(and(eq(accessKeys.chainId, chainId), inArray(accessKeys.userLower, users)));
   const leaseById = new Map(leaseRows.map((l) => [l.leaseId, l]));
   const keyOf = new Map(keyRows.map((k) => [k.userLower, k.publicKey]));
   return rows.map((row) => ({

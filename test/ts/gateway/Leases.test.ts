@@ -22,7 +22,7 @@ import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
 import { PROJECTION_VERSION } from "../../../gateway/indexer/indexer.js";
-import { cursors, leaseNotices, leases, webhookDeliveries } from "../../../gateway/store/schema.js";
+import { accessPublicKeys, cursors, leaseNotices, leases, webhookDeliveries } from "../../../gateway/store/schema.js";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 import { webhookSettingsFromEnv } from "../../../gateway/webhooks/settings.js";
 import { sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
@@ -82,6 +82,15 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
       amount: parseEther(amount),
       provider: signer("providerA").address,
       ...(accessPublicKey === undefined ? {} : { accessPublicKey }),
+    });
+    return redemptionId;
+  };
+  /** A redemption by the keeper (an account with no access key on-chain); returns its id. */
+  const redeemAsKeeper = async () => {
+    await approveRedemptionSync(client.keeper, { amount: parseEther("1") });
+    const { redemptionId } = await initiateRedemptionSync(client.keeper, {
+      amount: parseEther("1"),
+      provider: signer("providerA").address,
     });
     return redemptionId;
   };
@@ -177,7 +186,8 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         20_000,
         "the provider's e-mail",
       );
-      expect(mail.raw).to.include(`User's access key: ${userKeys.publicKey}`);
+      // the body is quoted-printable: a line longer than 76 characters is cut by soft breaks (`=` at the end)
+      expect(mail.raw.replace(/=\r?\n/g, "")).to.include(`User's access key: ${userKeys.publicKey}`);
     });
   });
 
@@ -296,38 +306,76 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
     });
   });
 
-  describe("GET /redemptions (list)", function () {
-    it("filters by provider, user, status and lease status, under both prefixes, with paging", async function () {
-      const provider = signer("providerA").address;
+  describe("GET /redemptions (the account's list)", function () {
+    const idsOf = (list: Record<string, any>) =>
+      (list.redemptions as Array<{ redemption_id: string }>).map((r) => r.redemption_id);
+
+    it("filters the provider's and the user's redemptions by status and lease status, under both prefixes", async function () {
+      const asProvider = new HttpClient(
+        gw.url,
+        (await gw.keys.create({ tier: "premium", account: signer("providerA").address, scopes: ["read"] })).token,
+      );
+      const asUser = new HttpClient(
+        gw.url,
+        (await gw.keys.create({ tier: "premium", account: signer("user").address, scopes: ["read"] })).token,
+      );
       for (const prefix of ["/api/v1", "/v1"]) {
-        const all = await http.data(`${prefix}/redemptions?provider_id=${provider}&limit=2`);
+        const all = await asProvider.data(`${prefix}/redemptions?role=provider&limit=2`);
         expect(all.total).to.equal(3);
-        expect(all.redemptions.map((r: { redemption_id: string }) => r.redemption_id)).to.deep.equal([
-          String(ids.keyless),
-          String(ids.first),
-        ]);
-        const page2 = await http.data(`${prefix}/redemptions?provider_id=${provider}&limit=2&page=2`);
-        expect(page2.redemptions.map((r: { redemption_id: string }) => r.redemption_id)).to.deep.equal([
-          String(ids.renewal),
-        ]);
+        expect(idsOf(all)).to.deep.equal([String(ids.renewal), String(ids.first)]);
+        const page2 = await asProvider.data(`${prefix}/redemptions?role=provider&limit=2&page=2`);
+        expect(idsOf(page2)).to.deep.equal([String(ids.keyless)]);
       }
-      const pending = await http.data(`/v1/redemptions?provider_id=${provider}&status=pending`);
-      expect(pending.redemptions.map((r: { redemption_id: string }) => r.redemption_id)).to.deep.equal([
-        String(ids.keyless),
-      ]);
-      const none = await http.data(`/v1/redemptions?lease_status=none`);
-      expect(none.total).to.equal(1);
-      const terminated = await http.data(`/v1/redemptions?lease_status=terminated&user=${signer("user").address}`);
-      expect(terminated.redemptions.map((r: { redemption_id: string }) => r.redemption_id)).to.deep.equal([
-        String(ids.first),
-        String(ids.renewal),
-      ]);
-      expect((await http.data(`/v1/redemptions?lease_status=active`)).total).to.equal(0);
-      const bad = await http.get(`/v1/redemptions?lease_status=gone`);
+      const pending = await asProvider.data(`/v1/redemptions?role=provider&status=pending`);
+      expect(idsOf(pending)).to.deep.equal([String(ids.keyless)]);
+      const none = await asProvider.data(`/v1/redemptions?role=provider&lease_status=none`);
+      expect(idsOf(none)).to.deep.equal([String(ids.keyless)]);
+      expect((await asProvider.data(`/v1/redemptions?role=provider&lease_status=active`)).total).to.equal(0);
+
+      const terminated = await asUser.data(`/v1/redemptions?lease_status=terminated`);
+      expect(idsOf(terminated)).to.deep.equal([String(ids.renewal), String(ids.first)]);
+      const first = terminated.redemptions[1];
+      expect(first.lease).to.deep.include({ lease_id: String(ids.first), status: "terminated" });
+      expect(first.access_public_key).to.equal(userKeys.publicKey);
+      expect(first.user_access_key).to.equal(userKeys.publicKey);
+      // another account (the keeper's key) sees none of them
+      expect((await http.data(`/v1/redemptions?lease_status=terminated`)).total).to.equal(0);
+
+      const bad = await asUser.get(`/v1/redemptions?lease_status=gone`);
       expect(bad.status).to.equal(400);
       expect((bad.body as any).error.details.parameter).to.equal("lease_status");
-      const unknownFilter = await http.get(`/v1/redemptions?provider=${provider}`);
-      expect(unknownFilter.status).to.equal(400);
+    });
+
+    it("serves the on-chain access key over a key registered in a portal session, and the session's until one is on-chain", async function () {
+      const sessionKey = generateAccessKeyPair().publicKey;
+      const now = Math.floor(Date.now() / 1000);
+      for (const role of ["user2", "keeper"] as const) {
+        await gw.store.db
+          .insert(accessPublicKeys)
+          .values({ addressLower: signer(role).address.toLowerCase(), publicKey: sessionKey, updatedAt: now });
+      }
+      const asUser2 = new HttpClient(
+        gw.url,
+        (await gw.keys.create({ tier: "premium", account: signer("user2").address, scopes: ["read"] })).token,
+      );
+      const [keyless] = (await asUser2.data(`/v1/redemptions`)).redemptions;
+      expect(keyless.redemption_id).to.equal(String(ids.keyless));
+      expect(keyless.access_public_key).to.not.equal(sessionKey); // user2 registered one on-chain
+      expect(keyless.user_access_key).to.equal(keyless.access_public_key);
+
+      // a user who never registered on-chain: the provider's list shows the session key, the API's key stays null
+      await (await live.d.sstb.connect(signer("providerA")).transfer(signer("keeper").address, parseEther("2"))).wait();
+      const keeper = await redeemAsKeeper();
+      await synced();
+      const asProvider = new HttpClient(
+        gw.url,
+        (await gw.keys.create({ tier: "premium", account: signer("providerA").address, scopes: ["read"] })).token,
+      );
+      const [latest] = (await asProvider.data(`/v1/redemptions?role=provider&status=pending`)).redemptions;
+      expect(latest.redemption_id).to.equal(String(keeper));
+      expect(latest.access_public_key).to.equal(null);
+      expect(latest.user_access_key).to.equal(sessionKey);
+      expect((await http.data(`/v1/redemptions/${keeper}`)).access_public_key).to.equal(null);
     });
 
     it("documents the lease and the access key in the OpenAPI document, with no write route for renew or terminate", async function () {
@@ -341,7 +389,10 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         "extension",
         "valid_until",
       ]);
-      expect(doc.paths["/api/v1/redemptions"].get.operationId).to.equal("listRedemptions");
+      expect(doc.paths["/api/v1/redemptions"].get.operationId).to.equal("listAccountRedemptions");
+      expect(doc.paths["/api/v1/redemptions"].get.parameters.map((p: { name: string }) => p.name)).to.include(
+        "lease_status",
+      );
       const writes = Object.keys(doc.paths).filter((p) => /renew|terminat|lease/.test(p));
       expect(writes).to.deep.equal([]);
     });
