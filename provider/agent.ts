@@ -136,9 +136,19 @@ export class ProviderAgent {
 
   /** One pass over the account's redemptions: pending ones, ended or terminated leases, renewals. */
   async pass(): Promise<void> {
-    for (const r of await this.list("status=pending")) {
+    const pending = await this.list("status=pending");
+    for (const r of pending) {
       if (this.stopped) return;
       await this.fulfil(r);
+    }
+    // provisioned before a crash but no longer pending: a fulfilment that was mined before the agent heard back
+    const listed = new Set(pending.map((r) => r.redemption_id));
+    for (const [id, record] of Object.entries(this.state.all())) {
+      if (listed.has(id) || !["provisioning", "provisioned"].includes(record.status)) continue;
+      const onChain = await getRedemption(this.client, { redemptionId: BigInt(id) });
+      if (onChain.status === "pending") continue; // the gateway has not indexed it yet
+      this.state.set(id, { status: onChain.status === "expired" ? "missed" : "fulfilled" });
+      this.log(`provider: redemption ${id} already ${onChain.status} on-chain: recorded, not sent again`);
     }
     for (const reason of ["terminated", "ended"] as const) {
       for (const r of await this.list(`lease_status=${reason}`)) await this.reclaim(r, reason);
@@ -175,7 +185,7 @@ export class ProviderAgent {
     // the chain decides whether it is still to be fulfilled (a fulfilment sent just before a crash)
     const onChain = await getRedemption(this.client, { redemptionId: BigInt(id) });
     if (onChain.status !== "pending") {
-      this.state.set(id, { status: "fulfilled" });
+      this.state.set(id, { status: onChain.status === "expired" ? "missed" : "fulfilled" });
       this.log(`provider: redemption ${id} already ${onChain.status} on-chain: recorded, not sent again`);
       return;
     }
