@@ -180,7 +180,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // long path parameters reach their route, whose schema refuses them after authentication and
     // the rate limit (the router's own limit would refuse them before either)
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, useDefaults: true, allErrors: false } },
+    ajv: {
+      // FREE_TEXT is an annotation for the control-character check and the document, not a validation
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: true,
+        useDefaults: true,
+        allErrors: false,
+        keywords: [FREE_TEXT],
+      },
+    },
     // what the rewrite above leaves to the router (an absolute-form target it cannot parse)
     frameworkErrors: (error, request, reply) => {
       const api = invalidParameter("url", error.message.includes("URL") ? "the URL is malformed" : "malformed request");
@@ -239,7 +248,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
       token = bearer === null ? "" : bearer[1];
     }
-    if (isPublic(request)) return;
+    if (isPublic(request)) {
+      // a route that needs no key (sign-in, health, the document) still counts a request that
+      // carries a valid key against that key's limit rather than the caller's address, as any other
+      // route does; an unknown key is not an error here and the address is counted instead
+      if (token !== undefined && token !== "") {
+        request.apiKey = await options.keys.authenticate(token).catch(() => undefined);
+      }
+      return;
+    }
     try {
       // no API key but a portal session cookie: the session's address is the account
       const session =

@@ -5,6 +5,7 @@ import { KeyInputError } from "../auth/keys.js";
 import type { KeyService, Scope } from "../auth/keys.js";
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import * as s from "../http/schemas.js";
+import { FREE_TEXT } from "../http/text.js";
 import type { Db } from "../store/db.js";
 import { accessPublicKeys, apiKeys } from "../store/schema.js";
 import { checkCsrf, clearSessionCookie, setSessionCookie } from "./auth.js";
@@ -125,7 +126,8 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
           required: ["message", "signature"],
           additionalProperties: false,
           properties: {
-            message: { type: "string", minLength: 1, maxLength: 4_096 },
+            // an EIP-4361 message is lines of text: line feeds (and a wallet's CR LF) are its syntax
+            message: { type: "string", minLength: 1, maxLength: 4_096, [FREE_TEXT]: true },
             signature: { type: "string", pattern: "^0x[0-9a-fA-F]{130}$" },
           },
         },
