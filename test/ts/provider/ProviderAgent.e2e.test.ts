@@ -38,7 +38,8 @@ import type { LiveDeployment } from "../../../devnet/fixtures.js";
 import { eventually } from "../../../devnet/local-servers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
+/** The agent's command as one process (no wrapper around it: SIGKILL kills the agent itself). */
+const AGENT = ["--import", "tsx", path.join(ROOT, "scripts", "provider.ts")];
 const DAY = 86_400;
 const MNEMONIC = "test test test test test test test test test test test junk";
 const database = process.env.DATABASE_URL ? "PostgreSQL" : "PGlite";
@@ -189,15 +190,11 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     "100",
   ];
   const startAgent = async (args: string[] = [], extraEnv: Record<string, string> = {}) => {
-    const child = spawn(
-      TSX,
-      [path.join(ROOT, "scripts", "provider.ts"), ...baseArgs(), "--poll-seconds", "0.3", ...args],
-      {
-        cwd: ROOT,
-        env: env(extraEnv),
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [...AGENT, ...baseArgs(), "--poll-seconds", "0.3", ...args], {
+      cwd: ROOT,
+      env: env(extraEnv),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const agent = new AgentProcess(child);
     agents.push(agent);
     await eventually(
@@ -210,6 +207,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
   const kill = async (agent: AgentProcess) => {
     agent.child.kill("SIGKILL");
     await agent.exit;
+    expect(() => process.kill(agent.child.pid!, 0), "the agent's process is gone").to.throw();
   };
   const redeemAs = async (role: "user" | "user2", amount = "1") => {
     await approveRedemptionSync(client[role], { amount: parseEther(amount) });
@@ -269,7 +267,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
   });
 
   it("refuses to start, naming everything missing, without the key, the API key or the commands", function () {
-    const result = spawnSync(TSX, [path.join(ROOT, "scripts", "provider.ts"), "serve", "--gateway", "ftp://x"], {
+    const result = spawnSync(process.execPath, [...AGENT, "serve", "--gateway", "ftp://x"], {
       cwd: ROOT,
       env: { PATH: process.env.PATH },
       encoding: "utf8",
@@ -366,7 +364,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
       expect(logOf("provision.log").filter((x) => x === String(id))).to.have.length(3);
       expect(agent.lines(new RegExp(`provisioning redemption ${id} failed \\(attempt [123]/3\\)`))).to.have.length(3);
       expect(recordOf(id)).to.deep.include({ status: "failed", error: "exit status 3: no capacity left in rack 7" });
-      const status = spawnSync(TSX, [path.join(ROOT, "scripts", "provider.ts"), "status", "--state", stateFile()], {
+      const status = spawnSync(process.execPath, [...AGENT, "status", "--state", stateFile()], {
         cwd: ROOT,
         encoding: "utf8",
       });
