@@ -167,6 +167,16 @@ export async function runLeaseDemo(
       if (Date.now() > until) throw new Error("the agent did not reclaim both leases within a minute");
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    for (const receiver of [forUser, forProvider]) {
+      for (const [event, id] of [
+        ["redemption.renewal_offered", renewed],
+        ["redemption.renewed", renewed],
+        ["redemption.terminated", renewed],
+        ["redemption.lease_ended", ended],
+      ] as const) {
+        await receiver.waitFor((w) => w.event === event && w.data.redemption_id === String(id));
+      }
+    }
     for (const [who, receiver] of [
       ["user", forUser],
       ["provider", forProvider],
