@@ -68,7 +68,7 @@ export async function runLeaseDemo(
   const providerKey = await gateway.keys.create({
     tier: "premium",
     account: providerAddress,
-    scopes: ["read"],
+    scopes: ["read", "write"], // write: to subscribe its receiver; the agent itself only reads
     label: "devnet lease demo (provider agent)",
   });
   const dir = await mkdtemp(path.join(tmpdir(), "devnet-lease-demo-"));
