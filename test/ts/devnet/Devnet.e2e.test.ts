@@ -49,7 +49,7 @@ function runDevnet(
 const runDevnetOnce = (basePort: number) => runDevnet(["--once", "--base-port", String(basePort)]);
 
 describe("npm start (the devnet, end to end)", function () {
-  this.timeout(300_000); // the lease demo adds a provider agent's passes and a time jump
+  this.timeout(180_000);
 
   it("starts three chains, deploys, starts the gateway, runs the scenario, writes devnet.json, and leaves no node behind", async function () {
     const basePort = await freePort();
