@@ -1,10 +1,10 @@
 /**
  * The layers' import directions (docs/architecture.md), checked by `npm run lint:deps`:
- * entry points (scripts/, hardhat.config.ts) -> devnet/, tools/, gateway/, portal/ -> sdk/;
+ * entry points (scripts/, hardhat.config.ts) -> devnet/, tools/, gateway/, portal/, provider/ -> sdk/;
  * deploy/ (beside devnet) reads only the SDK's constants modules; test/ may import anything.
  * Every rule is an error; test/ts/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
-const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|scripts|test|tools)/";
+const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|tools)/";
 const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";
 
 module.exports = {
@@ -57,14 +57,14 @@ module.exports = {
       severity: "error",
       comment: "deploy/ does not depend on the devnet, the gateway, the tools or the entry points.",
       from: { path: "^deploy/" },
-      to: { path: "^(devnet|gateway|portal|scripts|test|tools)/" },
+      to: { path: "^(devnet|gateway|portal|provider|scripts|test|tools)/" },
     },
     {
       name: "gateway-imports-sdk-only",
       severity: "error",
       comment: "gateway/ imports the SDK, never deploy/, devnet/, tools/, scripts/ or test/.",
       from: { path: "^gateway/" },
-      to: { path: "^(deploy|devnet|portal|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|portal|provider|scripts|test|tools)/" },
     },
     {
       name: "portal-imports-sdk-only",
@@ -72,7 +72,15 @@ module.exports = {
       comment:
         "portal/ runs in the browser on the SDK alone (its browser tests, portal/e2e/, drive the devnet like test/ does).",
       from: { path: "^portal/", pathNot: "^portal/(e2e/|playwright[.]config[.]ts$)" },
-      to: { path: "^(deploy|devnet|gateway|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|gateway|provider|scripts|test|tools)/" },
+    },
+    {
+      name: "provider-imports-sdk-only",
+      severity: "error",
+      comment:
+        "provider/ (the provider agent) runs on the SDK, packages and Node built-ins alone: never deploy/, devnet/, gateway/, portal/, tools/, scripts/ or test/.",
+      from: { path: "^provider/" },
+      to: { path: "^(deploy|devnet|gateway|portal|scripts|test|tools)/" },
     },
     {
       name: "portal-no-node-builtins",
@@ -108,7 +116,7 @@ module.exports = {
       severity: "error",
       comment: "tools/ may import devnet/, deploy/, gateway/ and the SDK, not scripts/ or test/.",
       from: { path: "^tools/" },
-      to: { path: "^(portal|scripts|test)/" },
+      to: { path: "^(portal|provider|scripts|test)/" },
     },
     {
       name: "only-scripts-import-scripts",

@@ -11,6 +11,7 @@ import { runBridgeScenario } from "./bridge-demo.js";
 import { runScenario } from "./demo.js";
 import { gatherDeployment, writeDeploymentFile } from "../deploy/environments.js";
 import { runHttpRedemption, subscribeDemoReceiver } from "./http-demo.js";
+import { runLeaseDemo } from "./lease-demo.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
 import { deployLocalNetwork } from "./network.js";
@@ -278,6 +279,25 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
         await receiver.remove();
         log(`  DELETE /api/v1/webhooks/${receiver.subscriptionId}: the demo's subscription and receiver are gone`);
       }
+    });
+    log("");
+    log("Leases (issue 19): the wallet-derived access key, the provider agent, a renewal, a termination, an end:");
+    await step("run the lease demo", async () => {
+      await gateway.synced();
+      const providerWallet = HDNodeWallet.fromPhrase(
+        DEVNET_MNEMONIC,
+        undefined,
+        `m/44'/60'/0'/0/${DEVNET_ROLES.indexOf("provider")}`,
+      );
+      await runLeaseDemo(
+        gateway,
+        apiKey,
+        { user: role("user"), provider: role("provider"), providerKey: providerWallet.privateKey },
+        network.primary,
+        connections[0].ethers.provider,
+        nodes[0].url,
+        (line) => log(`  ${line}`),
+      );
     });
     const scenarioSeconds = (performance.now() - scenarioStart) / 1000;
     log(`Scenario done in ${scenarioSeconds.toFixed(1)} s.`);

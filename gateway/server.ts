@@ -24,6 +24,7 @@ import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
+import { LeaseNotices } from "./webhooks/lease-notices.js";
 import { portalSettings } from "./config.js";
 import type { PortalConfig } from "./portal/static.js";
 import { SessionService } from "./session/sessions.js";
@@ -44,6 +45,8 @@ export interface Gateway {
   indexers: ChainIndexer[];
   chains: DeployedChain[];
   webhooks: Webhooks;
+  /** The time-based lease webhooks (`redemption.lease_expiring`, `.lease_ended`); runs with the indexers. */
+  leaseNotices: LeaseNotices;
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
   synced(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -104,11 +107,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   if (sealer === undefined && config.environment !== "devnet") {
     log("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
   }
-  const webhooks = createWebhooks(
+  const settings = webhookSettings(config.environment, config.webhooks);
+  const webhooks = createWebhooks(store.db, settings, log, new WebhookSecrets(sealer));
+  const leaseNotices = new LeaseNotices(
     store.db,
-    webhookSettings(config.environment, config.webhooks),
+    webhooks.outbox,
+    primary.chainId!,
+    { leadSeconds: settings.leaseExpiringLeadSeconds, intervalMs: settings.leaseNoticeIntervalMs },
     log,
-    new WebhookSecrets(sealer),
   );
   const indexers = chains.map(
     (c) =>
@@ -127,7 +133,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           batchBlocks: config.batchBlocks,
           log,
           afterApply: options.afterApply,
-          onCommit: () => responseCache?.invalidate(),
+          onCommit: () => {
+            responseCache?.invalidate();
+            leaseNotices.wake();
+          },
           sink: webhooks.outbox,
         },
       ),
@@ -199,7 +208,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     portal: { distDir: portal.distDir, config: () => portalConfigOf(config.environment, chains, primary, portal) },
   });
 
-  if (options.index !== false) for (const indexer of indexers) indexer.start();
+  if (options.index !== false) {
+    for (const indexer of indexers) indexer.start();
+    leaseNotices.start();
+  }
   if (options.deliver !== false) webhooks.workers.start();
   let url = "";
   if (options.listen !== false) {
@@ -223,6 +235,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     indexers,
     chains,
     webhooks,
+    leaseNotices,
     async synced(timeoutMs = 60_000) {
       await Promise.all(
         indexers.map(async (indexer) => {
@@ -238,6 +251,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await app.close();
       await usage.close();
       await Promise.all(indexers.map((i) => i.stop()));
+      await leaseNotices.stop();
       bridgeFees.close();
       verification.close();
       writes.close();

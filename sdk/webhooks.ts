@@ -55,6 +55,16 @@ export const WEBHOOK_EVENT_GROUPS = [
     name: "Redemption outcomes (protocol)",
     events: ["redemption.expired", "redemption.disputed", "redemption.resolved"],
   },
+  {
+    name: "Leases (protocol)",
+    events: [
+      "redemption.renewal_offered",
+      "redemption.renewed",
+      "redemption.terminated",
+      "redemption.lease_expiring",
+      "redemption.lease_ended",
+    ],
+  },
 ] as const;
 
 /** A webhook body: the event's id, name, time and data (the gateway's `webhooks/events.ts`). */

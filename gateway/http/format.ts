@@ -6,7 +6,7 @@ import type {
   ComputeUnitRow,
   ListingRow,
   ProviderRow,
-  RedemptionRow,
+  RedemptionView,
   TradeRow,
 } from "../store/queries.js";
 
@@ -98,7 +98,12 @@ export function providerDetail(row: ProviderRow) {
   };
 }
 
-export function redemption(row: RedemptionRow) {
+/**
+ * A redemption resource: the spec's fields, the outcome times, the lease it belongs to (null until
+ * fulfilled; a renewal shows the lease it renewed) and the user's registered access key (issue 19).
+ */
+export function redemption(view: RedemptionView) {
+  const { row } = view;
   return {
     redemption_id: String(row.redemptionId),
     status: row.status,
@@ -109,6 +114,40 @@ export function redemption(row: RedemptionRow) {
     estimated_fulfillment_time: row.deadline ?? row.initiatedAt,
     fulfilled_at: row.fulfilledAt,
     completed_at: row.completedAt,
+    lease: view.lease === null ? null : lease(view),
+    access_public_key: view.accessPublicKey,
+  };
+}
+
+/** Where a lease is at chain time `now`: terminated, ended (from its stated end's second on, as on-chain) or active. */
+export function leaseStatus(lease: { terminatedAt: number | null; expiresAt: number | null }, now: number) {
+  if (lease.terminatedAt !== null) return "terminated";
+  return lease.expiresAt !== null && now >= lease.expiresAt ? "ended" : "active";
+}
+
+/**
+ * The lease of a redemption view. `renewal_offer` is the standing offer while it can be accepted
+ * (the lease running and the offer's validity not passed); the chain keeps a lapsed one until the
+ * provider withdraws or replaces it, but it can no longer be taken.
+ */
+function lease(view: RedemptionView) {
+  const l = view.lease!;
+  const status = leaseStatus(l, view.now);
+  const offerStands = l.offerPrice !== null && status === "active" && view.now <= (l.offerValidUntil ?? 0);
+  return {
+    lease_id: String(l.leaseId),
+    status,
+    expires_at: l.expiresAt,
+    terminated_at: l.terminatedAt,
+    renewal_offer: offerStands
+      ? { price: sstb(l.offerPrice), extension: l.offerExtension!, valid_until: l.offerValidUntil! }
+      : null,
+    renewals: view.renewals.map((r) => ({
+      redemption_id: String(r.redemptionId),
+      sstb_amount: sstb(r.amount),
+      renewed_at: r.fulfilledAt!,
+      expires_at: r.renewedEnd!,
+    })),
   };
 }
 

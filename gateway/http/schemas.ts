@@ -81,9 +81,48 @@ export const providerDetail = object({
   }),
 });
 
+export const REDEMPTION_STATUSES = ["pending", "fulfilled", "confirmed", "expired", "disputed", "resolved"] as const;
+const unixOrNull = (description: string) => ({ type: ["integer", "null"], description }) as const;
+
+/** A lease (issue 19): the resources a fulfilled redemption grants, until their end or a termination. */
+export const lease = object(
+  {
+    lease_id: { type: "string", description: "the lease's id: the id of its first redemption" },
+    status: {
+      type: "string",
+      enum: ["active", "ended", "terminated"],
+      description: "`ended` from the stated end's second on (chain time); `terminated` by its user",
+    },
+    expires_at: unixOrNull("Unix seconds: the stated end, moved by each renewal; null when the provider stated none"),
+    terminated_at: unixOrNull("Unix seconds: when the user terminated it; null while not terminated"),
+    renewal_offer: {
+      ...object(
+        {
+          price: { ...sstbAmount, description: "whole sSTB the renewal costs (a redemption of that amount)" },
+          extension: { type: "integer", minimum: 1, description: "seconds the end moves by" },
+          valid_until: { ...unix, description: "Unix seconds: the last second the offer may be accepted" },
+        },
+        "the provider's standing renewal offer while it can be accepted (in the web interface); null: none",
+      ),
+      type: ["object", "null"],
+    },
+    renewals: {
+      type: "array",
+      description: "the accepted renewals, oldest first: each is a redemption of its own",
+      items: object({
+        redemption_id: string,
+        sstb_amount: sstbAmount,
+        renewed_at: unix,
+        expires_at: { ...unix, description: "Unix seconds: the lease's end after this renewal" },
+      }),
+    },
+  },
+  "the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal",
+);
+
 export const redemption = object({
   redemption_id: string,
-  status: { type: "string", enum: ["pending", "fulfilled", "confirmed", "expired", "disputed", "resolved"] },
+  status: { type: "string", enum: REDEMPTION_STATUSES },
   sstb_amount: sstbAmount,
   provider_id: address,
   user: address,
@@ -91,6 +130,12 @@ export const redemption = object({
   estimated_fulfillment_time: { ...unix, description: "Unix seconds: the on-chain fulfilment deadline" },
   fulfilled_at: { type: ["integer", "null"], description: "Unix seconds" },
   completed_at: { type: ["integer", "null"], description: "Unix seconds (confirmed, expired or resolved)" },
+  lease: { ...lease, type: ["object", "null"], description: `${lease.description}; null until fulfilled` },
+  access_public_key: {
+    type: ["string", "null"],
+    pattern: "^0x[0-9a-f]{64}$",
+    description: "the X25519 public key the user registered on-chain for access details; null: none yet",
+  },
 });
 
 export const verification = object({

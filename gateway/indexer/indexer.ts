@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 
 import type { Db, Tx } from "../store/db.js";
 import {
+  accessKeys,
   balances,
   blocks,
   computeUnits,
@@ -16,6 +17,7 @@ import {
   trades,
   bridgeSends,
   bridgeReceipts,
+  leases,
   verifications,
 } from "../store/schema.js";
 import { plain } from "./module.js";
@@ -50,6 +52,8 @@ export interface IndexerOptions {
 
 /** Tables rebuilt from `events` after a reorg. */
 const PROJECTIONS = [
+  accessKeys,
+  leases,
   providers,
   computeUnits,
   verifications,
@@ -61,6 +65,14 @@ const PROJECTIONS = [
   bridgeSends,
   bridgeReceipts,
 ] as const;
+
+/**
+ * The version of the projection code: raise it when a projection changes what it builds from the
+ * events already stored (a new table, a new column filled by `apply`). A chain whose tables an
+ * older version built is rebuilt from `events` when its indexer starts. 1: issue 19's leases,
+ * access keys and the redemptions' lease columns.
+ */
+export const PROJECTION_VERSION = 1;
 
 /** What a chain's indexer has reached. */
 export interface ChainStatus {
@@ -99,6 +111,7 @@ export class ChainIndexer {
   private indexed: number | null = null;
   private lastError: string | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
+  private projectionsCurrent = false;
 
   constructor(
     private readonly db: Db,
@@ -195,6 +208,7 @@ export class ChainIndexer {
 
   /** One batch; true when the cursor is at the indexable head. */
   async step(): Promise<boolean> {
+    if (!this.projectionsCurrent) await this.upgradeProjections();
     const cursor = await this.cursor();
     if (cursor.hash !== "") {
       const block = await this.rpc.getBlock(cursor.number);
@@ -317,6 +331,7 @@ export class ChainIndexer {
       blockNumber: number,
       blockHash: hash,
       updatedAt: Math.floor(Date.now() / 1000),
+      projectionVersion: PROJECTION_VERSION,
     };
     await tx.insert(cursors).values(values).onConflictDoUpdate({ target: cursors.chainId, set: values });
   }
@@ -353,23 +368,53 @@ export class ChainIndexer {
       await tx.delete(events).where(and(eq(events.chainId, chainId), gt(events.blockNumber, ancestor.number)));
       await tx.delete(blocks).where(and(eq(blocks.chainId, chainId), gt(blocks.number, ancestor.number)));
       await this.options.sink?.retract(tx, chainId, ancestor.number);
-      for (const table of PROJECTIONS) await tx.delete(table).where(eq(table.chainId, chainId));
-      for (let offset = 0; ; offset += 1000) {
-        const page = await tx
-          .select()
-          .from(events)
-          .where(eq(events.chainId, chainId))
-          .orderBy(asc(events.blockNumber), asc(events.logIndex))
-          .limit(1000)
-          .offset(offset);
-        for (const e of page) await this.apply(tx, e);
-        if (page.length < 1000) break;
-      }
+      await this.rebuild(tx);
       if (ancestor.hash === "") await tx.delete(cursors).where(eq(cursors.chainId, chainId));
       else await this.saveCursor(tx, ancestor.number, ancestor.hash);
     });
     this.indexed = ancestor.number;
     this.options.onCommit?.();
+  }
+
+  /** Deletes the chain's projections and applies its stored events again, in chain order. */
+  private async rebuild(tx: Tx): Promise<void> {
+    const chainId = this.source.chainId;
+    for (const table of PROJECTIONS) await tx.delete(table).where(eq(table.chainId, chainId));
+    for (let offset = 0; ; offset += 1000) {
+      const page = await tx
+        .select()
+        .from(events)
+        .where(eq(events.chainId, chainId))
+        .orderBy(asc(events.blockNumber), asc(events.logIndex))
+        .limit(1000)
+        .offset(offset);
+      for (const e of page) await this.apply(tx, e);
+      if (page.length < 1000) break;
+    }
+  }
+
+  /**
+   * Tables an older projection code built (the cursor's `projectionVersion` below
+   * {@link PROJECTION_VERSION}) are rebuilt from the stored events, once: the cursor row is locked
+   * while it happens, so a second gateway on the same database waits and then finds it done.
+   */
+  private async upgradeProjections(): Promise<void> {
+    const chainId = this.source.chainId;
+    let rebuilt = false;
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(cursors).where(eq(cursors.chainId, chainId)).for("update");
+      if (row === undefined || row.projectionVersion >= PROJECTION_VERSION) return;
+      await this.rebuild(tx);
+      await tx.update(cursors).set({ projectionVersion: PROJECTION_VERSION }).where(eq(cursors.chainId, chainId));
+      rebuilt = true;
+    });
+    this.projectionsCurrent = true;
+    if (rebuilt) {
+      this.options.log(
+        `indexer ${this.source.chain}: projections rebuilt from the stored events (projection version ${PROJECTION_VERSION})`,
+      );
+      this.options.onCommit?.();
+    }
   }
 
   private notify(): void {

@@ -1,14 +1,18 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 
-import type { Db } from "./db.js";
+import type { Db, Tx } from "./db.js";
 import {
+  accessKeys,
   apiKeys,
   balances,
+  blocks,
   bridgeReceipts,
   bridgeSends,
   computeUnits,
+  cursors,
+  leases,
   listings,
   parameters,
   providers,
@@ -30,6 +34,163 @@ export type ListingRow = typeof listings.$inferSelect;
 export type TradeRow = typeof trades.$inferSelect;
 export type BridgeSendRow = typeof bridgeSends.$inferSelect;
 export type BridgeReceiptRow = typeof bridgeReceipts.$inferSelect;
+export type LeaseRow = typeof leases.$inferSelect;
+
+/** A redemption with what its resource shows beside its own row (issue 19). */
+export interface RedemptionView {
+  row: RedemptionRow;
+  /** The lease it belongs to (its own once fulfilled, or the one a renewal renewed); null before. */
+  lease: LeaseRow | null;
+  /** That lease's renewals, oldest first. */
+  renewals: RedemptionRow[];
+  /** The user's registered X25519 key (lower-case hex), or null. */
+  accessPublicKey: string | null;
+  /** The chain time (Unix seconds) the lease's status and offer are judged at. */
+  now: number;
+}
+
+/** Where a lease is, as the API's filter and `lease.status` name it. */
+export const LEASE_STATUS_FILTERS = ["none", "active", "ended", "terminated"] as const;
+export type LeaseStatusFilter = (typeof LEASE_STATUS_FILTERS)[number];
+
+export interface RedemptionFilter {
+  providerId?: string;
+  user?: string;
+  status?: string;
+  /** The status of the lease the redemption belongs to (`none`: not fulfilled, no lease). */
+  leaseStatus?: LeaseStatusFilter;
+}
+
+/**
+ * The chain's time as the indexer last saw it, moved on by the wall clock since: the time of the
+ * last indexed block plus the seconds since it was indexed. Block times decide whether a lease
+ * ended (the contract's `block.timestamp >= end`); on a chain without new blocks (an idle devnet,
+ * or after a time jump) the wall clock alone would be wrong by the jump. Never ahead of the chain
+ * by more than the clock drift; behind it by the indexing lag (the confirmation depth). Without
+ * anything indexed yet: the wall clock.
+ */
+export async function chainTime(db: Db | Tx, chainId: number, wallMs = Date.now()): Promise<number> {
+  const wall = Math.floor(wallMs / 1000);
+  const [row] = await db
+    .select({ blockTime: blocks.timestamp, indexedAt: cursors.updatedAt })
+    .from(cursors)
+    .innerJoin(blocks, and(eq(blocks.chainId, cursors.chainId), eq(blocks.number, cursors.blockNumber)))
+    .where(eq(cursors.chainId, chainId));
+  if (row === undefined) return wall;
+  return row.blockTime + Math.max(0, wall - row.indexedAt);
+}
+
+/** The views of redemption rows of one chain: their leases, the leases' renewals, the users' keys. */
+export async function redemptionViews(db: Db | Tx, rows: RedemptionRow[], now: number): Promise<RedemptionView[]> {
+  if (rows.length === 0) return [];
+  const chainId = rows[0].chainId;
+  const leaseIds = [...new Set(rows.flatMap((r) => (r.leaseId === null ? [] : [r.leaseId])))];
+  const users = [...new Set(rows.map((r) => r.userLower))];
+  // one after the other: inside a transaction the three share one connection
+  const leaseRows: LeaseRow[] =
+    leaseIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(leases)
+          .where(and(eq(leases.chainId, chainId), inArray(leases.leaseId, leaseIds)));
+  const renewalRows: RedemptionRow[] =
+    leaseIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(redemptions)
+          .where(
+            and(
+              eq(redemptions.chainId, chainId),
+              inArray(redemptions.leaseId, leaseIds),
+              isNotNull(redemptions.renewedEnd),
+            ),
+          )
+          .orderBy(asc(redemptions.redemptionId));
+  const keyRows = await db
+    .select({ userLower: accessKeys.userLower, publicKey: accessKeys.publicKey })
+    .from(accessKeys)
+    .where(and(eq(accessKeys.chainId, chainId), inArray(accessKeys.userLower, users)));
+  const leaseById = new Map(leaseRows.map((l) => [l.leaseId, l]));
+  const keyOf = new Map(keyRows.map((k) => [k.userLower, k.publicKey]));
+  return rows.map((row) => ({
+    row,
+    lease: row.leaseId === null ? null : (leaseById.get(row.leaseId) ?? null),
+    renewals: row.leaseId === null ? [] : renewalRows.filter((r) => r.leaseId === row.leaseId),
+    accessPublicKey: keyOf.get(row.userLower) ?? null,
+    now,
+  }));
+}
+
+/** The view of one redemption, or undefined for an id the chain does not have. */
+export async function redemptionView(
+  db: Db | Tx,
+  chainId: number,
+  redemptionId: number,
+  now: number,
+): Promise<RedemptionView | undefined> {
+  const [row] = await db
+    .select()
+    .from(redemptions)
+    .where(and(eq(redemptions.chainId, chainId), eq(redemptions.redemptionId, redemptionId)))
+    .limit(1);
+  return row === undefined ? undefined : (await redemptionViews(db, [row], now))[0];
+}
+
+/**
+ * Redemptions of one chain by provider, user, status and the status of the lease they belong to
+ * (at the chain's time), with their views, by id in `order`.
+ */
+export async function listRedemptionViews(
+  db: Db,
+  chainId: number,
+  filter: RedemptionFilter,
+  page: { page: number; limit: number },
+  order: "asc" | "desc" = "asc",
+): Promise<{ rows: RedemptionView[]; total: number }> {
+  const now = await chainTime(db, chainId);
+  const conditions: SQL[] = [eq(redemptions.chainId, chainId)];
+  if (filter.providerId !== undefined) {
+    conditions.push(eq(redemptions.providerLower, filter.providerId.toLowerCase()));
+  }
+  if (filter.user !== undefined) conditions.push(eq(redemptions.userLower, filter.user.toLowerCase()));
+  if (filter.status !== undefined) conditions.push(eq(redemptions.status, filter.status));
+  switch (filter.leaseStatus) {
+    case "none":
+      conditions.push(isNull(redemptions.leaseId));
+      break;
+    case "terminated":
+      conditions.push(isNotNull(leases.terminatedAt));
+      break;
+    case "ended":
+      conditions.push(isNull(leases.terminatedAt), lte(leases.expiresAt, now));
+      break;
+    case "active":
+      conditions.push(
+        isNotNull(leases.leaseId),
+        isNull(leases.terminatedAt),
+        or(isNull(leases.expiresAt), gt(leases.expiresAt, now))!,
+      );
+      break;
+  }
+  const where = and(...conditions);
+  const joined = and(eq(leases.chainId, redemptions.chainId), eq(leases.leaseId, redemptions.leaseId));
+  const rows = await db
+    .select(getTableColumns(redemptions))
+    .from(redemptions)
+    .leftJoin(leases, joined)
+    .where(where)
+    .orderBy(order === "asc" ? asc(redemptions.redemptionId) : desc(redemptions.redemptionId))
+    .limit(page.limit)
+    .offset((page.page - 1) * page.limit);
+  const [{ count }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(redemptions)
+    .leftJoin(leases, joined)
+    .where(where);
+  return { rows: await redemptionViews(db, rows, now), total: count };
+}
 
 /** A bridge transfer as far as the indexers have seen it: either side may be missing (yet). */
 export interface BridgeMessage {
@@ -176,13 +337,18 @@ export class ReadModel {
     return row;
   }
 
-  async redemption(redemptionId: number): Promise<RedemptionRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(redemptions)
-      .where(and(eq(redemptions.chainId, this.primaryChainId), eq(redemptions.redemptionId, redemptionId)))
-      .limit(1);
-    return row;
+  async redemption(redemptionId: number): Promise<RedemptionView | undefined> {
+    const now = await chainTime(this.db, this.primaryChainId);
+    return redemptionView(this.db, this.primaryChainId, redemptionId, now);
+  }
+
+  /** Redemptions by provider, user, status and lease status. */
+  async listRedemptions(
+    filter: RedemptionFilter,
+    page: Page,
+    order: "asc" | "desc" = "asc",
+  ): Promise<{ rows: RedemptionView[]; total: number }> {
+    return listRedemptionViews(this.db, this.primaryChainId, filter, page, order);
   }
 
   /** Verification methods of compute units (by cu id), from the attestations that minted them. */

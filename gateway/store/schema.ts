@@ -21,6 +21,12 @@ export const cursors = pgTable("cursors", {
   blockNumber: seconds("block_number").notNull(),
   blockHash: text("block_hash").notNull(),
   updatedAt: seconds("updated_at").notNull(),
+  /**
+   * The projection code the chain's tables were built by (`PROJECTION_VERSION` in
+   * gateway/indexer/indexer.ts): an older one is rebuilt from `events` at start, so a new
+   * projection (issue 19's leases and access keys) covers events indexed before it existed.
+   */
+  projectionVersion: integer("projection_version").notNull().default(0),
 });
 
 /** Hashes of indexed blocks that carried events, to find the common ancestor after a reorg. */
@@ -158,8 +164,18 @@ export const redemptions = pgTable(
     issueType: text("issue_type"),
     disputedAt: seconds("disputed_at"),
     userWon: boolean("user_won"),
+    /** Lower-cased provider, for the list route's filter. */
+    providerLower: text("provider_lower"),
+    /** The lease this redemption belongs to: its own id once fulfilled, the renewed lease for a renewal (issue 19). */
+    leaseId: bigint("lease_id", { mode: "number" }),
+    /** For a renewal: the lease's end after it (`LeaseRenewed`). */
+    renewedEnd: seconds("renewed_end"),
   },
-  (t) => [index("redemptions_user").on(t.userLower)],
+  (t) => [
+    index("redemptions_user").on(t.userLower),
+    index("redemptions_provider").on(t.providerLower, t.status),
+    index("redemptions_lease").on(t.leaseId),
+  ],
 );
 
 /** sSTB balances per chain (sSTB `Transfer`). */
@@ -249,4 +265,5 @@ export * from "./tables/bridge.js";
 export * from "./tables/verification.js";
 export * from "./tables/writes.js";
 export * from "./tables/webhooks.js";
+export * from "./tables/leases.js";
 export * from "./tables/portal.js";

@@ -12,8 +12,8 @@ export interface EmailMessage {
 
 /**
  * The alert a provider gets for a redemption of its capacity (SPEC.md "Events": e-mail alerts):
- * what it must act on and by when. `event` is a `redemption.initiated` (data as the redemption
- * resource).
+ * what it must act on and by when. `event` is a `redemption.initiated` (fulfil by the deadline) or
+ * a `redemption.terminated` (reclaim the resources); data as the redemption resource.
  */
 export function alertOf(event: WebhookEvent, to: string, providerName: string): EmailMessage {
   const d = event.data as {
@@ -22,7 +22,30 @@ export function alertOf(event: WebhookEvent, to: string, providerName: string): 
     user: string;
     estimated_fulfillment_time: number;
     transactionHash: string;
+    access_public_key: string | null;
+    lease: { lease_id: string; expires_at: number | null; terminated_at: number | null } | null;
   };
+  if (event.event === "redemption.terminated") {
+    const at = d.lease?.terminated_at ?? event.timestamp;
+    const end = d.lease?.expires_at;
+    return {
+      to,
+      subject: `Lease ${d.redemption_id} terminated: reclaim the resources`,
+      text: [
+        `Hello ${providerName},`,
+        "",
+        "A user terminated a lease of your compute resources. Reclaim them (revoke the access, free the machine).",
+        "The lease's redemptions keep their state: they are confirmed, disputed within their window, or finalized as before.",
+        "",
+        `Lease (redemption) id: ${d.redemption_id}`,
+        `User: ${d.user}`,
+        `Terminated at: ${new Date(at * 1000).toISOString()} (Unix ${at})`,
+        `Stated end: ${end === null || end === undefined ? "none" : `${new Date(end * 1000).toISOString()} (Unix ${end})`}`,
+        `Transaction: ${d.transactionHash}`,
+        `Event id: ${event.id}`,
+      ].join("\n"),
+    };
+  }
   const deadline = new Date(d.estimated_fulfillment_time * 1000).toISOString();
   return {
     to,
@@ -35,6 +58,7 @@ export function alertOf(event: WebhookEvent, to: string, providerName: string): 
       `Redemption id: ${d.redemption_id}`,
       `Amount: ${d.sstb_amount} sSTB`,
       `User: ${d.user}`,
+      `User's access key: ${d.access_public_key ?? "none registered yet (wait for it: encrypt to nothing else)"}`,
       `Deadline: ${deadline} (Unix ${d.estimated_fulfillment_time})`,
       `Transaction: ${d.transactionHash}`,
       `Event id: ${event.id}`,

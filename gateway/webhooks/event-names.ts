@@ -6,7 +6,8 @@
  * Every webhook event: the union of the spec's two lists (DESIGN.md section 9) plus the three
  * redemption outcomes the spec's lists leave out (`redemption.expired`, `.disputed`, `.resolved`):
  * without them a user or provider subscribed to `redemption.*` would never hear how a redemption
- * that was not confirmed ended.
+ * that was not confirmed ended; and the lease events of issue 19 (`redemption.renewal_offered`,
+ * `.renewed`, `.terminated`, and the time-based `.lease_expiring` and `.lease_ended`).
  */
 export const WEBHOOK_EVENTS = [
   "cu.verified",
@@ -27,6 +28,11 @@ export const WEBHOOK_EVENTS = [
   "redemption.expired",
   "redemption.disputed",
   "redemption.resolved",
+  "redemption.renewal_offered",
+  "redemption.renewed",
+  "redemption.terminated",
+  "redemption.lease_expiring",
+  "redemption.lease_ended",
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

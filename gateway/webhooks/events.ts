@@ -8,7 +8,8 @@ import { addr, big, num } from "../indexer/module.js";
 import { bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import type { Tx } from "../store/db.js";
-import { computeUnits, listings, redemptions } from "../store/schema.js";
+import { redemptionView } from "../store/queries.js";
+import { computeUnits, listings } from "../store/schema.js";
 import type { WebhookEventName } from "./event-names.js";
 
 export { WEBHOOK_EVENTS } from "./event-names.js";
@@ -41,13 +42,9 @@ type Mapper = (
   context: ChainContext,
 ) => Promise<Array<[WebhookEventName, Record<string, unknown>, string[]]>>;
 
-const redemptionOf = async (tx: Tx, e: StoredEvent) => {
-  const [row] = await tx
-    .select()
-    .from(redemptions)
-    .where(and(eq(redemptions.chainId, e.chainId), eq(redemptions.redemptionId, num(e.args, "redemptionId"))));
-  return row;
-};
+/** The redemption `idArg` names, as the read API shows it at the event's block time. */
+const redemptionOf = (tx: Tx, e: StoredEvent, idArg = "redemptionId") =>
+  redemptionView(tx, e.chainId, num(e.args, idArg), e.timestamp);
 
 const listingOf = async (tx: Tx, e: StoredEvent) => {
   const [row] = await tx
@@ -57,15 +54,47 @@ const listingOf = async (tx: Tx, e: StoredEvent) => {
   return row;
 };
 
-/** A redemption event's data: the redemption as `GET /redemptions/:id` shows it after the event, plus `extra`. */
+/**
+ * A redemption event's data: the redemption as `GET /redemptions/:id` shows it after the event
+ * (its lease and the user's access key included), plus `extra`. `idArg` names the event's argument
+ * that holds the redemption's id (a lease's id is its first redemption's).
+ */
 function redemptionEvent(
   name: WebhookEventName,
   extra: (e: StoredEvent) => Record<string, unknown> = () => ({}),
+  idArg = "redemptionId",
 ): Mapper {
   return async (tx, e) => {
-    const row = await redemptionOf(tx, e);
-    if (row === undefined) return [];
-    return [[name, { ...format.redemption(row), ...extra(e), transactionHash: e.txHash }, [row.user, row.providerId]]];
+    const view = await redemptionOf(tx, e, idArg);
+    if (view === undefined) return [];
+    const data = { ...format.redemption(view), ...extra(e), transactionHash: e.txHash };
+    return [[name, data, [view.row.user, view.row.providerId]]];
+  };
+}
+
+/**
+ * A time-based lease event (`redemption.lease_expiring`, `redemption.lease_ended`) the scheduler
+ * (lease-notices.ts) announces at chain time `at`: the lease's redemption as the read API shows it
+ * then. Its id names the lease and the end it is about, so each end is announced once: a renewal
+ * that moves the end gets new notices.
+ */
+export async function leaseNoticeEvent(
+  tx: Tx,
+  notice: { chainId: number; leaseId: number; leaseEnd: number; endBlock: number },
+  event: "redemption.lease_expiring" | "redemption.lease_ended",
+  at: number,
+): Promise<WebhookEvent | undefined> {
+  const view = await redemptionView(tx, notice.chainId, notice.leaseId, at);
+  if (view === undefined) return undefined;
+  return {
+    id: `lease:${notice.chainId}:${notice.leaseId}:${notice.leaseEnd}:${event}`,
+    event,
+    timestamp: at,
+    data: { ...format.redemption(view), seconds_left: Math.max(0, notice.leaseEnd - at) },
+    accounts: [view.row.user, view.row.providerId],
+    public: true,
+    chainId: notice.chainId,
+    blockNumber: notice.endBlock,
   };
 }
 
@@ -162,6 +191,21 @@ const MAPPERS: Record<string, Mapper> = {
     user_won: e.args.userWon as boolean,
     compensation: format.sstb(big(e.args, "compensation")),
   })),
+  // leases (issue 19): the lease's redemption (its id is the lease's) with the lease as it now is
+  "RedemptionManager.RenewalOffered": redemptionEvent("redemption.renewal_offered", () => ({}), "leaseId"),
+  "RedemptionManager.LeaseRenewed": redemptionEvent(
+    "redemption.renewed",
+    (e) => ({
+      renewal: {
+        redemption_id: String(num(e.args, "renewalId")),
+        fee: format.sstb(big(e.args, "fee")),
+        expires_at: num(e.args, "end"),
+      },
+    }),
+    "leaseId",
+  ),
+  // the provider must reclaim the resources (it is also e-mailed: outbox.ts)
+  "RedemptionManager.LeaseTerminated": redemptionEvent("redemption.terminated", () => ({}), "leaseId"),
   "Market.ListingCreated": positionEvent("listing.created", "marketplace.listing_created"),
   "Market.OrderCreated": positionEvent("marketplace.order_created"),
   "Market.ListingPurchased": async (tx, e) => {

@@ -4,7 +4,7 @@ import { and, eq, gt, inArray, sql } from "drizzle-orm";
 
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import type { Tx } from "../store/db.js";
-import { providers, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
+import { leaseNotices, providers, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import { alertOf } from "./email.js";
 import type { WebhookEvent } from "./events.js";
 import { webhookEventsOf } from "./events.js";
@@ -13,6 +13,12 @@ import type { TimestampFormat } from "./body.js";
 
 export { renderBody } from "./body.js";
 export type { TimestampFormat } from "./body.js";
+
+/**
+ * The events a provider is e-mailed about (the spec's e-mail alerts): a new redemption to fulfil,
+ * and a terminated lease whose resources it must reclaim.
+ */
+const ALERTED_EVENTS = new Set<string>(["redemption.initiated", "redemption.terminated"]);
 
 export interface OutboxOptions {
   /** Retries continue at least this long after the event (ms). */
@@ -79,7 +85,7 @@ export class Outbox implements EventSink {
         body: renderBody(event, s.timestampFormat as TimestampFormat),
         ...this.schedule(event, now),
       }));
-    if (this.options.email && event.event === "redemption.initiated") {
+    if (this.options.email && ALERTED_EVENTS.has(event.event)) {
       const alert = await this.providerAlert(tx, event);
       if (alert !== undefined) rows.push({ ...alert, ...this.schedule(event, now) });
     }
@@ -109,6 +115,8 @@ export class Outbox implements EventSink {
    * One being sent right now may still arrive (documented in docs/decisions.md "Webhooks").
    */
   async retract(tx: Tx, chainId: number, block: number): Promise<void> {
+    // a lease end set above `block` is no longer final: its notices may go again if it is mined again
+    await tx.delete(leaseNotices).where(and(eq(leaseNotices.chainId, chainId), gt(leaseNotices.endBlock, block)));
     await tx
       .update(webhookDeliveries)
       .set({ status: "cancelled", leaseUntil: null, leaseOwner: null })
@@ -133,7 +141,7 @@ export class Outbox implements EventSink {
     };
   }
 
-  /** The e-mail to the provider of a new redemption, if its on-chain profile has an address. */
+  /** The e-mail to the provider of a redemption event, if its on-chain profile has an address. */
   private async providerAlert(tx: Tx, event: WebhookEvent) {
     const providerId = event.data.provider_id as string;
     const [provider] = await tx

@@ -20,6 +20,10 @@ export interface WebhookSettings {
   allowLoopback: boolean;
   /** Receivers must be `https` (everywhere but the devnet). */
   requireHttps: boolean;
+  /** `redemption.lease_expiring` goes this many seconds before a lease's stated end (default 24 h). */
+  leaseExpiringLeadSeconds: number;
+  /** How often the lease-notice scheduler looks for due notices (it is also woken after each indexed batch). */
+  leaseNoticeIntervalMs: number;
   /** `smtp://user:pass@host:port` (or `smtps://`): provider e-mail alerts are sent when set with `smtpFrom`. */
   smtpUrl?: string;
   smtpFrom?: string;
@@ -47,11 +51,16 @@ export function webhookSettings(environment: string, overrides: Partial<WebhookS
     maxSubscriptionsPerAccount: 25,
     allowLoopback: devnet,
     requireHttps: !devnet,
+    leaseExpiringLeadSeconds: 24 * 3_600,
+    leaseNoticeIntervalMs: devnet ? 250 : 5_000,
     ...overrides,
   };
 }
 
-/** The settings in the environment: `GATEWAY_WEBHOOK_WORKERS`, `GATEWAY_WEBHOOK_TIMEOUT_MS`, `SMTP_URL`, `SMTP_FROM`. */
+/**
+ * The settings in the environment: `GATEWAY_WEBHOOK_WORKERS`, `GATEWAY_WEBHOOK_TIMEOUT_MS`,
+ * `GATEWAY_LEASE_EXPIRING_LEAD` (seconds), `SMTP_URL`, `SMTP_FROM`.
+ */
 export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookSettings> {
   const positive = (name: string): number | undefined => {
     const value = env[name];
@@ -64,9 +73,11 @@ export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookS
     throw new ConfigError("SMTP_FROM (the alerts' from-address) must be set with SMTP_URL");
   const workers = positive("GATEWAY_WEBHOOK_WORKERS");
   const timeoutMs = positive("GATEWAY_WEBHOOK_TIMEOUT_MS");
+  const lead = positive("GATEWAY_LEASE_EXPIRING_LEAD");
   return {
     ...(workers === undefined ? {} : { workers }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(lead === undefined ? {} : { leaseExpiringLeadSeconds: lead }),
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
     ...(env.SMTP_FROM ? { smtpFrom: env.SMTP_FROM } : {}),
   };

@@ -317,7 +317,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A redemption and its status */
+    /** A redemption, its status, its lease and the user's access key */
     get: operations["getRedemption"];
     put?: never;
     post?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A redemption and its status */
+    /** A redemption, its status, its lease and the user's access key */
     get: operations["getRedemptionShort"];
     put?: never;
     post?: never;
@@ -3241,6 +3241,8 @@ export interface operations {
   listAccountRedemptions: {
     parameters: {
       query?: {
+        /** @description of the lease the redemption belongs to (chain time); `none`: not fulfilled (no lease). A provider finds what to fulfil with `role=provider&status=pending`, its running leases with `lease_status=active` */
+        lease_status?: "none" | "active" | "ended" | "terminated";
         limit?: number;
         page?: number;
         role?: "user" | "provider";
@@ -3263,6 +3265,8 @@ export interface operations {
               limit: number;
               page: number;
               redemptions: {
+                /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
+                access_public_key: string | null;
                 /** @description the provider's collateral locked for it (collateral token) */
                 collateral_locked: number;
                 /** @description exact, in base units */
@@ -3280,6 +3284,39 @@ export interface operations {
                 /** @description Unix seconds */
                 initiated_at: number;
                 issue_type: string | null;
+                /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
+                lease: {
+                  /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
+                  expires_at: number | null;
+                  /** @description the lease's id: the id of its first redemption */
+                  lease_id: string;
+                  /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
+                  renewal_offer: {
+                    /** @description seconds the end moves by */
+                    extension: number;
+                    /** @description whole sSTB the renewal costs (a redemption of that amount) */
+                    price: number;
+                    /** @description Unix seconds: the last second the offer may be accepted */
+                    valid_until: number;
+                  } | null;
+                  /** @description the accepted renewals, oldest first: each is a redemption of its own */
+                  renewals: {
+                    /** @description Unix seconds: the lease's end after this renewal */
+                    expires_at: number;
+                    redemption_id: string;
+                    /** @description Unix seconds */
+                    renewed_at: number;
+                    /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                    sstb_amount: number;
+                  }[];
+                  /**
+                   * @description `ended` from the stated end's second on (chain time); `terminated` by its user
+                   * @enum {string}
+                   */
+                  status: "active" | "ended" | "terminated";
+                  /** @description Unix seconds: when the user terminated it; null while not terminated */
+                  terminated_at: number | null;
+                } | null;
                 /** @description chain address */
                 provider_id: string;
                 redemption_id: string;
@@ -3289,7 +3326,7 @@ export interface operations {
                 status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
                 /** @description chain address */
                 user: string;
-                /** @description the user's registered X25519 access public key (what the provider encrypts to) */
+                /** @description deprecated, use `access_public_key`: the user's on-chain access key, else the one registered in a portal session */
                 user_access_key: string | null;
                 user_won: boolean | null;
               }[];
@@ -3501,6 +3538,8 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
+              access_public_key: string | null;
               /** @description Unix seconds (confirmed, expired or resolved) */
               completed_at: number | null;
               /** @description Unix seconds: the on-chain fulfilment deadline */
@@ -3509,6 +3548,39 @@ export interface operations {
               fulfilled_at: number | null;
               /** @description Unix seconds */
               initiated_at: number;
+              /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
+              lease: {
+                /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
+                expires_at: number | null;
+                /** @description the lease's id: the id of its first redemption */
+                lease_id: string;
+                /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
+                renewal_offer: {
+                  /** @description seconds the end moves by */
+                  extension: number;
+                  /** @description whole sSTB the renewal costs (a redemption of that amount) */
+                  price: number;
+                  /** @description Unix seconds: the last second the offer may be accepted */
+                  valid_until: number;
+                } | null;
+                /** @description the accepted renewals, oldest first: each is a redemption of its own */
+                renewals: {
+                  /** @description Unix seconds: the lease's end after this renewal */
+                  expires_at: number;
+                  redemption_id: string;
+                  /** @description Unix seconds */
+                  renewed_at: number;
+                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                  sstb_amount: number;
+                }[];
+                /**
+                 * @description `ended` from the stated end's second on (chain time); `terminated` by its user
+                 * @enum {string}
+                 */
+                status: "active" | "ended" | "terminated";
+                /** @description Unix seconds: when the user terminated it; null while not terminated */
+                terminated_at: number | null;
+              } | null;
               /** @description chain address */
               provider_id: string;
               redemption_id: string;
@@ -5785,6 +5857,11 @@ export interface operations {
                   | "redemption.expired"
                   | "redemption.disputed"
                   | "redemption.resolved"
+                  | "redemption.renewal_offered"
+                  | "redemption.renewed"
+                  | "redemption.terminated"
+                  | "redemption.lease_expiring"
+                  | "redemption.lease_ended"
                 )[];
                 /** @description only events that involve the key's account */
                 own_events_only: boolean;
@@ -5889,6 +5966,11 @@ export interface operations {
             | "redemption.expired"
             | "redemption.disputed"
             | "redemption.resolved"
+            | "redemption.renewal_offered"
+            | "redemption.renewed"
+            | "redemption.terminated"
+            | "redemption.lease_expiring"
+            | "redemption.lease_ended"
           )[];
           /** @default false */
           own_events_only?: boolean;
@@ -5932,6 +6014,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
               )[];
               /** @description only events that involve the key's account */
               own_events_only: boolean;
@@ -6048,6 +6135,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
               )[];
               /** @description only events that involve the key's account */
               own_events_only: boolean;
@@ -6268,6 +6360,11 @@ export interface operations {
                   | "redemption.expired"
                   | "redemption.disputed"
                   | "redemption.resolved"
+                  | "redemption.renewal_offered"
+                  | "redemption.renewed"
+                  | "redemption.terminated"
+                  | "redemption.lease_expiring"
+                  | "redemption.lease_ended"
                   | "webhook.test";
                 event_id: string;
                 last_error: string | null;
@@ -6408,6 +6505,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
                 | "webhook.test";
               event_id: string;
               last_error: string | null;
@@ -6526,6 +6628,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
               )[];
               /** @description only events that involve the key's account */
               own_events_only: boolean;
@@ -6663,6 +6770,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
                 | "webhook.test";
               event_id: string;
               last_error: string | null;
@@ -9114,6 +9226,8 @@ export interface operations {
   listAccountRedemptionsShort: {
     parameters: {
       query?: {
+        /** @description of the lease the redemption belongs to (chain time); `none`: not fulfilled (no lease). A provider finds what to fulfil with `role=provider&status=pending`, its running leases with `lease_status=active` */
+        lease_status?: "none" | "active" | "ended" | "terminated";
         limit?: number;
         page?: number;
         role?: "user" | "provider";
@@ -9136,6 +9250,8 @@ export interface operations {
               limit: number;
               page: number;
               redemptions: {
+                /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
+                access_public_key: string | null;
                 /** @description the provider's collateral locked for it (collateral token) */
                 collateral_locked: number;
                 /** @description exact, in base units */
@@ -9153,6 +9269,39 @@ export interface operations {
                 /** @description Unix seconds */
                 initiated_at: number;
                 issue_type: string | null;
+                /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
+                lease: {
+                  /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
+                  expires_at: number | null;
+                  /** @description the lease's id: the id of its first redemption */
+                  lease_id: string;
+                  /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
+                  renewal_offer: {
+                    /** @description seconds the end moves by */
+                    extension: number;
+                    /** @description whole sSTB the renewal costs (a redemption of that amount) */
+                    price: number;
+                    /** @description Unix seconds: the last second the offer may be accepted */
+                    valid_until: number;
+                  } | null;
+                  /** @description the accepted renewals, oldest first: each is a redemption of its own */
+                  renewals: {
+                    /** @description Unix seconds: the lease's end after this renewal */
+                    expires_at: number;
+                    redemption_id: string;
+                    /** @description Unix seconds */
+                    renewed_at: number;
+                    /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                    sstb_amount: number;
+                  }[];
+                  /**
+                   * @description `ended` from the stated end's second on (chain time); `terminated` by its user
+                   * @enum {string}
+                   */
+                  status: "active" | "ended" | "terminated";
+                  /** @description Unix seconds: when the user terminated it; null while not terminated */
+                  terminated_at: number | null;
+                } | null;
                 /** @description chain address */
                 provider_id: string;
                 redemption_id: string;
@@ -9162,7 +9311,7 @@ export interface operations {
                 status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
                 /** @description chain address */
                 user: string;
-                /** @description the user's registered X25519 access public key (what the provider encrypts to) */
+                /** @description deprecated, use `access_public_key`: the user's on-chain access key, else the one registered in a portal session */
                 user_access_key: string | null;
                 user_won: boolean | null;
               }[];
@@ -9374,6 +9523,8 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
+              access_public_key: string | null;
               /** @description Unix seconds (confirmed, expired or resolved) */
               completed_at: number | null;
               /** @description Unix seconds: the on-chain fulfilment deadline */
@@ -9382,6 +9533,39 @@ export interface operations {
               fulfilled_at: number | null;
               /** @description Unix seconds */
               initiated_at: number;
+              /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
+              lease: {
+                /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
+                expires_at: number | null;
+                /** @description the lease's id: the id of its first redemption */
+                lease_id: string;
+                /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
+                renewal_offer: {
+                  /** @description seconds the end moves by */
+                  extension: number;
+                  /** @description whole sSTB the renewal costs (a redemption of that amount) */
+                  price: number;
+                  /** @description Unix seconds: the last second the offer may be accepted */
+                  valid_until: number;
+                } | null;
+                /** @description the accepted renewals, oldest first: each is a redemption of its own */
+                renewals: {
+                  /** @description Unix seconds: the lease's end after this renewal */
+                  expires_at: number;
+                  redemption_id: string;
+                  /** @description Unix seconds */
+                  renewed_at: number;
+                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
+                  sstb_amount: number;
+                }[];
+                /**
+                 * @description `ended` from the stated end's second on (chain time); `terminated` by its user
+                 * @enum {string}
+                 */
+                status: "active" | "ended" | "terminated";
+                /** @description Unix seconds: when the user terminated it; null while not terminated */
+                terminated_at: number | null;
+              } | null;
               /** @description chain address */
               provider_id: string;
               redemption_id: string;
@@ -11658,6 +11842,11 @@ export interface operations {
                   | "redemption.expired"
                   | "redemption.disputed"
                   | "redemption.resolved"
+                  | "redemption.renewal_offered"
+                  | "redemption.renewed"
+                  | "redemption.terminated"
+                  | "redemption.lease_expiring"
+                  | "redemption.lease_ended"
                 )[];
                 /** @description only events that involve the key's account */
                 own_events_only: boolean;
@@ -11762,6 +11951,11 @@ export interface operations {
             | "redemption.expired"
             | "redemption.disputed"
             | "redemption.resolved"
+            | "redemption.renewal_offered"
+            | "redemption.renewed"
+            | "redemption.terminated"
+            | "redemption.lease_expiring"
+            | "redemption.lease_ended"
           )[];
           /** @default false */
           own_events_only?: boolean;
@@ -11805,6 +11999,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
               )[];
               /** @description only events that involve the key's account */
               own_events_only: boolean;
@@ -11921,6 +12120,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
               )[];
               /** @description only events that involve the key's account */
               own_events_only: boolean;
@@ -12141,6 +12345,11 @@ export interface operations {
                   | "redemption.expired"
                   | "redemption.disputed"
                   | "redemption.resolved"
+                  | "redemption.renewal_offered"
+                  | "redemption.renewed"
+                  | "redemption.terminated"
+                  | "redemption.lease_expiring"
+                  | "redemption.lease_ended"
                   | "webhook.test";
                 event_id: string;
                 last_error: string | null;
@@ -12281,6 +12490,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
                 | "webhook.test";
               event_id: string;
               last_error: string | null;
@@ -12399,6 +12613,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
               )[];
               /** @description only events that involve the key's account */
               own_events_only: boolean;
@@ -12536,6 +12755,11 @@ export interface operations {
                 | "redemption.expired"
                 | "redemption.disputed"
                 | "redemption.resolved"
+                | "redemption.renewal_offered"
+                | "redemption.renewed"
+                | "redemption.terminated"
+                | "redemption.lease_expiring"
+                | "redemption.lease_ended"
                 | "webhook.test";
               event_id: string;
               last_error: string | null;

@@ -1,10 +1,12 @@
 import { Contract, JsonRpcProvider, formatUnits, getAddress } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
 import { PROVIDER_STATUSES, PROVIDER_TIERS, REDEMPTION_STATUSES, getContract, quoteRedemption } from "#sdk";
 import type { DeployedChain, ProtocolClient } from "#sdk";
 import type { Db } from "../../store/db.js";
+import { LEASE_STATUS_FILTERS, listRedemptionViews } from "../../store/queries.js";
+import type { LeaseStatusFilter } from "../../store/queries.js";
 import { accessPublicKeys, events, redemptions } from "../../store/schema.js";
 import { baseUnitsOf } from "../amounts.js";
 import { ApiError, notFound } from "../errors.js";
@@ -40,7 +42,8 @@ const accountRedemption = s.object({
   user_won: { type: ["boolean", "null"] },
   user_access_key: {
     type: ["string", "null"],
-    description: "the user's registered X25519 access public key (what the provider encrypts to)",
+    description:
+      "deprecated, use `access_public_key`: the user's on-chain access key, else the one registered in a portal session",
   },
 });
 
@@ -131,6 +134,13 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
         querystring: s.query({
           role: { type: "string", enum: ["user", "provider"], default: "user" },
           status: { type: "string", enum: REDEMPTION_STATUSES.filter((x) => x !== "none") },
+          lease_status: {
+            type: "string",
+            enum: LEASE_STATUS_FILTERS,
+            description:
+              "of the lease the redemption belongs to (chain time); `none`: not fulfilled (no lease). A provider " +
+              "finds what to fulfil with `role=provider&status=pending`, its running leases with `lease_status=active`",
+          },
           ...s.paging,
         }),
         response: { 200: s.listEnvelope("redemptions", accountRedemption), ...s.errors },
@@ -138,42 +148,44 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
     },
     async (request: FastifyRequest) => {
       const account = accountOf(request).toLowerCase();
-      const q = request.query as { role: "user" | "provider"; status?: string; page: number; limit: number };
-      const where = and(
-        eq(redemptions.chainId, primary.chainId!),
-        q.role === "user" ? eq(redemptions.userLower, account) : sql`lower(${redemptions.providerId}) = ${account}`,
-        q.status === undefined ? undefined : eq(redemptions.status, q.status),
+      const q = request.query as {
+        role: "user" | "provider";
+        status?: string;
+        lease_status?: LeaseStatusFilter;
+        page: number;
+        limit: number;
+      };
+      const { rows, total } = await listRedemptionViews(
+        db,
+        primary.chainId!,
+        {
+          ...(q.role === "user" ? { user: account } : { providerId: account }),
+          status: q.status,
+          leaseStatus: q.lease_status,
+        },
+        q,
+        "desc",
       );
-      const rows = await db
-        .select()
-        .from(redemptions)
-        .where(where)
-        .orderBy(desc(redemptions.redemptionId))
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
-      const [{ n }] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(redemptions)
-        .where(where);
-      const users = [...new Set(rows.map((r) => r.userLower))];
+      // the key a user registered in a portal session before registering it on-chain (issue 20 phase 1)
+      const users = [...new Set(rows.filter((v) => v.accessPublicKey === null).map((v) => v.row.userLower))];
       const keys =
         users.length === 0
           ? []
           : await db.select().from(accessPublicKeys).where(inArray(accessPublicKeys.addressLower, users));
-      const keyOf = new Map(keys.map((k) => [k.addressLower, k.publicKey]));
+      const sessionKeyOf = new Map(keys.map((k) => [k.addressLower, k.publicKey]));
       const { decimals } = await live(collateralTokenOf);
       return ok({
-        redemptions: rows.map((r) => ({
-          ...redemptionView(r),
-          fee: sstb(r.fee),
-          collateral_locked: Number(formatUnits(BigInt(r.lock ?? "0"), decimals)),
-          collateral_locked_base_units: BigInt(r.lock ?? "0").toString(),
-          issue_type: r.issueType,
-          disputed_at: r.disputedAt,
-          user_won: r.userWon,
-          user_access_key: keyOf.get(r.userLower) ?? null,
+        redemptions: rows.map((v) => ({
+          ...redemptionView(v),
+          fee: sstb(v.row.fee),
+          collateral_locked: Number(formatUnits(BigInt(v.row.lock ?? "0"), decimals)),
+          collateral_locked_base_units: BigInt(v.row.lock ?? "0").toString(),
+          issue_type: v.row.issueType,
+          disputed_at: v.row.disputedAt,
+          user_won: v.row.userWon,
+          user_access_key: v.accessPublicKey ?? sessionKeyOf.get(v.row.userLower) ?? null,
         })),
-        total: n,
+        total,
         page: q.page,
         limit: q.limit,
       });

@@ -191,16 +191,16 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     {
       schema: {
         tags: ["redemptions"],
-        summary: "A redemption and its status",
+        summary: "A redemption, its status, its lease and the user's access key",
         params: s.params({ redemptionId: s.idParam }),
         response: { 200: s.envelope(s.redemption), ...s.errors },
       },
     },
     async (request) => {
       const { redemptionId } = request.params as { redemptionId: number };
-      const row = await model.redemption(redemptionId);
-      if (row === undefined) throw notFound("redemption", redemptionId);
-      return ok(format.redemption(row));
+      const view = await model.redemption(redemptionId);
+      if (view === undefined) throw notFound("redemption", redemptionId);
+      return ok(format.redemption(view));
     },
   );
 

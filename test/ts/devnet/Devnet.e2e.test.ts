@@ -84,6 +84,10 @@ describe("npm start (the devnet, end to end)", function () {
     await rm(dataDir, { recursive: true, force: true });
     expect(subscriptionsWhileUp, output).to.equal(0);
     expect(output).to.match(/DELETE \/api\/v1\/webhooks\/[0-9a-f-]{36}: the demo's subscription and receiver are gone/);
+    // the lease demo's provider key is revoked too
+    const leaseKeys = keys.filter((k) => k.label === "devnet lease demo (provider agent)");
+    expect(leaseKeys).to.have.length(1);
+    expect(leaseKeys[0].revokedAt, JSON.stringify(leaseKeys)).to.not.equal(null);
     const devnetKeys = keys.filter((k) => k.label === "devnet");
     expect(devnetKeys).to.not.have.length(0);
     expect(
@@ -111,6 +115,31 @@ describe("npm start (the devnet, end to end)", function () {
     expect(output).to.contain("The gateway has indexed it");
     // the redemption once more through the HTTP API, signed by the user's wallet, confirmed
     expect(output).to.match(/GET \/v1\/redemptions\/\d+: status confirmed/);
+    // leases: the derived key, the agent's fulfilments, a renewal, a termination, an end, both reclaimed
+    const [, renewed, ended] = /the user redeemed 2 and 1 sSTB: redemptions #(\d+) and #(\d+)/.exec(output) ?? [];
+    expect(renewed, output).to.not.equal(undefined);
+    for (const pattern of [
+      /the user registered its access key, derived from its wallet's signature: 0x[0-9a-f]{64}/,
+      new RegExp(`\\[agent\\] fulfilled redemption ${renewed}, lease until`),
+      new RegExp(`\\[agent\\] fulfilled redemption ${ended}, lease until`),
+      new RegExp(`the user opened #${renewed} with the derived key: lease${renewed}@vm-${renewed}\\.devnet\\.example`),
+      new RegExp(`the user accepted on #${renewed}: renewal #\\d+, the lease now ends`),
+      new RegExp(`\\[agent\\] deprovisioned lease ${renewed} \\(terminated\\)`),
+      new RegExp(`\\[agent\\] deprovisioned lease ${ended} \\(ended\\)`),
+      /the agent stopped; its state, both subscriptions and the provider's API key are gone/,
+    ]) {
+      expect(output).to.match(pattern);
+    }
+    for (const [event, lease] of [
+      ["redemption.renewal_offered", renewed],
+      ["redemption.renewed", renewed],
+      ["redemption.terminated", renewed],
+      ["redemption.lease_ended", ended],
+    ]) {
+      // each shown in both parties' lists
+      const shown = output.match(new RegExp(`^\\s+${event.replace(".", "\\.")}\\s+#${lease}\\s+delivery`, "gm")) ?? [];
+      expect(shown, event).to.have.length(2);
+    }
     // ... and its webhooks, received and signature-checked by the demo's receiver
     const id = /GET \/v1\/redemptions\/(\d+): status confirmed/.exec(output)![1];
     for (const event of ["sstb.transferred", "redemption.initiated", "redemption.fulfilled", "redemption.confirmed"]) {

@@ -29,6 +29,10 @@ const FIXTURE: Record<string, string> = {
   "tools/by-path.ts": 'import { value } from "../sdk/value.js";\nexport const byPath = value;\n',
   "devnet/uses-test.ts": 'import { fixture } from "../test/fixture.js";\nexport const usesTest = fixture;\n',
   "test/fixture.ts": "export const fixture = 1;\n",
+  "provider/right.ts":
+    'import { readFileSync } from "node:fs";\nimport { value } from "#sdk";\nexport const right = [value, readFileSync];\n',
+  "provider/wrong.ts": 'import { right } from "../gateway/right.js";\nexport const wrong = right;\n',
+  "gateway/uses-provider.ts": 'import { right } from "../provider/right.js";\nexport const usesProvider = right;\n',
 };
 
 function cruise(cwd: string, outputType: "err-long" | "json") {
@@ -45,6 +49,7 @@ function cruise(cwd: string, outputType: "err-long" | "json") {
       "deploy",
       "devnet",
       "gateway",
+      "provider",
       "tools",
       "test",
     ],
@@ -78,9 +83,11 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       [
         "deploy-reads-sdk-constants-only: deploy/operations.ts -> sdk/index.ts",
         "devnet-below-tools-and-entry-points: devnet/uses-test.ts -> test/fixture.ts",
+        "gateway-imports-sdk-only: gateway/uses-provider.ts -> provider/right.ts",
         "gateway-imports-sdk-only: gateway/wrong.ts -> devnet/helper.ts",
         "no-circular: gateway/ping.ts -> gateway/pong.ts",
         "only-tests-import-tests: devnet/uses-test.ts -> test/fixture.ts",
+        "provider-imports-sdk-only: provider/wrong.ts -> gateway/right.ts",
         "sdk-no-node-builtins: sdk/reads-files.ts -> fs",
         "sdk-through-its-name: tools/by-path.ts -> sdk/value.ts",
       ].sort(),
@@ -98,7 +105,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       "error no-circular: gateway/ping.ts → gateway/pong.ts → gateway/ping.ts " +
         "An import cycle: split the shared piece into its own module.",
     );
-    expect(output).to.contain("x 7 dependency violations (7 errors, 0 warnings)");
-    expect(result.status).to.equal(7); // npm run lint fails
+    expect(output).to.contain("x 9 dependency violations (9 errors, 0 warnings)");
+    expect(result.status).to.equal(9); // npm run lint fails
   });
 });
