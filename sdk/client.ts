@@ -88,7 +88,20 @@ export async function sendPrepared(
   }
 }
 
-/** Waits for a sent transaction's receipt; throws a `BaseError` when it reverted when mined. */
+/** The first pause between two receipt queries, doubled up to {@link RECEIPT_POLL_MAX_MS}. */
+const RECEIPT_POLL_FIRST_MS = 100;
+/** The longest pause between two receipt queries (about a block on the primary chain). */
+const RECEIPT_POLL_MAX_MS = 2_000;
+
+/**
+ * Waits for a sent transaction's receipt; throws a `BaseError` when it reverted when mined.
+ *
+ * It asks for the receipt itself until the node has it, rather than waiting for a block event as
+ * ethers' `waitForTransaction` does: that one compares the receipt's block with a block number it
+ * may have read before the transaction was mined, and then waits for a next block, which on an
+ * automining node that nothing else writes to never comes (a provider agent alone on the devnet
+ * hung there after its own fulfilment was mined).
+ */
 export async function waitForReceipt(
   client: ProtocolClient,
   hash: string,
@@ -98,11 +111,14 @@ export async function waitForReceipt(
   if (provider === null) throw new InvalidParameterError("runner", "a runner with a provider is needed to wait");
   let receipt: TransactionReceipt | null;
   try {
-    receipt = await provider.waitForTransaction(hash);
+    receipt = await provider.getTransactionReceipt(hash);
+    for (let pause = RECEIPT_POLL_FIRST_MS; receipt === null; pause = Math.min(pause * 2, RECEIPT_POLL_MAX_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      receipt = await provider.getTransactionReceipt(hash);
+    }
   } catch (error) {
     throw getContractError(error, { functionName });
   }
-  if (receipt === null) throw new BaseError(`Transaction ${hash} has no receipt.`);
   if (receipt.status !== 1) {
     throw new BaseError(
       `Transaction ${hash}${functionName === undefined ? "" : ` (${functionName})`} reverted when mined.`,
