@@ -314,7 +314,9 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
       key: keys.publicKey.toLowerCase(),
     });
     expect(logOf("provision.log").filter((x) => x === String(id))).to.have.length(1);
-    expect(agent.lines(new RegExp(`fulfilled redemption ${id}, lease until`))).to.have.length(1);
+    const line = new RegExp(`fulfilled redemption ${id}, lease until`);
+    await until("the agent's line", () => (agent.lines(line).length > 0 ? true : undefined));
+    expect(agent.lines(line)).to.have.length(1);
   });
 
   it("killed between provisioning and fulfilment, fulfils exactly once after a restart, without provisioning again", async function () {
@@ -346,9 +348,10 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     proxy.mode = "pass";
     const second = await startAgent();
     await fulfilled(id);
-    expect(
-      second.lines(new RegExp(`redemption ${id} already fulfilled on-chain: recorded, not sent again`)),
-    ).to.have.length(1);
+    // the agent writes its state file before its log line reaches the test through the child's stdout
+    const recorded = new RegExp(`redemption ${id} already fulfilled on-chain: recorded, not sent again`);
+    await until("the agent's line", () => (second.lines(recorded).length > 0 ? true : undefined));
+    expect(second.lines(recorded)).to.have.length(1);
     expect(await fulfilments(id)).to.equal(1);
     expect(logOf("provision.log").filter((x) => x === String(id))).to.have.length(1);
   });
