@@ -377,7 +377,7 @@ async function startDevnetGateway(root: string, deploymentFile: string, port: nu
     await rm(path.join(config.dataDir, "pgdata"), { recursive: true, force: true });
   }
   const gatewayLog = (line: string) => log(`  gateway: ${line}`);
-  return startGateway(config, { log: gatewayLog, requestLog: gatewayLog });
+  return startGateway(config, { log: gatewayLog });
 }
 
 /** Hardhat's well-known test mnemonic: the devnet's accounts (never use them on a real chain). */

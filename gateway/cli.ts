@@ -206,17 +206,39 @@ async function serve(config: GatewayConfig, build: boolean): Promise<number> {
   if (build) buildContracts();
   // loaded only here: the server imports the contracts' bindings, which the other commands do not need
   const { startGateway } = await import("./server.js");
-  const log = (line: string) => console.log(line);
-  const gateway = await startGateway(config, { log, requestLog: log });
-  console.log(`Gateway on ${gateway.url} (${gateway.store.kind}: ${gateway.store.location})`);
-  console.log(`  chains: ${gateway.chains.map((c) => `${c.chain} (${c.chainId}) ${c.rpcUrl}`).join(", ")}`);
-  console.log(`  docs: ${gateway.url}/docs   OpenAPI: ${gateway.url}/api/v1/openapi.json`);
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+  const { createLogger } = await import("./observability/log.js");
+  const { default: closeWithGrace } = await import("close-with-grace");
+  const logger = createLogger({ level: config.logLevel ?? "info" });
+  const gateway = await startGateway(config, { logger });
+  logger.info(
+    {
+      url: gateway.url,
+      database: gateway.store.kind,
+      location: gateway.store.location,
+      chains: gateway.chains.map((c) => ({ chain: c.chain, chainId: c.chainId })),
+      docs: `${gateway.url}/docs`,
+      openapi: `${gateway.url}/api/v1/openapi.json`,
+    },
+    `Gateway on ${gateway.url} (${gateway.store.kind}: ${gateway.store.location})`,
+  );
+  const delayMs = config.shutdownDelayMs ?? 0;
+  const timeoutMs = config.shutdownTimeoutMs ?? 30_000;
+  // SIGTERM or SIGINT: the graceful stop, bounded (past the bound the process exits with status 1);
+  // an uncaught error: logged, the same stop, status 1
+  await new Promise<never>(() => {
+    closeWithGrace(
+      {
+        delay: delayMs + timeoutMs + 2_000,
+        logger: { error: (message: unknown) => logger.error({ err: message }, "shutdown") },
+      },
+      async ({ signal, err }) => {
+        if (err !== undefined) logger.fatal({ err }, `stopping after an uncaught error: ${err.message}`);
+        else logger.info({ signal }, `${signal ?? "exit"}: stopping the gateway`);
+        await gateway.shutdown({ delayMs, timeoutMs });
+        logger.flush();
+      },
+    );
   });
-  console.log("Stopping the gateway...");
-  await gateway.close();
   return 0;
 }
 

@@ -6,6 +6,8 @@ import { CHAINS } from "#sdk/chains";
 import { ConfigError } from "./config-error.js";
 import { loadVerifierKeys } from "./verification/key-config.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";
+import { LOG_LEVELS } from "./observability/log.js";
+import type { LogLevel } from "./observability/log.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
 
 export { ConfigError } from "./config-error.js";
@@ -45,7 +47,32 @@ export interface GatewayConfig {
   webhooks?: Partial<WebhookSettings>;
   /** The portal (issue 20): its origin, sessions and build (defaults: {@link portalSettings}). */
   portal?: PortalSettings;
+  /** Lowest level logged (default `info`). */
+  logLevel?: LogLevel;
+  /** The bearer token `/metrics` needs (without one: open on the devnet, refused elsewhere). */
+  metricsToken?: string;
+  /** Most blocks an indexer may be behind its indexable head and stay ready, by chain (missing: the default). */
+  readyMaxLagBlocks?: Record<string, number>;
+  defaultReadyMaxLagBlocks?: number;
+  /** An indexer that has not reached its node and the database for this long makes the gateway not ready. */
+  readyStaleSeconds?: number;
+  /** On SIGTERM: how long the gateway keeps serving while not ready, for the load balancer to notice. */
+  shutdownDelayMs?: number;
+  /** On SIGTERM: the bound on the whole shutdown (the process exits with status 1 past it). */
+  shutdownTimeoutMs?: number;
+  /** Apply the committed migrations at start (default true; false: a release step runs `migrate`). */
+  migrate?: boolean;
+  /** Most connections to PostgreSQL. */
+  dbPoolSize?: number;
 }
+
+/** Readiness: blocks an indexer may lag behind its indexable head (the head less the confirmation depth). */
+export const DEFAULT_READY_MAX_LAG_BLOCKS = 50;
+/** Readiness: seconds without reaching the node and the database before an indexer counts as stalled. */
+export const DEFAULT_READY_STALE_SECONDS = 60;
+/** Shutdown: the load balancer's delay (devnet: none) and the bound on the whole stop. */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 /** The portal's settings. */
 export interface PortalSettings {
@@ -121,22 +148,27 @@ export function loadConfig(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError("--gateway-port / GATEWAY_PORT must be 0..65535");
 
-  const confirmations: Record<string, number> = environment === "devnet" ? {} : { ...DEFAULT_CONFIRMATIONS };
-  const depthSetting = pick("confirmations", "GATEWAY_CONFIRMATIONS");
-  let defaultConfirmations = environment === "devnet" ? 0 : 12;
-  for (const part of (depthSetting ?? "").split(",").filter((p) => p.trim() !== "")) {
-    const [chain, value] = part.includes("=") ? part.split("=") : [undefined, part];
-    const depth = Number(value);
-    if (!Number.isInteger(depth) || depth < 0) {
-      throw new ConfigError(
-        "--confirmations / GATEWAY_CONFIRMATIONS: a number, or chain=number pairs separated by commas",
-      );
-    }
-    if (chain === undefined) {
-      defaultConfirmations = depth;
-      for (const key of Object.keys(confirmations)) confirmations[key] = depth;
-    } else confirmations[chain.trim()] = depth;
+  const depths = perChain(
+    pick("confirmations", "GATEWAY_CONFIRMATIONS"),
+    "--confirmations / GATEWAY_CONFIRMATIONS",
+    environment === "devnet" ? {} : DEFAULT_CONFIRMATIONS,
+    environment === "devnet" ? 0 : 12,
+  );
+  const lags = perChain(
+    pick("ready-max-lag", "GATEWAY_READY_MAX_LAG"),
+    "--ready-max-lag / GATEWAY_READY_MAX_LAG",
+    {},
+    DEFAULT_READY_MAX_LAG_BLOCKS,
+  );
+  const logLevel = pick("log-level", "GATEWAY_LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`--log-level / GATEWAY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
   }
+  const migrateSetting = pick("migrate", "GATEWAY_MIGRATE") ?? "true";
+  if (migrateSetting !== "true" && migrateSetting !== "false") {
+    throw new ConfigError("--migrate / GATEWAY_MIGRATE must be true or false");
+  }
+  const metricsToken = secretOf(env, "GATEWAY_METRICS_TOKEN");
 
   const rpcUrls: Record<string, string> = {};
   for (const chain of Object.keys(CHAINS)) {
@@ -177,8 +209,8 @@ export function loadConfig(
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
     jwtSecret: jwtSecret(env, environment, dataDir),
     ...accountKey(env, environment, dataDir),
-    confirmations,
-    defaultConfirmations,
+    confirmations: depths.byChain,
+    defaultConfirmations: depths.default,
     rpcUrls,
     pollIntervalMs: Number(pick("poll-ms", "GATEWAY_POLL_MS") ?? (environment === "devnet" ? 200 : 2_000)),
     batchBlocks: Number(pick("batch-blocks", "GATEWAY_BATCH_BLOCKS") ?? 500),
@@ -189,7 +221,65 @@ export function loadConfig(
     verificationTtlSeconds: positiveInteger(env.GATEWAY_VERIFICATION_TTL ?? "86400", "GATEWAY_VERIFICATION_TTL"),
     webhooks: webhookSettingsFromEnv(env),
     portal: portalSettings(env, root, pick("portal-origin", "GATEWAY_PORTAL_ORIGIN")),
+    logLevel: logLevel as LogLevel,
+    ...(metricsToken === undefined ? {} : { metricsToken }),
+    readyMaxLagBlocks: lags.byChain,
+    defaultReadyMaxLagBlocks: lags.default,
+    readyStaleSeconds: positiveInteger(
+      env.GATEWAY_READY_STALE_SECONDS ?? String(DEFAULT_READY_STALE_SECONDS),
+      "GATEWAY_READY_STALE_SECONDS",
+    ),
+    shutdownDelayMs: nonNegativeInteger(
+      env.GATEWAY_SHUTDOWN_DELAY_MS ?? String(environment === "devnet" ? 0 : DEFAULT_SHUTDOWN_DELAY_MS),
+      "GATEWAY_SHUTDOWN_DELAY_MS",
+    ),
+    shutdownTimeoutMs: positiveInteger(
+      env.GATEWAY_SHUTDOWN_TIMEOUT_MS ?? String(DEFAULT_SHUTDOWN_TIMEOUT_MS),
+      "GATEWAY_SHUTDOWN_TIMEOUT_MS",
+    ),
+    migrate: migrateSetting === "true",
+    ...(env.GATEWAY_DB_POOL_SIZE
+      ? { dbPoolSize: positiveInteger(env.GATEWAY_DB_POOL_SIZE, "GATEWAY_DB_POOL_SIZE") }
+      : {}),
   };
+}
+
+/**
+ * A number per chain: `N` for every chain, or `chain=N` pairs separated by commas (a bare `N`
+ * among them sets the default). `defaults` are the chains' values before the setting.
+ */
+function perChain(
+  setting: string | undefined,
+  name: string,
+  defaults: Record<string, number>,
+  fallback: number,
+): { byChain: Record<string, number>; default: number } {
+  const byChain: Record<string, number> = { ...defaults };
+  let value = fallback;
+  for (const part of (setting ?? "").split(",").filter((p) => p.trim() !== "")) {
+    const [chain, text] = part.includes("=") ? part.split("=") : [undefined, part];
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0)
+      throw new ConfigError(`${name}: a number, or chain=number pairs separated by commas`);
+    if (chain === undefined) {
+      value = n;
+      for (const key of Object.keys(byChain)) byChain[key] = n;
+    } else byChain[chain.trim()] = n;
+  }
+  return { byChain, default: value };
+}
+
+/** A secret from `NAME` or from the file `NAME_FILE`. */
+function secretOf(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  if (env[name]) return env[name];
+  const file = env[`${name}_FILE`];
+  return file ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+function nonNegativeInteger(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, 0 or more`);
+  return n;
 }
 
 function jwtSecret(env: NodeJS.ProcessEnv, environment: string, dataDir: string): string {

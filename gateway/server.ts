@@ -12,13 +12,19 @@ import { postgresAccountLock } from "./accounts/signer.js";
 import { KeyService } from "./auth/keys.js";
 import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
 import type { GatewayConfig } from "./config.js";
-import { CHAIN_LABELS, ConfigError, urlFileOf } from "./config.js";
+import {
+  CHAIN_LABELS,
+  ConfigError,
+  DEFAULT_READY_MAX_LAG_BLOCKS,
+  DEFAULT_READY_STALE_SECONDS,
+  urlFileOf,
+} from "./config.js";
 import { buildApp } from "./http/app.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { activity } from "./http/format.js";
 import { ChainIndexer } from "./indexer/indexer.js";
 import type { IndexerOptions } from "./indexer/indexer.js";
-import { openStore } from "./store/db.js";
+import { openStore, pendingMigrations, ping } from "./store/db.js";
 import type { Store } from "./store/db.js";
 import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
@@ -30,6 +36,11 @@ import type { PortalConfig } from "./portal/static.js";
 import { SessionService } from "./session/sessions.js";
 import { KeyUsageCounter } from "./session/usage.js";
 import type { Webhooks } from "./webhooks/index.js";
+import { pendingDeliveries } from "./webhooks/outbox.js";
+import { lineLogger, silentLog } from "./observability/log.js";
+import type { Logger } from "./observability/log.js";
+import { GatewayMetrics } from "./observability/metrics.js";
+import { Readiness } from "./observability/health.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
 export interface Gateway {
@@ -47,15 +58,29 @@ export interface Gateway {
   webhooks: Webhooks;
   /** The time-based lease webhooks (`redemption.lease_expiring`, `.lease_ended`); runs with the indexers. */
   leaseNotices: LeaseNotices;
+  /** The Prometheus metrics `/metrics` serves. */
+  metrics: GatewayMetrics;
+  /** What `/readyz` answers. */
+  readiness: Readiness;
+  logger: Logger;
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
   synced(timeoutMs?: number): Promise<void>;
+  /**
+   * A graceful stop (SIGTERM): not ready at once (`/readyz` 503), still serving for `delayMs` (the
+   * load balancer's time to notice), then no new connections while the requests in flight finish,
+   * the webhook workers finish their attempts in flight and release what they claimed, and the
+   * indexers end their batch; attempts still running when `timeoutMs` is near are aborted (and
+   * released). Then everything is closed.
+   */
+  shutdown(options?: { delayMs?: number; timeoutMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface StartOptions {
+  /** Where the gateway logs: JSON lines (none: `log`'s lines, or nothing). */
+  logger?: Logger;
+  /** Each line's message to a function (the devnet's console, a test), when there is no `logger`. */
   log?: (line: string) => void;
-  /** One line per answered request, with its request id (none: not logged). */
-  requestLog?: (line: string) => void;
   /** Index only, or serve only (both by default). */
   index?: boolean;
   listen?: boolean;
@@ -91,24 +116,31 @@ export async function chainsOf(config: GatewayConfig): Promise<DeployedChain[]> 
 
 /** Opens the store, starts one indexer per chain and the HTTP server. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<Gateway> {
-  const log = options.log ?? (() => {});
+  const logger = options.logger ?? (options.log === undefined ? silentLog : lineLogger(options.log));
+  const log = (line: string) => logger.warn(line);
   const chains = await chainsOf(config);
   const primary = chains.find((c) => "ProviderRegistry" in c.contracts);
   if (primary === undefined) throw new ConfigError(`${config.deploymentFile}: no chain has a ProviderRegistry`);
 
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(config.migrate === undefined ? {} : { migrate: config.migrate }),
+    ...(config.dbPoolSize === undefined ? {} : { poolSize: config.dbPoolSize }),
+  });
   const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   // ioredis reconnects by itself; an outage fails the requests that need it, not the process
-  redis?.on("error", (error: Error) => log(`redis: ${error.message}`));
+  redis?.on("error", (error: Error) => logger.warn({ component: "redis", err: error }, `redis: ${error.message}`));
   const keys = new KeyService(store.db, config.jwtSecret);
   const responseCache = options.responseCache === false ? undefined : new ResponseCache();
   // the master key that seals managed accounts' keys also seals webhook secrets and stored responses
   const sealer = config.accountKey === undefined ? undefined : new Sealer(config.accountKey);
   if (sealer === undefined && config.environment !== "devnet") {
-    log("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
+    logger.warn("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
   }
   const settings = webhookSettings(config.environment, config.webhooks);
-  const webhooks = createWebhooks(store.db, settings, log, new WebhookSecrets(sealer));
+  const metrics = new GatewayMetrics();
+  const webhooks = createWebhooks(store.db, settings, logger, new WebhookSecrets(sealer), metrics);
   const leaseNotices = new LeaseNotices(
     store.db,
     webhooks.outbox,
@@ -131,7 +163,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         {
           pollIntervalMs: config.pollIntervalMs,
           batchBlocks: config.batchBlocks,
-          log,
+          log: logger.child({ component: "indexer", chain: c.chain }),
           afterApply: options.afterApply,
           onCommit: () => {
             responseCache?.invalidate();
@@ -180,6 +212,27 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     secureCookie: config.requireHttps ?? config.environment !== "devnet",
   });
   const usage = new KeyUsageCounter(store.db);
+  const readiness = new Readiness(
+    {
+      ping: () => ping(store.db),
+      pendingMigrations: () => pendingMigrations(store.db),
+      indexers: () => (options.index === false ? [] : indexers.map((i) => i.status())),
+    },
+    {
+      maxLagBlocks: config.readyMaxLagBlocks ?? {},
+      defaultMaxLagBlocks: config.defaultReadyMaxLagBlocks ?? DEFAULT_READY_MAX_LAG_BLOCKS,
+      staleMs: (config.readyStaleSeconds ?? DEFAULT_READY_STALE_SECONDS) * 1000,
+      timeoutMs: 2_000,
+    },
+  );
+  metrics.observe({
+    indexers: () => indexers.map((i) => i.status()),
+    outbox: () => pendingDeliveries(store.db),
+    pool: () => store.pool(),
+    ...(responseCache === undefined
+      ? {}
+      : { cache: () => ({ hits: responseCache.hits, misses: responseCache.misses }) }),
+  });
   const app = await buildApp({
     model,
     chains,
@@ -192,10 +245,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     keys,
     redis,
     activity: { activity: async (limit) => (await model.latestTrades(limit)).map(activity) },
-    log,
-    ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+    logger,
+    metrics,
+    ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+    readiness,
     environment: config.environment,
-    health: () => ({ status: "ok", database: store.kind, chains: indexers.map((i) => i.status()) }),
+    health: () => ({
+      status: readiness.draining ? "shutting down" : "ok",
+      database: store.kind,
+      chains: indexers.map((i) => i.status()),
+    }),
     verification,
     db: store.db,
     ...(sealer === undefined ? {} : { sealer }),
@@ -224,6 +283,21 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     if (store.kind === "pglite") writeFileSync(urlFileOf(config), url);
   }
   let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
+    await app.close();
+    await usage.close();
+    await Promise.all(indexers.map((i) => i.stop()));
+    await leaseNotices.stop();
+    bridgeFees.close();
+    verification.close();
+    writes.close();
+    await webhooks.close();
+    redis?.disconnect();
+    await store.close();
+  };
   return {
     url,
     app,
@@ -236,6 +310,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     chains,
     webhooks,
     leaseNotices,
+    metrics,
+    readiness,
+    logger,
     async synced(timeoutMs = 60_000) {
       await Promise.all(
         indexers.map(async (indexer) => {
@@ -244,21 +321,36 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         }),
       );
     },
-    async close() {
+    async shutdown({ delayMs = 0, timeoutMs = 30_000 } = {}) {
       if (closed) return;
-      closed = true;
-      if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
-      await app.close();
-      await usage.close();
-      await Promise.all(indexers.map((i) => i.stop()));
-      await leaseNotices.stop();
-      bridgeFees.close();
-      verification.close();
-      writes.close();
-      await webhooks.close();
-      redis?.disconnect();
-      await store.close();
+      const started = Date.now();
+      readiness.drain();
+      logger.info({ delayMs, timeoutMs }, "shutting down: not ready; still serving for the load balancer's delay");
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // what is left of the bound, less a margin for closing the store
+      const left = () => Math.max(0, timeoutMs - (Date.now() - started) - 1_000);
+      const bounded = (work: Promise<unknown>, what: string) =>
+        Promise.race([
+          work,
+          new Promise((resolve) =>
+            setTimeout(() => {
+              logger.warn(`shutdown: ${what} did not finish in time`);
+              resolve(undefined);
+            }, left()).unref(),
+          ),
+        ]);
+      logger.info("shutting down: no new connections; finishing the requests, deliveries and batches in flight");
+      await Promise.all([
+        bounded(app.close(), "the requests in flight"),
+        // attempts still running near the bound are aborted and released (due again at once)
+        webhooks.close(Math.max(0, left() - 1_000)),
+        bounded(Promise.all(indexers.map((i) => i.stop())), "the indexers' batches"),
+        leaseNotices.stop(),
+      ]);
+      await close();
+      logger.info({ ms: Date.now() - started }, "stopped");
     },
+    close,
   };
 }
 

@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 
 import { webhookSettings } from "../gateway/webhooks/settings.js";
 import { DeliveryWorkers } from "../gateway/webhooks/worker.js";
+import { silentLog } from "../gateway/observability/log.js";
 import { ROLE, startLiveDeployment, startTestGateway } from "../devnet/fixtures.js";
 import { TestReceiver } from "../devnet/local-servers.js";
 
@@ -87,7 +88,7 @@ export async function runWebhookBench(): Promise<void> {
           gateway.store.db,
           webhookSettings("devnet", { pollMs: 20 }),
           undefined,
-          () => {},
+          silentLog,
         );
         const started = Date.now();
         pool.start(workers);

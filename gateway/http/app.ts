@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
@@ -10,6 +10,10 @@ import type { Redis } from "ioredis";
 import mercurius from "mercurius";
 
 import type { ManagedAccounts } from "../accounts/managed.js";
+import { redactUrl, silentLog } from "../observability/log.js";
+import type { Log, Logger } from "../observability/log.js";
+import type { GatewayMetrics } from "../observability/metrics.js";
+import type { ReadinessReport } from "../observability/health.js";
 import type { Sealer } from "../accounts/sealed.js";
 import type { ApiKey, KeyService, Scope } from "../auth/keys.js";
 import { TIER_LIMITS } from "../auth/keys.js";
@@ -73,11 +77,19 @@ export interface AppOptions extends ReadRouteOptions {
   bodyLimit?: number;
   /** What `/health` reports (indexer positions). */
   health: () => Record<string, unknown>;
-  log?: (line: string) => void;
+  /** `/readyz`: whether the gateway should get traffic (none: ready whenever it answers). */
+  readiness?: { check(): Promise<ReadinessReport> };
+  /** Counts every answered request; `/metrics` serves them with the rest of the gateway's. */
+  metrics?: GatewayMetrics;
+  /**
+   * `/metrics` needs `Authorization: Bearer <this>` (`GATEWAY_METRICS_TOKEN`). Without one it is
+   * open on the devnet and refused elsewhere.
+   */
+  metricsToken?: string;
+  /** Fastify's logger: a JSON line per answered request and for every internal error (none: silent). */
+  logger?: Logger;
   /** `devnet`, `testnet` or `mainnet`, as `/deployment` shows it. */
   environment?: string;
-  /** One line per answered request (its request id, method, path, status, time and key id). */
-  requestLog?: (line: string) => void;
   /** The verifier: verification routes (GET always, the writes with verifier keys). */
   verification?: VerificationService;
   /** Seals secrets at rest (stored idempotent responses) under the gateway's master key. */
@@ -131,10 +143,8 @@ function decodablePath(url: string): boolean {
   }
 }
 
-/** The URL as logged: an `api_key` in the query is never written out. */
-function loggedUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&]*/gi, "$1[redacted]");
-}
+/** Routes a load balancer or a scraper polls: logged at `debug`, never rate limited. */
+const PROBES = new Set(["/livez", "/readyz", "/metrics"]);
 const WINDOW_MS = 60_000;
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 32;
@@ -159,13 +169,16 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
  * `/docs`.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const log = options.log ?? (() => {});
+  const logger = options.logger ?? silentLog;
   const app = Fastify({
+    loggerInstance: logger,
+    // one line per answered request, written by the onResponse hook below (Fastify's own pair of
+    // lines per request would double the cost and say less)
+    disableRequestLogging: true,
     ...(options.tls === undefined ? {} : { https: options.tls }),
     ...(options.trustedProxies === undefined || options.trustedProxies.length === 0
       ? {}
       : { trustProxy: options.trustedProxies }),
-    logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
     requestIdHeader: false,
@@ -200,7 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }) as unknown as FastifyInstance;
   const fail = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const api = toApiError(error, (line) => log(`request ${request.id}: ${line}`));
+    const api = toApiError(error, request.log);
     return reply.code(api.statusCode).type("application/json; charset=utf-8").send(api.body());
   };
   app.setErrorHandler((error, request, reply) => fail(error, request, reply));
@@ -209,15 +222,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
-  if (options.requestLog !== undefined) {
-    const requestLog = options.requestLog;
-    app.addHook("onResponse", async (request, reply) => {
-      requestLog(
-        `request ${request.id} ${request.method} ${loggedUrl(request.originalUrl)} ${reply.statusCode} ` +
-          `${reply.elapsedTime.toFixed(1)} ms key ${request.apiKey?.keyId ?? "-"}`,
-      );
-    });
-  }
+  // every answered request: a log line (with its request id, as every line of the request has)
+  // and the metrics (by the route's pattern, so that ids in paths do not multiply the series)
+  const metrics = options.metrics;
+  const infoOn = logger.isLevelEnabled("info");
+  const debugOn = logger.isLevelEnabled("debug");
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "(unmatched)";
+    const ms = reply.elapsedTime;
+    metrics?.request(request.method, route, reply.statusCode, ms / 1000);
+    const probe = PROBES.has(route);
+    if (probe ? !debugOn : !infoOn) return;
+    const url = redactUrl(request.originalUrl);
+    const fields = {
+      method: request.method,
+      url,
+      route,
+      statusCode: reply.statusCode,
+      responseTime: Math.round(ms * 100) / 100,
+      keyId: request.apiKey?.keyId ?? null,
+    };
+    const message = `${request.method} ${url} ${reply.statusCode} ${ms.toFixed(1)} ms`;
+    if (probe) request.log.debug(fields, message);
+    else request.log.info(fields, message);
+  });
   // JSON only: a text/plain body is refused as a wrong content type, not parsed as a string
   app.removeContentTypeParser("text/plain");
   // Fastify's own JSON parser (prototype-poisoning checks included), then a depth limit: a small
@@ -265,7 +293,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : undefined;
       request.apiKey = session ?? (await options.keys.authenticate(token));
     } catch (error) {
-      request.authError = toApiError(error, log);
+      request.authError = toApiError(error, request.log);
     }
   });
   if (options.usage !== undefined) {
@@ -512,6 +540,43 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     success: true,
     data: options.health(),
   }));
+  // liveness: the process answers (a load balancer restarts it when it does not)
+  app.get("/livez", { schema: { hide: true }, config: { public: true, rateLimit: false } }, async () => ({
+    success: true,
+    data: { status: "ok" },
+  }));
+  // readiness: whether to send it traffic (503 with the reasons while not)
+  app.get(
+    "/readyz",
+    { schema: { hide: true }, config: { public: true, rateLimit: false } },
+    async (_request, reply) => {
+      const report = (await options.readiness?.check()) ?? { ready: true, reasons: [] };
+      return reply.code(report.ready ? 200 : 503).send({ success: report.ready, data: report });
+    },
+  );
+  if (metrics !== undefined) {
+    const expected = options.metricsToken === undefined ? undefined : Buffer.from(`Bearer ${options.metricsToken}`);
+    app.get(
+      "/metrics",
+      { schema: { hide: true }, config: { public: true, rateLimit: false } },
+      async (request, reply) => {
+        if (expected === undefined && options.environment !== undefined && options.environment !== "devnet") {
+          throw new ApiError(
+            "authorization_error",
+            "metrics need a token outside the devnet: set GATEWAY_METRICS_TOKEN",
+          );
+        }
+        if (expected !== undefined) {
+          const given = Buffer.from(request.headers.authorization ?? "");
+          if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+            throw new ApiError("authentication_error", "the metrics token is missing or wrong");
+          }
+        }
+        const { contentType, body } = await metrics.scrape();
+        return reply.type(contentType).send(body);
+      },
+    );
+  }
 
   await app.register(mercurius, {
     schema: typeDefs,
@@ -523,7 +588,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const original = graphqlErrors.code === "MER_ERR_GQL_VALIDATION" ? graphqlErrors.errors : undefined;
       const api = Array.isArray(original)
         ? invalidParameter("query", original[0]?.message ?? "invalid GraphQL document")
-        : toApiError(error, log);
+        : toApiError(error, _request.log);
       // awaited until the response is written: mercurius's async wrapper sends `undefined` a second
       // time when it resolves while the reply is still in its onSend hooks
       await reply.code(api.statusCode).send({
@@ -532,7 +597,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         errors: (original ?? [{ message: api.message }]).map((e) => graphqlError(e, api.code)),
       });
     },
-    errorFormatter: (execution) => {
+    errorFormatter: (execution, context) => {
+      const log = (context as { reply?: FastifyReply } | undefined)?.reply?.request.log ?? logger;
       const errors = (execution.errors ?? []).map((e) => {
         const api = toApiError((e as { originalError?: unknown }).originalError ?? e, log);
         return graphqlError({ message: api.message, locations: e.locations, path: e.path }, api.code, api.details);
@@ -605,7 +671,7 @@ function isPublic(request: FastifyRequest): boolean {
  * Any failure -> one of the six codes. Framework errors keep their meaning but never their shape;
  * anything unexpected is an `internal_error` whose message says nothing about the internals.
  */
-export function toApiError(error: unknown, log: (line: string) => void): ApiError {
+export function toApiError(error: unknown, log: Pick<Log, "error">): ApiError {
   if (error instanceof ApiError) return error;
   const e = error as Partial<FastifyError> & {
     validation?: Array<Record<string, unknown>>;
@@ -646,6 +712,6 @@ export function toApiError(error: unknown, log: (line: string) => void): ApiErro
       e instanceof SyntaxError ? "is not valid JSON" : "is malformed",
     );
   }
-  log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  log.error({ err: error }, "internal error");
   return new ApiError("internal_error", "internal error");
 }

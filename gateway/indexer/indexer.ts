@@ -24,6 +24,7 @@ import { plain } from "./module.js";
 import type { ChainContext, ContractModule, StoredEvent } from "./module.js";
 import { moduleOf } from "./modules/index.js";
 import type { EventSink } from "../webhooks/outbox.js";
+import type { Log as GatewayLog } from "../observability/log.js";
 
 /** One chain to index: where it is, which contracts, how deep a block must be to count. */
 export interface ChainSource {
@@ -41,7 +42,7 @@ export interface IndexerOptions {
   pollIntervalMs: number;
   /** Most blocks per `eth_getLogs` (and per transaction). */
   batchBlocks: number;
-  log: (line: string) => void;
+  log: GatewayLog;
   /** Called after a transaction that changed indexed data committed (a batch with events, a reorg rebuild). */
   onCommit?: () => void;
   /** Test hook: called inside the batch's transaction after each applied event. */
@@ -82,6 +83,12 @@ export interface ChainStatus {
   indexedBlock: number | null;
   confirmations: number;
   lastError: string | null;
+  /** Reorganizations rolled back since the indexer started. */
+  reorgs: number;
+  /** Failed calls to the node since the indexer started. */
+  rpcErrors: number;
+  /** Unix milliseconds of the last step that reached the node and the database (null: none yet). */
+  lastProgressAt: number | null;
 }
 
 /** A module bound to an address, or a contract the gateway has no ABI for (kept as raw logs). */
@@ -110,6 +117,9 @@ export class ChainIndexer {
   private head: number | null = null;
   private indexed: number | null = null;
   private lastError: string | null = null;
+  private reorgs = 0;
+  private rpcErrors = 0;
+  private lastProgressAt: number | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
   private projectionsCurrent = false;
 
@@ -139,6 +149,9 @@ export class ChainIndexer {
       indexedBlock: this.indexed,
       confirmations: this.source.confirmations,
       lastError: this.lastError,
+      reorgs: this.reorgs,
+      rpcErrors: this.rpcErrors,
+      lastProgressAt: this.lastProgressAt,
     };
   }
 
@@ -186,11 +199,18 @@ export class ChainIndexer {
         caughtUp = await this.step();
         failures = 0;
         this.lastError = null;
+        this.lastProgressAt = Date.now();
       } catch (error) {
         failures++;
         this.lastError = error instanceof Error ? error.message : String(error);
+        // ethers' errors (the node refused, timed out or answered garbage) carry a short message
+        const rpc = typeof (error as { shortMessage?: unknown }).shortMessage === "string";
+        if (rpc) this.rpcErrors++;
         if (failures === 1 || failures % 20 === 0) {
-          this.options.log(`indexer ${this.source.chain}: ${this.lastError} (retrying)`);
+          this.options.log.warn(
+            { chain: this.source.chain, failures, rpc, err: error },
+            `indexer ${this.source.chain}: ${this.lastError} (retrying)`,
+          );
         }
       }
       if (this.stopped) break;
@@ -361,7 +381,9 @@ export class ChainIndexer {
       }
       below = candidates[candidates.length - 1].number;
     }
-    this.options.log(
+    this.reorgs++;
+    this.options.log.warn(
+      { chain: this.source.chain, block: cursorBlock, ancestor: ancestor.number },
       `indexer ${this.source.chain}: reorg below block ${cursorBlock}; rewinding to block ${ancestor.number} and rebuilding`,
     );
     await this.db.transaction(async (tx) => {
@@ -410,7 +432,8 @@ export class ChainIndexer {
     });
     this.projectionsCurrent = true;
     if (rebuilt) {
-      this.options.log(
+      this.options.log.info(
+        { chain: this.source.chain, projectionVersion: PROJECTION_VERSION },
         `indexer ${this.source.chain}: projections rebuilt from the stored events (projection version ${PROJECTION_VERSION})`,
       );
       this.options.onCommit?.();

@@ -1,4 +1,5 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { PGlite } from "@electric-sql/pglite";
@@ -23,6 +24,8 @@ export interface Store {
   kind: "pglite" | "postgres";
   /** Where the data lives: the folder, or the URL without its password. */
   location: string;
+  /** The connections: PostgreSQL's pool, or PGlite's one connection. */
+  pool(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -31,9 +34,17 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** PGlite data folder. */
   dataDir: string;
+  /**
+   * Apply the committed migrations at open (default true). False: a release step applies them
+   * (`gateway migrate`); meanwhile `/readyz` reports them pending.
+   */
+  migrate?: boolean;
+  /** Most connections to PostgreSQL (default 10). */
+  poolSize?: number;
 }
 
-const MIGRATIONS = path.join(import.meta.dirname, "..", "drizzle");
+/** The committed migrations (gateway/drizzle/). */
+export const MIGRATIONS = path.join(import.meta.dirname, "..", "drizzle");
 /** Key of the advisory lock that serializes start-up migrations between instances. */
 const MIGRATION_LOCK = 7_240_112;
 
@@ -53,17 +64,20 @@ export class StoreError extends Error {
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl !== undefined && options.databaseUrl !== "") {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     pool.on("error", () => {}); // an idle client's error surfaces on its next query
     const client = await pool.connect().catch((error: Error) => {
       void pool.end();
       throw new StoreError(`cannot connect to DATABASE_URL: ${error.message}`);
     });
     try {
-      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS });
+      if (options.migrate !== false) {
+        await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS });
+      }
     } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+      if (options.migrate !== false)
+        await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
       client.release();
     }
     const url = new URL(options.databaseUrl);
@@ -72,6 +86,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       db: drizzlePg(pool, { schema }) as unknown as Db,
       kind: "postgres",
       location: url.toString(),
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   }
@@ -81,11 +96,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     const client = await PGlite.create(path.join(options.dataDir, "pgdata"));
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder: MIGRATIONS });
+    if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS });
     return {
       db: db as unknown as Db,
       kind: "pglite",
       location: path.resolve(options.dataDir),
+      pool: () => ({ total: 1, idle: 1, waiting: 0 }),
       close: async () => {
         await client.close();
         releaseLock();
@@ -134,4 +150,25 @@ function takeFolderLock(dataDir: string): () => void {
 /** `SELECT 1` through the store: for readiness checks. */
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);
+}
+
+/**
+ * The committed migrations the database has not applied, by tag (drizzle's own rule: those of the
+ * journal newer than the last one applied). Every one when the database has none.
+ */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const journal = JSON.parse(await readFile(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")) as {
+    entries: Array<{ when: number; tag: string }>;
+  };
+  let last = -1;
+  try {
+    const result = await db.execute(sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`);
+    const rows = (result as unknown as { rows: Array<{ last: string | null }> }).rows;
+    last = rows[0]?.last === null || rows[0]?.last === undefined ? -1 : Number(rows[0].last);
+  } catch (error) {
+    // no migration table (or schema) yet: nothing applied; anything else (the database down) is the caller's
+    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== "42P01" && code !== "3F000") throw error;
+  }
+  return journal.entries.filter((e) => e.when > last).map((e) => e.tag);
 }

@@ -1,4 +1,6 @@
 import type { Db } from "../store/db.js";
+import type { Log } from "../observability/log.js";
+import type { DeliveryMetrics } from "../observability/metrics.js";
 import { Mailer } from "./email.js";
 import { Outbox } from "./outbox.js";
 import type { WebhookSettings } from "./settings.js";
@@ -21,26 +23,28 @@ export interface Webhooks {
   outbox: Outbox;
   subscriptions: SubscriptionService;
   workers: DeliveryWorkers;
-  close(): Promise<void>;
+  /** Stops the workers (attempts in flight finish; after `abortAfterMs` they are aborted) and releases what they claimed. */
+  close(abortAfterMs?: number): Promise<void>;
 }
 
 /** Builds the webhook side; the workers start with `workers.start()` (startGateway does it). */
 export function createWebhooks(
   db: Db,
   settings: WebhookSettings,
-  log: (line: string) => void,
+  log: Log,
   secrets = new WebhookSecrets(),
+  metrics?: DeliveryMetrics,
 ): Webhooks {
   const email = settings.smtpUrl !== undefined && settings.smtpFrom !== undefined;
   const mailer = email ? new Mailer(settings.smtpUrl!, settings.smtpFrom!, settings.timeoutMs) : undefined;
-  const workers = new DeliveryWorkers(db, settings, mailer, log, secrets);
+  const workers = new DeliveryWorkers(db, settings, mailer, log.child({ component: "webhooks" }), secrets, metrics);
   return {
     settings,
     outbox: new Outbox({ retryWindowMs: settings.retryWindowMs, email }, () => workers.wake()),
     subscriptions: new SubscriptionService(db, settings, secrets, () => workers.wake()),
     workers,
-    async close() {
-      await workers.stop();
+    async close(abortAfterMs?: number) {
+      await workers.close(abortAfterMs);
       mailer?.close();
     },
   };

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
-import type { Tx } from "../store/db.js";
+import type { Db, Tx } from "../store/db.js";
 import { leaseNotices, providers, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import { alertOf } from "./email.js";
 import type { WebhookEvent } from "./events.js";
@@ -159,4 +159,16 @@ export class Outbox implements EventSink {
       body: JSON.stringify(alertOf(event, provider.email, provider.name)),
     };
   }
+}
+
+/** Deliveries waiting to be sent and when the oldest was queued (the metrics' outbox depth and age). */
+export async function pendingDeliveries(db: Db): Promise<{ pending: number; oldestQueuedAt: number | null }> {
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*)::int`,
+      oldest: sql<string | null>`min(${webhookDeliveries.createdAt})::text`,
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "pending"));
+  return { pending: row.pending, oldestQueuedAt: row.oldest === null ? null : Number(row.oldest) };
 }

@@ -2,8 +2,12 @@ import { ConfigError } from "../config-error.js";
 
 /** How webhooks and e-mail alerts are delivered; every figure can be set for tests and operators. */
 export interface WebhookSettings {
-  /** Concurrent delivery workers in this process. */
+  /** Delivery workers in this process (each claims in batches and sends `concurrency` runs at once). */
   workers: number;
+  /** Runs a worker sends at once (each run: one subscription's deliveries, one after the other). */
+  concurrency: number;
+  /** Most deliveries of one subscription a claim takes (sent in order by one worker). */
+  runLength: number;
   /** A receiver that has not answered within this time has failed the attempt. */
   timeoutMs: number;
   /** How often an idle worker looks for due deliveries. */
@@ -42,6 +46,8 @@ export function webhookSettings(environment: string, overrides: Partial<WebhookS
   const timeoutMs = overrides.timeoutMs ?? 10_000;
   return {
     workers: 2,
+    concurrency: 16,
+    runLength: 20,
     timeoutMs,
     pollMs: devnet ? 100 : 500,
     leaseMs: 2 * timeoutMs + 5_000,
@@ -58,7 +64,7 @@ export function webhookSettings(environment: string, overrides: Partial<WebhookS
 }
 
 /**
- * The settings in the environment: `GATEWAY_WEBHOOK_WORKERS`, `GATEWAY_WEBHOOK_TIMEOUT_MS`,
+ * The settings in the environment: `GATEWAY_WEBHOOK_WORKERS`, `GATEWAY_WEBHOOK_CONCURRENCY`, `GATEWAY_WEBHOOK_TIMEOUT_MS`,
  * `GATEWAY_LEASE_EXPIRING_LEAD` (seconds), `SMTP_URL`, `SMTP_FROM`.
  */
 export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookSettings> {
@@ -72,10 +78,12 @@ export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookS
   if (env.SMTP_URL && !env.SMTP_FROM)
     throw new ConfigError("SMTP_FROM (the alerts' from-address) must be set with SMTP_URL");
   const workers = positive("GATEWAY_WEBHOOK_WORKERS");
+  const concurrency = positive("GATEWAY_WEBHOOK_CONCURRENCY");
   const timeoutMs = positive("GATEWAY_WEBHOOK_TIMEOUT_MS");
   const lead = positive("GATEWAY_LEASE_EXPIRING_LEAD");
   return {
     ...(workers === undefined ? {} : { workers }),
+    ...(concurrency === undefined ? {} : { concurrency }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(lead === undefined ? {} : { leaseExpiringLeadSeconds: lead }),
     ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),

@@ -7,19 +7,42 @@ import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "#sdk";
 import type { Db } from "../store/db.js";
-import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
+import { webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
+import type { Log } from "../observability/log.js";
+import { failureReason } from "../observability/metrics.js";
+import type { DeliveryMetrics, DeliveryOutcome } from "../observability/metrics.js";
 import type { EmailMessage, Mailer } from "./email.js";
 import type { WebhookSettings } from "./settings.js";
 import { guardedLookup, hostOf, parseTargetUrl, refusalOf } from "./targets.js";
 import { WebhookSecrets } from "./secrets.js";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 
 /** The outcome of one attempt, as the delivery log keeps it. */
 interface Attempt {
   ok: boolean;
   statusCode: number | null;
   error: string | null;
+}
+
+/** A claimed run of deliveries sent one after the other: one subscription's, in order, or one e-mail. */
+interface Run {
+  rows: DeliveryRow[];
+  subscription?: SubscriptionRow;
+  /** Unix milliseconds the claim's lease ends. */
+  leaseUntil: number;
+}
+
+/** An attempt's outcome waiting to be written. */
+interface Outcome {
+  row: DeliveryRow;
+  status: "delivered" | "pending" | "failed" | "cancelled";
+  attempt: Attempt;
+  started: number;
+  finished: number;
+  /** Aborted by a shutdown: due again at once (another gateway may send it), not after a backoff. */
+  dueNow: boolean;
 }
 
 /** Delay before the next attempt after `failures` failures: exponential, capped, with jitter (half fixed, half random). */
@@ -29,23 +52,37 @@ export function backoffMs(failures: number, settings: Pick<WebhookSettings, "bac
 }
 
 /**
- * Delivery workers: each claims one due row at a time with a lease (`UPDATE ... WHERE id IN
- * (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING`, so concurrent workers, in this process or
- * others on the same PostgreSQL, never take the same row), sends it, logs the attempt and records
- * the outcome. A worker that dies mid-delivery leaves the lease to expire; the row is then due
- * again and is sent again with the same delivery id (the one case of a duplicate).
+ * Delivery workers. Each worker claims due deliveries in batches and sends several at once
+ * (`settings.concurrency` runs in flight), over keep-alive connections. Order per subscription: a
+ * claim takes a subscription only while none of its deliveries is leased (its row is locked `FOR
+ * UPDATE SKIP LOCKED` during the claim, so two workers, here or in another gateway on the same
+ * PostgreSQL, never hold one subscription at once) and leases its first due deliveries (up to
+ * `settings.runLength`, oldest first), which the worker sends one after the other; the next claim
+ * of that subscription waits until their outcomes are written. A failed attempt is retried later
+ * (backoff) and does not hold back the deliveries after it, which are released at once, unsent.
+ * E-mail alerts are claimed one by one, unordered. A worker that dies mid-run leaves its lease to
+ * expire; its deliveries are then due again and sent again with the same delivery ids (the one
+ * case of a duplicate). `stop()` finishes the attempts in flight, releases what was claimed and not
+ * sent, and writes every outcome.
  */
 export class DeliveryWorkers {
   private stopped = true;
   private loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
+  /** Attempts in flight, to abort when a shutdown runs out of time. */
+  private readonly inFlight = new Set<AbortController>();
+  private readonly agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: "lifo" }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: "lifo" }),
+  };
 
   constructor(
     private readonly db: Db,
     private readonly settings: WebhookSettings,
     private readonly mailer: Mailer | undefined,
-    private readonly log: (line: string) => void,
+    private readonly log: Log,
     private readonly secrets = new WebhookSecrets(),
+    private readonly metrics?: DeliveryMetrics,
   ) {}
 
   start(count = this.settings.workers): void {
@@ -57,176 +94,362 @@ export class DeliveryWorkers {
 
   /** Makes idle workers look for due rows now (the outbox calls it after a commit that queued some). */
   wake(): void {
-    for (const wake of this.wakers) wake();
+    for (const wake of [...this.wakers]) wake();
   }
 
-  /** Stops after the deliveries in flight (each bounded by the timeout). */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, lets the attempts in flight finish (each bounded by the timeout; `abortAfterMs`:
+   * aborted after that long, and released), releases the deliveries claimed and not yet sent, and
+   * writes every outcome.
+   */
+  async stop(abortAfterMs?: number): Promise<void> {
     this.stopped = true;
-    for (const wake of this.wakers) wake();
-    await Promise.all(this.loops);
+    this.wake();
+    const abort =
+      abortAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            for (const controller of this.inFlight) controller.abort();
+          }, abortAfterMs);
+    try {
+      await Promise.all(this.loops);
+    } finally {
+      clearTimeout(abort);
+    }
     this.loops = [];
+  }
+
+  /** Stops, and closes the kept-alive connections (the gateway is closing). */
+  async close(abortAfterMs?: number): Promise<void> {
+    await this.stop(abortAfterMs);
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   private async loop(worker: string): Promise<void> {
     let failures = 0;
+    const running = new Set<Promise<void>>();
     while (!this.stopped) {
-      let claimed: DeliveryRow | undefined;
-      try {
-        claimed = await this.claim(worker);
-        failures = 0;
-        if (claimed !== undefined) await this.deliver(claimed, worker);
-      } catch (error) {
-        // the database is unreachable or the process is closing: wait and try again
-        failures++;
-        if (failures === 1 || failures % 20 === 0) this.log(`webhook worker ${worker}: ${(error as Error).message}`);
+      let claimed = 0;
+      const free = this.settings.concurrency - running.size;
+      if (free > 0) {
+        try {
+          const runs = await this.claimRuns(worker, free);
+          failures = 0;
+          claimed = runs.length;
+          for (const run of runs) {
+            const sending: Promise<void> = this.send(run, worker).finally(() => running.delete(sending));
+            running.add(sending);
+          }
+        } catch (error) {
+          // the database is unreachable or the process is closing: wait and try again
+          failures++;
+          if (failures === 1 || failures % 20 === 0) {
+            this.log.warn({ worker, err: error }, `webhook worker ${worker}: ${(error as Error).message}`);
+          }
+        }
       }
-      if (claimed === undefined && !this.stopped) {
-        const delay = failures > 0 ? Math.min(this.settings.pollMs * 2 ** failures, 5_000) : this.settings.pollMs;
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            this.wakers.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, delay);
-          this.wakers.add(wake);
-        });
-      }
+      if (this.stopped) break;
+      // room for more and some were due: claim again at once; otherwise wait for a run to end, a
+      // wake-up (new deliveries) or the poll interval
+      if (claimed > 0 && running.size < this.settings.concurrency) continue;
+      const delay = failures > 0 ? Math.min(this.settings.pollMs * 2 ** failures, 5_000) : this.settings.pollMs;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.wakers.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, delay);
+        this.wakers.add(done);
+        for (const sending of running) void sending.then(done);
+      });
     }
-  }
-
-  /** Takes the most overdue pending row whose lease (if any) has expired. */
-  async claim(worker: string): Promise<DeliveryRow | undefined> {
-    const now = Date.now();
-    const d = webhookDeliveries;
-    const due = this.db
-      .select({ id: d.deliveryId })
-      .from(d)
-      .where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now), or(isNull(d.leaseUntil), lt(d.leaseUntil, now))))
-      .orderBy(asc(d.nextAttemptAt))
-      .limit(1)
-      .for("update", { skipLocked: true });
-    const [row] = await this.db
-      .update(d)
-      .set({ leaseUntil: now + this.settings.leaseMs, leaseOwner: worker, attempts: sql`${d.attempts} + 1` })
-      .where(inArray(d.deliveryId, due))
-      .returning();
-    return row;
-  }
-
-  private async deliver(row: DeliveryRow, worker: string): Promise<void> {
-    const started = Date.now();
-    let attempt: Attempt;
-    if (row.channel === "email") attempt = await this.sendEmail(row);
-    else {
-      const [subscription] = await this.db
-        .select()
-        .from(webhookSubscriptions)
-        .where(eq(webhookSubscriptions.subscriptionId, row.subscriptionId ?? ""));
-      if (subscription === undefined) {
-        await this.finish(
-          row,
-          worker,
-          "cancelled",
-          { ok: false, statusCode: null, error: "subscription deleted" },
-          started,
-        );
-        return;
-      }
-      // read at send time: a rotation applies to retries too
-      const secret = this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
-      attempt = await this.post(subscription.url, row, secret);
-    }
-    const now = Date.now();
-    const status = attempt.ok ? "delivered" : now >= row.giveUpAt ? "failed" : "pending";
-    await this.finish(row, worker, status, attempt, started);
+    await Promise.all(running);
   }
 
   /**
-   * Records the row's new state if the lease is still this worker's, and the attempt in the log
-   * unless the delivery is gone (its subscription was deleted meanwhile).
+   * Claims due deliveries for `worker`: up to `runs` runs, each one subscription's first due
+   * deliveries in order (none of that subscription leased), or one e-mail. Sets the lease and counts
+   * the attempt; returns every claimed row (tests use it to play a worker that dies holding them).
    */
-  private async finish(row: DeliveryRow, worker: string, status: string, attempt: Attempt, started: number) {
+  async claim(worker: string, runs = 1): Promise<DeliveryRow[]> {
+    return (await this.claimRuns(worker, runs)).flatMap((r) => r.rows);
+  }
+
+  private async claimRuns(worker: string, runs: number): Promise<Run[]> {
     const now = Date.now();
-    await this.db.transaction(async (tx) => {
-      const [exists] = await tx
-        .select({ id: webhookDeliveries.deliveryId })
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.deliveryId, row.deliveryId));
-      if (exists === undefined) return;
-      await tx.insert(webhookAttempts).values({
-        deliveryId: row.deliveryId,
-        attempt: row.attempts,
-        startedAt: started,
-        durationMs: now - started,
-        statusCode: attempt.statusCode,
-        error: attempt.error,
-        ok: attempt.ok,
-        worker,
-      });
-      await tx
-        .update(webhookDeliveries)
-        .set({
-          status,
-          leaseUntil: null,
-          leaseOwner: null,
-          lastStatusCode: attempt.statusCode,
-          lastError: attempt.error,
-          ...(status === "delivered" ? { deliveredAt: now } : {}),
-          ...(status === "pending" ? { nextAttemptAt: now + backoffMs(row.attempts, this.settings) } : {}),
+    const leaseUntil = now + this.settings.leaseMs;
+    const d = webhookDeliveries;
+    const due = and(
+      eq(d.status, "pending"),
+      lte(d.nextAttemptAt, now),
+      or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
+    );
+    const lease = { leaseUntil, leaseOwner: worker, attempts: sql`${d.attempts} + 1` };
+    const claimed = await this.db.transaction(async (tx) => {
+      // subscriptions with due deliveries and none leased, the most overdue first
+      const candidates = await tx
+        .select({ id: d.subscriptionId, first: sql<number>`min(${d.nextAttemptAt})` })
+        .from(d)
+        .where(
+          and(
+            due,
+            eq(d.channel, "webhook"),
+            sql`not exists (select 1 from ${d} f where f.subscription_id = ${d.subscriptionId} and f.status = 'pending' and f.lease_until >= ${now})`,
+          ),
+        )
+        .groupBy(d.subscriptionId)
+        .orderBy(sql`min(${d.nextAttemptAt})`)
+        .limit(runs);
+      const ids = candidates.map((c) => c.id).filter((id): id is string => id !== null);
+      // held for the rest of this transaction: another worker skips these subscriptions meanwhile,
+      // and once it may lock one, the statements below see the leases this claim commits
+      const locked =
+        ids.length === 0
+          ? []
+          : await tx
+              .select()
+              .from(webhookSubscriptions)
+              .where(inArray(webhookSubscriptions.subscriptionId, ids))
+              .for("update", { skipLocked: true });
+      const lockedIds = locked.map((s) => s.subscriptionId);
+      const ranked = tx
+        .select({
+          id: d.deliveryId,
+          n: sql<number>`row_number() over (partition by ${d.subscriptionId} order by ${d.nextAttemptAt}, ${d.createdAt}, ${d.deliveryId})`.as(
+            "n",
+          ),
         })
-        .where(and(eq(webhookDeliveries.deliveryId, row.deliveryId), eq(webhookDeliveries.leaseOwner, worker)));
+        .from(d)
+        .where(
+          and(
+            due,
+            inArray(d.subscriptionId, lockedIds),
+            sql`not exists (select 1 from ${d} f where f.subscription_id = ${d.subscriptionId} and f.status = 'pending' and f.lease_until >= ${now})`,
+          ),
+        )
+        .as("ranked");
+      const webhookRows =
+        lockedIds.length === 0
+          ? []
+          : await tx
+              .update(d)
+              .set(lease)
+              .where(
+                inArray(
+                  d.deliveryId,
+                  tx.select({ id: ranked.id }).from(ranked).where(lte(ranked.n, this.settings.runLength)),
+                ),
+              )
+              .returning();
+      // e-mail alerts: independent of each other, one per run
+      const emailRoom = runs - lockedIds.length;
+      const emailRows =
+        emailRoom <= 0
+          ? []
+          : await tx
+              .update(d)
+              .set(lease)
+              .where(
+                inArray(
+                  d.deliveryId,
+                  tx
+                    .select({ id: d.deliveryId })
+                    .from(d)
+                    .where(and(due, eq(d.channel, "email")))
+                    .orderBy(asc(d.nextAttemptAt))
+                    .limit(emailRoom)
+                    .for("update", { skipLocked: true }),
+                ),
+              )
+              .returning();
+      return { locked, webhookRows, emailRows };
+    });
+    const bySubscription = new Map<string, DeliveryRow[]>();
+    for (const row of claimed.webhookRows) {
+      const list = bySubscription.get(row.subscriptionId!) ?? [];
+      list.push(row);
+      bySubscription.set(row.subscriptionId!, list);
+    }
+    const order = (a: DeliveryRow, b: DeliveryRow) =>
+      a.nextAttemptAt - b.nextAttemptAt ||
+      a.createdAt - b.createdAt ||
+      (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0);
+    const result: Run[] = [];
+    for (const subscription of claimed.locked) {
+      const rows = bySubscription.get(subscription.subscriptionId);
+      if (rows !== undefined) result.push({ rows: rows.sort(order), subscription, leaseUntil });
+    }
+    for (const row of claimed.emailRows) result.push({ rows: [row], leaseUntil });
+    return result;
+  }
+
+  /**
+   * Sends a run's deliveries one after the other. Stops at the first failure (the rest are released
+   * unsent, due at once: a failure does not hold them back), when the lease would not cover another
+   * attempt, or when the workers stop; then writes the outcomes and releases what was not sent.
+   */
+  private async send(run: Run, worker: string): Promise<void> {
+    const outcomes: Outcome[] = [];
+    let next = 0;
+    while (next < run.rows.length && !this.stopped) {
+      if (run.leaseUntil - Date.now() < this.settings.timeoutMs + 1_000) break;
+      const row = run.rows[next];
+      const started = Date.now();
+      let attempt: Attempt;
+      try {
+        attempt =
+          row.channel === "email"
+            ? await this.sendEmail(row)
+            : await this.post(run.subscription!.url, row, this.signingSecret(run.subscription!));
+      } catch (error) {
+        // a secret that does not open, a malformed stored body: a failed attempt, retried later
+        attempt = { ok: false, statusCode: null, error: (error as Error).message };
+      }
+      next++;
+      const finished = Date.now();
+      const status = attempt.ok ? "delivered" : finished >= row.giveUpAt ? "failed" : "pending";
+      const dueNow = attempt.error?.startsWith(ABORTED) === true;
+      outcomes.push({ row, status, attempt, started, finished, dueNow });
+      this.metrics?.attempt(row.channel, outcomeOf(status), failureReason(attempt), (finished - started) / 1000);
+      if (!attempt.ok) break;
+    }
+    try {
+      await this.finish(outcomes, run.rows.slice(next), worker);
+    } catch (error) {
+      // the leases expire and the rows are sent again (with the same delivery ids)
+      this.log.warn(
+        { worker, err: error },
+        `webhook worker ${worker}: outcomes not recorded: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** The secret a delivery is signed with, read at send time: a rotation applies to retries too. */
+  private signingSecret(subscription: SubscriptionRow): string {
+    return this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
+  }
+
+  /**
+   * Writes the outcomes of a run in one transaction: each attempt in the delivery log (unless its
+   * delivery is gone: the subscription was deleted meanwhile), each delivery's new state if the
+   * lease is still this worker's; the deliveries not sent are released (lease cleared, attempt not
+   * counted).
+   */
+  private async finish(outcomes: Outcome[], unsent: DeliveryRow[], worker: string): Promise<void> {
+    if (outcomes.length === 0 && unsent.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      if (outcomes.length > 0) {
+        const values = sql.join(
+          outcomes.map(
+            (o) =>
+              sql`(${o.row.deliveryId}, ${o.row.attempts}::int, ${o.started}::bigint, ${o.finished - o.started}::int, ${o.attempt.statusCode}::int, ${o.attempt.error}::text, ${o.attempt.ok}::boolean, ${o.status}::text, ${
+                o.status !== "pending"
+                  ? null
+                  : o.dueNow
+                    ? o.finished
+                    : o.finished + backoffMs(o.row.attempts, this.settings)
+              }::bigint, ${o.status === "delivered" ? o.finished : null}::bigint)`,
+          ),
+          sql`, `,
+        );
+        await tx.execute(sql`
+          insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, ok, worker)
+          select v.id, v.attempt, v.started, v.duration, v.code, v.error, v.ok, ${worker}
+          from (values ${values}) as v(id, attempt, started, duration, code, error, ok, status, next_at, delivered_at)
+          where exists (select 1 from webhook_deliveries d where d.delivery_id = v.id)`);
+        await tx.execute(sql`
+          update webhook_deliveries d set
+            status = v.status, lease_until = null, lease_owner = null,
+            last_status_code = v.code, last_error = v.error,
+            delivered_at = coalesce(v.delivered_at, d.delivered_at),
+            next_attempt_at = coalesce(v.next_at, d.next_attempt_at)
+          from (values ${values}) as v(id, attempt, started, duration, code, error, ok, status, next_at, delivered_at)
+          where d.delivery_id = v.id and d.lease_owner = ${worker}`);
+      }
+      if (unsent.length > 0) {
+        await tx
+          .update(webhookDeliveries)
+          .set({ leaseUntil: null, leaseOwner: null, attempts: sql`${webhookDeliveries.attempts} - 1` })
+          .where(
+            and(
+              inArray(
+                webhookDeliveries.deliveryId,
+                unsent.map((r) => r.deliveryId),
+              ),
+              eq(webhookDeliveries.leaseOwner, worker),
+            ),
+          );
+      }
     });
   }
 
   /**
-   * POSTs the stored body with its signature. The receiver's name is resolved and checked at
-   * connection time (guardedLookup): DNS rebinding after the subscription cannot reach inside.
-   * Redirects are not followed (a 3xx is a failure).
+   * POSTs the stored body with its signature over a kept-alive connection (a connection the
+   * receiver closed meanwhile is replaced once, at once). The receiver's name is resolved and
+   * checked at connection time (guardedLookup): DNS rebinding after the subscription cannot reach
+   * inside. Redirects are not followed (a 3xx is a failure).
    */
-  private post(target: string, row: DeliveryRow, secret: string): Promise<Attempt> {
+  private async post(target: string, row: DeliveryRow, secret: string): Promise<Attempt> {
     const policy = { allowLoopback: this.settings.allowLoopback, requireHttps: this.settings.requireHttps };
     let url: URL;
     try {
       url = parseTargetUrl(target, policy);
     } catch (error) {
-      return Promise.resolve({ ok: false, statusCode: null, error: `refused target: ${(error as Error).message}` });
+      return { ok: false, statusCode: null, error: `refused target: ${(error as Error).message}` };
     }
     const host = hostOf(url);
     // an IP literal is connected to without a lookup: check it here
     const literal = isIP(host) === 0 ? undefined : refusalOf(host, policy);
-    if (literal !== undefined)
-      return Promise.resolve({ ok: false, statusCode: null, error: `refused target: ${literal}` });
+    if (literal !== undefined) return { ok: false, statusCode: null, error: `refused target: ${literal}` };
     const body = Buffer.from(row.body, "utf8");
-    return new Promise<Attempt>((resolve) => {
+    const headers = {
+      "content-type": "application/json",
+      "content-length": body.length,
+      "user-agent": "compute-gateway-webhooks/1",
+      [SIGNATURE_HEADER]: signBody(body, secret),
+      [DELIVERY_HEADER]: row.deliveryId,
+      [EVENT_HEADER]: row.event,
+    };
+    const first = await this.request(url, body, headers, policy);
+    return first.staleSocket ? (await this.request(url, body, headers, policy)).attempt : first.attempt;
+  }
+
+  private request(
+    url: URL,
+    body: Buffer,
+    headers: Record<string, string | number>,
+    policy: { allowLoopback: boolean; requireHttps: boolean },
+  ): Promise<{ attempt: Attempt; staleSocket: boolean }> {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    return new Promise<{ attempt: Attempt; staleSocket: boolean }>((resolve) => {
       let settled = false;
-      const done = (attempt: Attempt) => {
+      let answered = false;
+      const done = (attempt: Attempt, staleSocket = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(attempt);
+        this.inFlight.delete(controller);
+        resolve({ attempt, staleSocket });
       };
-      const request = (url.protocol === "https:" ? https : http).request(url, {
+      const https_ = url.protocol === "https:";
+      const request = (https_ ? https : http).request(url, {
         method: "POST",
         lookup: guardedLookup(policy) as never,
-        agent: false,
-        headers: {
-          "content-type": "application/json",
-          "content-length": body.length,
-          "user-agent": "compute-gateway-webhooks/1",
-          [SIGNATURE_HEADER]: signBody(body, secret),
-          [DELIVERY_HEADER]: row.deliveryId,
-          [EVENT_HEADER]: row.event,
-        },
+        agent: https_ ? this.agents.https : this.agents.http,
+        headers,
+        signal: controller.signal,
       });
       const timer = setTimeout(() => {
         done({ ok: false, statusCode: null, error: `timeout after ${this.settings.timeoutMs} ms` });
         request.destroy();
       }, this.settings.timeoutMs);
       request.on("response", (response) => {
+        answered = true;
         const code = response.statusCode ?? 0;
-        response.resume(); // the body is not used; read it so the socket closes cleanly
+        response.resume(); // the body is not used; read it so the connection can be reused
         response.on("end", () =>
           done({
             ok: code >= 200 && code < 300,
@@ -236,9 +459,12 @@ export class DeliveryWorkers {
         );
         response.on("error", () => done({ ok: false, statusCode: code, error: "response interrupted" }));
       });
-      request.on("error", (error: NodeJS.ErrnoException) =>
-        done({ ok: false, statusCode: null, error: error.message }),
-      );
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        // a kept-alive connection the receiver had closed: nothing reached it, try a fresh one
+        const stale = !answered && request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+        const message = controller.signal.aborted ? `${ABORTED}: the gateway is shutting down` : error.message;
+        done({ ok: false, statusCode: null, error: message }, stale);
+      });
       request.end(body);
     });
   }
@@ -252,4 +478,11 @@ export class DeliveryWorkers {
       return { ok: false, statusCode: null, error: (error as Error).message };
     }
   }
+}
+
+/** The error of an attempt a shutdown aborted. */
+const ABORTED = "aborted";
+
+function outcomeOf(status: Outcome["status"]): DeliveryOutcome {
+  return status === "pending" ? "retry" : status;
 }

@@ -11,6 +11,7 @@ import { Redis } from "ioredis";
 
 import { chainSelectorOf, parseDeploymentFile } from "#sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
+import { createLogger } from "../../../gateway/observability/log.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { ReadModel } from "../../../gateway/store/queries.js";
@@ -40,10 +41,12 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
   let http: HttpClient;
   let user: string;
   let providers: { A: string; B: string; C: string; D: string };
-  /** The gateway's request log (one line per answered request). */
-  const requestLines: string[] = [];
+  /** The gateway's log, one JSON object per line (a line per answered request among them). */
+  const logged: Array<Record<string, any>> = [];
+  /** The request lines. */
+  const requestLines = () => logged.filter((l) => l.statusCode !== undefined);
   /** Everything else the gateway logged (internal errors with their stacks). */
-  const logLines: string[] = [];
+  const logLines = () => logged.filter((l) => l.statusCode === undefined).map((l) => JSON.stringify(l));
 
   before(async function () {
     live = await startLiveDeployment("api");
@@ -52,11 +55,16 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       live,
       {},
       {
-        log: (line) => {
-          logLines.push(line);
-          console.error(`    [gateway] ${line}`);
-        },
-        requestLog: (line) => requestLines.push(line),
+        logger: createLogger({
+          level: "info",
+          destination: {
+            write(chunk: string) {
+              const line = JSON.parse(chunk) as Record<string, any>;
+              logged.push(line);
+              if (line.statusCode === undefined) console.error(`    [gateway] ${chunk.trim()}`);
+            },
+          },
+        }),
       },
     );
     user = live.signers[ROLE.user].address;
@@ -821,14 +829,14 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
 
   describe("control characters in string parameters", function () {
     it("answers invalid_parameter for a NUL in a string filter (GET /providers/list?location=a%00b), not a 500", async function () {
-      const logged = logLines.length;
+      const before = logLines().length;
       for (const prefix of ["/api/v1", "/v1"]) {
         const path = prefix === "/api/v1" ? "/providers/list" : "/providers";
         const r = await http.get(`${prefix}${path}?location=a%00b`);
         const error = expectError(r, "invalid_parameter", 400, "location");
         expect(error.details.reason).to.equal("must not contain control characters (found U+0000)");
       }
-      expect(logLines.slice(logged).join("\n")).to.not.contain("internal error"); // no stack trace logged
+      expect(logLines().slice(before).join("\n")).to.not.contain("internal error"); // no stack trace logged
       expect((await http.data("/api/v1/providers/list?location=DE")).total).to.equal(2); // the filter still works
     });
 
@@ -950,7 +958,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         );
       }
       console.log(`      ${sent} requests over ${operations.length} operations, none answered 5xx`);
-      expect(logLines.join("\n")).to.not.contain("internal error");
+      expect(logLines().join("\n")).to.not.contain("internal error");
     });
 
     it("refuses control characters in the names of body fields and deep inside free-text values", async function () {
@@ -1055,20 +1063,31 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       }
     });
 
-    it("writes the id in the gateway's log line of the request, never the key", async function () {
+    it("writes a JSON line per request with its id, level, route, status and key id, never the key", async function () {
       const r = await http.get(`/api/v1/providers/list?limit=2&api_key=${http.token}`, { token: null });
       const id = r.headers.get("x-request-id")!;
       const failed = await http.get("/v1/cu/999", { headers: { "x-request-id": "trace-me-1" } });
       await new Promise((resolve) => setTimeout(resolve, 50)); // onResponse runs after the answer is sent
-      const line = requestLines.find((l) => l.includes(id));
-      expect(line, requestLines.slice(-5).join("\n")).to.match(
-        new RegExp(
-          `^request ${id} GET /api/v1/providers/list\\?limit=2&api_key=\\[redacted\\] 200 [\\d.]+ ms key [0-9a-f-]{36}$`,
-        ),
-      );
-      expect(line).to.not.contain(http.token!);
+      const line = requestLines().find((l) => l.reqId === id);
+      expect(line, JSON.stringify(requestLines().slice(-5))).to.include({
+        level: "info",
+        service: "gateway",
+        method: "GET",
+        url: "/api/v1/providers/list?limit=2&api_key=[redacted]",
+        route: "/api/v1/providers/list",
+        statusCode: 200,
+      });
+      expect(line!.keyId).to.match(/^[0-9a-f-]{36}$/);
+      expect(line!.responseTime).to.be.a("number");
+      expect(Date.parse(line!.time)).to.be.closeTo(Date.now(), 60_000);
+      expect(JSON.stringify(line)).to.not.contain(http.token!);
       expect(failed.status).to.equal(404);
-      expect(requestLines.find((l) => l.includes("trace-me-1"))).to.match(/^request trace-me-1 GET \/v1\/cu\/999 404 /);
+      expect(requestLines().find((l) => l.reqId === "trace-me-1")).to.include({
+        url: "/v1/cu/999",
+        route: "/v1/cu/:cu_id",
+        statusCode: 404,
+      });
+      expect(logged.some((l) => JSON.stringify(l).includes(http.token!))).to.equal(false);
     });
   });
 

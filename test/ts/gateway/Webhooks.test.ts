@@ -15,6 +15,7 @@ import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { Outbox } from "../../../gateway/webhooks/outbox.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
 import { DeliveryWorkers } from "../../../gateway/webhooks/worker.js";
+import { silentLog } from "../../../gateway/observability/log.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../../gateway/store/schema.js";
 import { sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
 import {
@@ -311,7 +312,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
         })
         .returning();
       await gw.webhooks.workers.stop();
-      const strict = new DeliveryWorkers(gw.store.db, webhookSettings("testnet", { pollMs: 50 }), undefined, () => {});
+      const strict = new DeliveryWorkers(gw.store.db, webhookSettings("testnet", { pollMs: 50 }), undefined, silentLog);
       try {
         await gw.store.db.transaction((tx) =>
           gw.webhooks.outbox.publish(tx, {
@@ -696,7 +697,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       const hash = await transfer("user", "user2", "0.04");
       const row = await eventually(() => deliveryOf(subs.all.subscription_id, "sstb.transferred", hash));
       const claimed = await gw.webhooks.workers.claim("worker-that-crashes");
-      expect(claimed?.deliveryId).to.equal(row.deliveryId);
+      expect(claimed.map((c) => c.deliveryId)).to.include(row.deliveryId);
       const leasedAt = Date.now();
       gw.webhooks.workers.start();
       await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", hash).length === 1);
@@ -735,7 +736,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
           });
         }
       });
-      const other = new DeliveryWorkers(gw.store.db, webhookSettings("devnet", { pollMs: 20 }), undefined, () => {});
+      const other = new DeliveryWorkers(gw.store.db, webhookSettings("devnet", { pollMs: 20 }), undefined, silentLog);
       try {
         other.start(3);
         gw.webhooks.workers.start(3);
