@@ -377,15 +377,20 @@ export async function relayMessages(live: LiveDeployment): Promise<RelayedMessag
 
 /** A gateway started as its own process (`gateway/cli.ts`), up and serving. */
 export interface GatewayProcess {
+  /** Where it listens (from its start line). */
+  url: string;
+  pid: number;
   /** Everything it printed so far. */
   output(): string;
   /** SIGKILL, then resolves once it is gone. */
   kill(): Promise<void>;
+  /** Sends `signal` (SIGTERM: a graceful stop) and resolves with how it exited and when. */
+  terminate(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
 }
 
 /**
- * Starts the gateway command as a node process (node itself, not the tsx wrapper, so a SIGKILL
- * hits the process that writes) and resolves once it says it is up.
+ * Starts the gateway command as a node process (node itself, not the tsx wrapper, so a signal
+ * reaches the process that serves) and resolves once it says it is up.
  */
 export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
   // serve without the Hardhat build: the tests run on contracts built before them
@@ -394,24 +399,36 @@ export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<Gatew
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${output}`)), 60_000);
     const onData = (c: Buffer) => {
       output += c.toString();
-      if (output.includes("Gateway on ")) {
+      const started = /Gateway on (https?:\/\/[^\s"]+)/.exec(output);
+      if (started !== null) {
         clearTimeout(timer);
-        resolve();
+        resolve(started[1]);
       }
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
+    void exited.then(() => reject(new Error(`the gateway exited before it started: ${output}`)));
   });
   return {
+    url,
+    pid: child.pid!,
     output: () => output,
     async kill() {
       child.kill("SIGKILL");
       await exited;
+    },
+    async terminate(signal = "SIGTERM") {
+      const sent = Date.now();
+      child.kill(signal);
+      const how = await exited;
+      return { ...how, ms: Date.now() - sent };
     },
   };
 }

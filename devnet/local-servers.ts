@@ -101,16 +101,28 @@ export class TestReceiver {
   }
 }
 
-/** A TCP proxy in front of a node: `cut()` drops every connection and refuses new ones until `restore()`. */
+/**
+ * A TCP proxy in front of a node: `cut()` drops every connection and refuses new ones until
+ * `restore()`; `stall()` accepts connections and never answers (a hung node) until `restore()`.
+ */
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  private stalled = false;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<this> {
     this.server = net.createServer((client) => {
+      if (this.stalled) {
+        // read and hold: the request is taken and never answered
+        this.sockets.add(client);
+        client.on("close", () => this.sockets.delete(client));
+        client.on("error", () => client.destroy());
+        client.resume();
+        return;
+      }
       const upstream = net.connect(this.target.port, this.target.host);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -138,7 +150,19 @@ export class TcpProxy {
     if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  restore(): Promise<this> {
+  /** From now on connections are held without an answer (those open now are dropped first). */
+  stall(): void {
+    this.stalled = true;
+    for (const s of this.sockets) s.destroy();
+  }
+
+  /** Forwards again (after `cut()` or `stall()`; held connections are dropped, their clients retry). */
+  async restore(): Promise<this> {
+    if (this.stalled) {
+      this.stalled = false;
+      for (const s of this.sockets) s.destroy();
+      return this;
+    }
     return this.start();
   }
 }

@@ -13,7 +13,7 @@ import { KeyInputError, KeyService } from "./auth/keys.js";
 import type { CreateKeyOptions, Scope, Tier } from "./auth/keys.js";
 import { ConfigError, loadConfig } from "./config.js";
 import type { GatewayConfig } from "./config.js";
-import { StoreError, openStore } from "./store/db.js";
+import { StoreError, openStore, pendingMigrations } from "./store/db.js";
 import { WEBHOOK_ACTIONS, WebhookCommandError, webhooksCommand } from "./webhooks/command.js";
 import type { WebhookAction } from "./webhooks/command.js";
 
@@ -22,8 +22,10 @@ export const USAGE = {
   serve: `  npm run gateway [-- --gateway-port 8080 --host 127.0.0.1 --environment devnet --deployment FILE
                      --data-dir DIR --confirmations N|chain=N,... --poll-ms MS --tls-cert PEM --tls-key PEM
                      --trusted-proxies ADDR,CIDR,... --require-https true|false --portal-origin URL
-                     --no-build]
+                     --log-level info --ready-max-lag N|chain=N,... --migrate true|false --no-build]
       (serve; --no-build skips the Hardhat build of the contracts' bindings, for a tree built ahead)`,
+  migrate: `  npm run gateway -- migrate    (applies the committed migrations and exits: a release step before
+                                  serving with --migrate false)`,
   keys: `  npm run gateway -- keys create [--tier standard|premium|enterprise] [--scopes read,write] [--account 0x...]
                                  [--label TEXT] [--expires-in SECONDS] [--rate-limit PER_MINUTE] [--quiet]
       (tier standard and scope read by default; --account is required with the write scope, a read-only
@@ -50,10 +52,15 @@ GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400),
 GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits),
 GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts),
 GATEWAY_PORTAL_ORIGIN (the portal's scheme://host[:port]; the devnet: the gateway's URL), GATEWAY_SESSION_TTL
-(seconds, default 28800), GATEWAY_PORTAL_DIR (default portal/dist), GATEWAY_WALLET_RPC_URLS (for wallets to add).`;
+(seconds, default 28800), GATEWAY_PORTAL_DIR (default portal/dist), GATEWAY_WALLET_RPC_URLS (for wallets to add),
+GATEWAY_WEBHOOK_CONCURRENCY (runs each worker sends at once, default 16), GATEWAY_LOG_LEVEL (default info),
+GATEWAY_METRICS_TOKEN or GATEWAY_METRICS_TOKEN_FILE (bearer token of /metrics; required outside the devnet),
+GATEWAY_READY_MAX_LAG (blocks an indexer may lag and stay ready, N or chain=N,...; default 50),
+GATEWAY_READY_STALE_SECONDS (default 60), GATEWAY_SHUTDOWN_DELAY_MS (default 5000, devnet 0),
+GATEWAY_SHUTDOWN_TIMEOUT_MS (default 30000), GATEWAY_MIGRATE (true|false, default true), GATEWAY_DB_POOL_SIZE.`;
 
 const usageOf = (commands: readonly Command[]) => `Usage:\n${commands.map((c) => USAGE[c]).join("\n")}`;
-const FULL_USAGE = `${usageOf(["serve", "keys", "accounts", "webhooks"])}\n\n${ENVIRONMENT}`;
+const FULL_USAGE = `${usageOf(["serve", "migrate", "keys", "accounts", "webhooks"])}\n\n${ENVIRONMENT}`;
 
 /** A command line that does not say what to do: reported with the command's usage, status 2. */
 export class UsageError extends Error {
@@ -86,6 +93,9 @@ async function main(argv: string[]): Promise<number> {
         "require-https": { type: "string" },
         "portal-origin": { type: "string" },
         "no-build": { type: "boolean" },
+        "log-level": { type: "string" },
+        "ready-max-lag": { type: "string" },
+        migrate: { type: "string" },
         tier: { type: "string" },
         account: { type: "string" },
         scopes: { type: "string" },
@@ -119,6 +129,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(values as Record<string, string | undefined>);
   if (command === undefined || command === "serve") return serve(config, values["no-build"] !== true);
+  if (command === "migrate") {
+    const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: true });
+    try {
+      const pending = await pendingMigrations(store.db);
+      if (pending.length > 0) throw new StoreError(`migrations still pending after applying: ${pending.join(", ")}`);
+      console.log(`Migrations applied (${store.kind}: ${store.location}); none pending.`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
   if (command === "keys") {
     if (sub === "create") {
       const created = (await keysCommand(config, {
@@ -276,7 +297,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
     (error: unknown) => {
       if (error instanceof UsageError) {
         console.error(
-          `gateway: ${error.message}\n\n${usageOf(error.command === undefined ? ["serve", "keys", "accounts", "webhooks"] : [error.command])}`,
+          `gateway: ${error.message}\n\n${usageOf(error.command === undefined ? ["serve", "migrate", "keys", "accounts", "webhooks"] : [error.command])}`,
         );
         process.exit(2);
       }

@@ -118,6 +118,8 @@ export async function chainsOf(config: GatewayConfig): Promise<DeployedChain[]> 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? (options.log === undefined ? silentLog : lineLogger(options.log));
   const log = (line: string) => logger.warn(line);
+  // the configuration as read, its secrets redacted by the logger (keys, tokens, URLs with passwords)
+  logger.info({ config }, `gateway starting (${config.environment})`);
   const chains = await chainsOf(config);
   const primary = chains.find((c) => "ProviderRegistry" in c.contracts);
   if (primary === undefined) throw new ConfigError(`${config.deploymentFile}: no chain has a ProviderRegistry`);
@@ -257,6 +259,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     }),
     verification,
     db: store.db,
+    instance: store.instance,
     ...(sealer === undefined ? {} : { sealer }),
     writes,
     accounts,

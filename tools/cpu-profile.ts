@@ -7,7 +7,11 @@ import { readFile } from "node:fs/promises";
 
 /** The parts of a `.cpuprofile` this module reads (the V8 format, as `node --cpu-prof` writes it). */
 export interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; children?: number[] }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; scriptId?: string | number };
+    children?: number[];
+  }>;
   /** Node id of each sample, in time order. */
   samples: number[];
   /** Microseconds since the previous sample, per sample. */
@@ -19,8 +23,17 @@ export interface CpuProfile {
 /** A category of code: the first whose test matches a frame gets its self time. */
 export interface Category {
   name: string;
-  matches(frame: { functionName: string; url: string }): boolean;
+  matches(frame: Frame): boolean;
 }
+
+/** A frame as the categories see it: `scriptId` 0 is V8's or Node's native code (no script). */
+export interface Frame {
+  functionName: string;
+  url: string;
+  scriptId?: string | number;
+}
+
+const native = (f: Frame) => f.url === "" && (f.scriptId === undefined || String(f.scriptId) === "0");
 
 const inUrl =
   (...parts: string[]) =>
@@ -51,15 +64,15 @@ export const GATEWAY_CATEGORIES: Category[] = [
   {
     name: "generated validators and serializers (Ajv, fast-json-stringify)",
     matches: (f) =>
-      (f.url === "" && !f.functionName.startsWith("(")) ||
-      packages("fast-json-stringify", "ajv", "fast-uri", "json-schema-ref-resolver")(f),
+      (f.url === "" && !native(f)) || packages("fast-json-stringify", "ajv", "fast-uri", "json-schema-ref-resolver")(f),
   },
   { name: "logging (pino)", matches: packages("pino", "sonic-boom", "pino-std-serializers", "thread-stream") },
   { name: "metrics (prom-client)", matches: packages("prom-client", "tdigest", "bintrees") },
   { name: "gateway hooks and handlers (gateway/http)", matches: inUrl("/gateway/http/", "/gateway/observability/") },
   { name: "read model (gateway/store)", matches: inUrl("/gateway/store/") },
   { name: "gateway, other (indexer polling, workers)", matches: inUrl("/gateway/") },
-  { name: "chain RPC client (ethers)", matches: packages("ethers", "@adraffy/ens-normalize", "@noble/hashes") },
+  { name: "hashing (@noble/hashes: webhook HMAC, keccak)", matches: packages("@noble/hashes") },
+  { name: "chain RPC client (ethers)", matches: packages("ethers", "@adraffy/ens-normalize") },
   {
     name: "Fastify (routing, hooks, reply)",
     matches: packages(
@@ -80,15 +93,16 @@ export const GATEWAY_CATEGORIES: Category[] = [
       "toad-cache",
     ),
   },
-  {
-    name: "Node HTTP, sockets and timers",
-    matches: (f) => f.url.startsWith("node:") || f.functionName === "(program)" || f.url === "",
-  },
+  { name: "Node HTTP, sockets and timers", matches: (f) => f.url.startsWith("node:") },
+  { name: "V8 and native code (JSON, buffers, promises, unattributed)", matches: (f) => native(f) },
   { name: "other", matches: () => true },
 ];
 
 /** Runs `work` while the sampling profiler records this thread; returns its result and the profile. */
-export async function profiled<T>(work: () => Promise<T>, intervalUs = 200): Promise<{ result: T; profile: CpuProfile }> {
+export async function profiled<T>(
+  work: () => Promise<T>,
+  intervalUs = 200,
+): Promise<{ result: T; profile: CpuProfile }> {
   const session = new Session();
   session.connect();
   try {

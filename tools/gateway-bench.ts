@@ -9,7 +9,10 @@ import autocannon from "autocannon";
 import Fastify from "fastify";
 import pg from "pg";
 
+import { pino } from "pino";
+
 import { startGateway } from "../gateway/server.js";
+import { createLogger } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
 import { populate, resetDatabase, startLiveDeployment, testConfig } from "../devnet/fixtures.js";
 import type { LiveDeployment } from "../devnet/fixtures.js";
@@ -102,18 +105,29 @@ async function postgresTicks(databaseUrl: string): Promise<number> {
   }
 }
 
+/** Starts a gateway (the benchmark of the code before a change passes that code's). */
+export type StartGateway = (
+  config: ReturnType<typeof testConfig>,
+  options: { responseCache: boolean; logger?: ReturnType<typeof createLogger> },
+) => Promise<Pick<Gateway, "url" | "keys" | "synced" | "close">>;
+
 /** A gateway for the benchmark, with an enterprise key of a limit no run reaches. */
 async function benchGateway(
+  start: StartGateway,
   live: LiveDeployment,
   name: string,
   cached: boolean,
   fresh: boolean,
-): Promise<{ gateway: Gateway; token: string }> {
+): Promise<{ gateway: Awaited<ReturnType<StartGateway>>; token: string }> {
   if (fresh) await resetDatabase();
-  const gateway = await startGateway(
+  const gateway = await start(
     // the devnet's polling interval: the indexer's background work is what it is on the devnet
     testConfig(live, { dataDir: `${live.dir}/bench-${name}-${cached}`, pollIntervalMs: 200 }),
-    { responseCache: cached },
+    // the request log as an operator runs it (info: a JSON line per request), written where it costs no disk
+    {
+      responseCache: cached,
+      logger: createLogger({ level: "info", destination: pino.destination({ dest: "/dev/null", sync: false }) }),
+    },
   );
   await gateway.synced();
   const { token } = await gateway.keys.create({
@@ -125,7 +139,10 @@ async function benchGateway(
 }
 
 /** Runs the benchmark and writes its report under docs/ (see the header of this file). */
-export async function runGatewayBench(): Promise<void> {
+export async function runGatewayBench(
+  start: StartGateway = startGateway,
+  reportFile = "docs/gateway-bench.md",
+): Promise<void> {
   const bare = Fastify();
   bare.get("/bare", async () => ({ success: true, data: { ok: true } }));
   const bareUrl = await bare.listen({ host: "127.0.0.1", port: 0 });
@@ -141,7 +158,11 @@ export async function runGatewayBench(): Promise<void> {
       path: "/api/v1/providers/list?status=active",
     },
     { kind: "detail", label: "detail: GET /api/v1/cu/1", path: "/api/v1/cu/1" },
-    { kind: "detail", label: "detail: GET /api/v1/providers/:id", path: `/api/v1/providers/${live.signers[5].address}` },
+    {
+      kind: "detail",
+      label: "detail: GET /api/v1/providers/:id",
+      path: `/api/v1/providers/${live.signers[5].address}`,
+    },
   ];
   const rows: BenchRow[] = [];
   const profiles: ProfileRow[] = [];
@@ -155,8 +176,8 @@ export async function runGatewayBench(): Promise<void> {
       else delete process.env.DATABASE_URL;
       // two gateways side by side: as it runs (answers cached until the indexer commits) and with
       // every request querying; on PostgreSQL both share the database, as two instances do
-      const withCache = await benchGateway(live, db.name, true, true);
-      const noCache = await benchGateway(live, db.name, false, db.url === undefined);
+      const withCache = await benchGateway(start, live, db.name, true, true);
+      const noCache = await benchGateway(start, live, db.name, false, db.url === undefined);
       const samples = new Map<string, { m: Measurement[]; shares: number[] }>();
       const record = (label: string, m: Measurement, bareRps?: number) => {
         const entry = samples.get(label) ?? { m: [], shares: [] };
@@ -197,9 +218,7 @@ export async function runGatewayBench(): Promise<void> {
         // where an uncached request's time goes: this process's CPU by category, and the server's
         for (const route of routes) {
           const ticksBefore = db.url === undefined ? 0 : await postgresTicks(db.url);
-          const { result, profile } = await profiled(() =>
-            measure(noCache.gateway.url + route.path, noCache.token),
-          );
+          const { result, profile } = await profiled(() => measure(noCache.gateway.url + route.path, noCache.token));
           const ticksAfter = db.url === undefined ? 0 : await postgresTicks(db.url);
           const requests = Math.max(1, Math.round(result.rps * DURATION));
           profiles.push({
@@ -224,9 +243,9 @@ export async function runGatewayBench(): Promise<void> {
     await bare.close();
   }
   const report = renderGatewayBench(rows, profiles, { before: loadBefore, after: loadavg() });
-  await writeFile("docs/gateway-bench.md", report);
+  await writeFile(reportFile, report);
   console.log(report);
-  console.log("Written docs/gateway-bench.md");
+  console.log(`Written ${reportFile}`);
 }
 
 /** The goal of a row (percent of the bare route), or undefined for the bare route itself. */

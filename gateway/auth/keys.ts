@@ -68,6 +68,8 @@ export class KeyService {
   private readonly sign: (payload: Record<string, unknown>) => string;
   private readonly verify: (token: string) => Record<string, unknown>;
   private readonly cache = new Map<string, { row: ApiKeyRow | undefined; at: number }>();
+  /** Tokens authenticated within `cacheMs`, with their key: {@link known} answers them without a promise. */
+  private readonly tokens = new Map<string, { key: ApiKey; at: number }>();
 
   constructor(
     private readonly db: Db,
@@ -153,6 +155,7 @@ export class KeyService {
       .where(eq(apiKeys.keyId, keyId))
       .returning({ keyId: apiKeys.keyId });
     this.cache.delete(keyId);
+    for (const [token, entry] of this.tokens) if (entry.key.keyId === keyId) this.tokens.delete(token);
     return updated.length > 0;
   }
 
@@ -180,7 +183,7 @@ export class KeyService {
       throw new ApiError("authentication_error", "the API key has expired");
     }
     const tier = row.tier as Tier;
-    return {
+    const key: ApiKey = {
       keyId: row.keyId,
       tier,
       account: row.account,
@@ -190,6 +193,25 @@ export class KeyService {
       createdAt: row.createdAt,
       expiresAt: row.expiresAt,
     };
+    if (this.tokens.size > 10_000) this.tokens.clear();
+    this.tokens.set(token, { key, at: Date.now() });
+    return key;
+  }
+
+  /**
+   * The key of a token {@link authenticate} accepted less than `cacheMs` ago and that has not
+   * expired since; undefined otherwise (then `authenticate` decides). The same freshness as the
+   * lookup cache: a revocation on another instance takes effect within that time.
+   */
+  known(token: string): ApiKey | undefined {
+    const entry = this.tokens.get(token);
+    if (entry === undefined) return undefined;
+    const now = Date.now();
+    if (now - entry.at >= this.cacheMs || (entry.key.expiresAt !== null && entry.key.expiresAt <= now / 1000)) {
+      this.tokens.delete(token);
+      return undefined;
+    }
+    return entry.key;
   }
 
   /**

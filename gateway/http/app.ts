@@ -19,7 +19,7 @@ import type { ApiKey, KeyService, Scope } from "../auth/keys.js";
 import { TIER_LIMITS } from "../auth/keys.js";
 import { resolvers, typeDefs } from "../graphql/schema.js";
 import type { ActivitySource } from "../graphql/schema.js";
-import type { Db } from "../store/db.js";
+import type { Db, Instance } from "../store/db.js";
 import type { VerificationService } from "../verification/service.js";
 import { registerIdempotency } from "../writes/idempotency.js";
 import type { WriteService } from "../writes/operations.js";
@@ -96,6 +96,8 @@ export interface AppOptions extends ReadRouteOptions {
   sealer?: Sealer;
   /** The store: `Idempotency-Key` records for every POST route. */
   db?: Db;
+  /** This gateway among those sharing the store (a key left pending by a stopped one is abandoned). */
+  instance?: Instance;
   /** The write routes' operations (none: the write routes are not served). */
   writes?: WriteService;
   /** Managed accounts, for the `accounts` command through a running gateway. */
@@ -218,21 +220,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   app.setErrorHandler((error, request, reply) => fail(error, request, reply));
 
-  // every response names its request; the request log's line for it carries the same id
-  app.addHook("onRequest", async (request, reply) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-  });
   // every answered request: a log line (with its request id, as every line of the request has)
   // and the metrics (by the route's pattern, so that ids in paths do not multiply the series)
   const metrics = options.metrics;
   const infoOn = logger.isLevelEnabled("info");
   const debugOn = logger.isLevelEnabled("debug");
-  app.addHook("onResponse", async (request, reply) => {
+  const usage = options.usage;
+  app.addHook("onResponse", (request, reply, done) => {
+    // the key's use, for the portal's key list (a session is no key)
+    if (usage !== undefined && request.apiKey !== undefined && request.portalSession === undefined) {
+      usage.record(request.apiKey.keyId);
+    }
     const route = request.routeOptions.url ?? "(unmatched)";
     const ms = reply.elapsedTime;
     metrics?.request(request.method, route, reply.statusCode, ms / 1000);
     const probe = PROBES.has(route);
-    if (probe ? !debugOn : !infoOn) return;
+    if (probe ? !debugOn : !infoOn) return done();
     const url = redactUrl(request.originalUrl);
     const fields = {
       method: request.method,
@@ -245,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const message = `${request.method} ${url} ${reply.statusCode} ${ms.toFixed(1)} ms`;
     if (probe) request.log.debug(fields, message);
     else request.log.info(fields, message);
+    done();
   });
   // JSON only: a text/plain body is refused as a wrong content type, not parsed as a string
   app.removeContentTypeParser("text/plain");
@@ -264,18 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(errorSchema);
 
   // --- API keys: read here, refused in preParsing (after the rate limit has counted the request) ---
-  app.addHook("onRequest", async (request) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    let token: string | undefined;
-    if (query !== undefined && "api_key" in query) {
-      token = typeof query.api_key === "string" ? query.api_key : "";
-      delete query.api_key;
-    }
-    const header = request.headers.authorization;
-    if (header !== undefined) {
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      token = bearer === null ? "" : bearer[1];
-    }
+  const authenticate = async (request: FastifyRequest, token: string | undefined) => {
     if (isPublic(request)) {
       // a route that needs no key (sign-in, health, the document) still counts a request that
       // carries a valid key against that key's limit rather than the caller's address, as any other
@@ -295,13 +288,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     } catch (error) {
       request.authError = toApiError(error, request.log);
     }
+  };
+  // every response names its request (the request's log lines carry the same id)
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    const token = tokenOf(request);
+    // a key verified and looked up moments ago needs no promise (most requests of a busy client)
+    if (token !== undefined && token !== "" && !isPublic(request)) {
+      const known = options.keys.known(token);
+      if (known !== undefined) {
+        request.apiKey = known;
+        return done();
+      }
+    }
+    authenticate(request, token).then(
+      () => done(),
+      (error: Error) => done(error),
+    );
   });
-  if (options.usage !== undefined) {
-    const usage = options.usage;
-    app.addHook("onResponse", async (request) => {
-      if (request.apiKey !== undefined && request.portalSession === undefined) usage.record(request.apiKey.keyId);
-    });
-  }
 
   await app.register(rateLimit, {
     global: true,
@@ -331,19 +335,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
-  app.addHook("preParsing", async (request) => {
-    if (request.is404 || isPublic(request)) return;
-    if (request.authError !== undefined) throw request.authError;
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    if (request.is404 || isPublic(request)) return done(null, payload);
+    if (request.authError !== undefined) return done(request.authError);
     const scope =
       request.routeOptions.config?.scope ?? (request.method === "GET" || isGraphql(request) ? "read" : "write");
     if (request.apiKey !== undefined && scope !== "any" && !request.apiKey.scopes.includes(scope)) {
-      throw new ApiError("authorization_error", `this API key lacks the "${scope}" scope`, { scope });
+      return done(new ApiError("authorization_error", `this API key lacks the "${scope}" scope`, { scope }));
     }
+    done(null, payload);
   });
 
   // control characters and lone surrogates in any string of the query, the path or the body (and
   // GraphQL's variables): refused before the schema, the handler or the database sees them
-  app.addHook("preValidation", async (request) => {
+  const refuseControlCharacters = (request: FastifyRequest) => {
     const graphql = isGraphql(request);
     const bodySchema = (request.routeOptions.schema as { body?: { properties?: Record<string, object> } } | undefined)
       ?.body;
@@ -369,12 +374,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       textProblemIn(request.body, freeBodyFields) ??
       textProblemIn(variables);
     if (problem !== undefined) throw invalidParameter(problem.parameter, problem.reason);
-  });
+  };
 
   // Ajv's coercion takes "0x10" for 16 and "1e400" for a non-number without an error: numbers in
   // the query and the path must be written in decimal (integers without a fraction or exponent)
   // and be finite, before the schema checks their range
-  app.addHook("preValidation", async (request) => {
+  const refuseOddNumbers = (request: FastifyRequest) => {
     if (isGraphql(request)) {
       // the spec's body: {query: string, variables: object}; anything else never reaches GraphQL
       const body = (request.method === "POST" ? request.body : request.query) as Record<string, unknown> | null;
@@ -414,11 +419,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         if (!Number.isFinite(Number(value))) throw invalidParameter(name, "must be a finite number");
       }
     }
+  };
+  app.addHook("preValidation", (request, _reply, done) => {
+    try {
+      refuseControlCharacters(request);
+      refuseOddNumbers(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 
   // every POST route registered from here on honours Idempotency-Key
   if (options.db !== undefined) {
-    registerIdempotency(app, options.db, options.sealer === undefined ? {} : { sealer: options.sealer });
+    registerIdempotency(app, options.db, {
+      ...(options.sealer === undefined ? {} : { sealer: options.sealer }),
+      ...(options.instance === undefined ? {} : { instance: options.instance }),
+    });
   }
 
   // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
@@ -657,6 +674,22 @@ function graphqlError(
     ...(error.path == null ? {} : { path: error.path as Array<string | number> }),
     extensions: { code, details },
   };
+}
+
+/** The API key a request presents: the `Authorization: Bearer` header's, or `?api_key=` (removed from the query). */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  let token: string | undefined;
+  if (query !== undefined && "api_key" in query) {
+    token = typeof query.api_key === "string" ? query.api_key : "";
+    delete query.api_key;
+  }
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    token = bearer === null ? "" : bearer[1];
+  }
+  return token;
 }
 
 function isGraphql(request: FastifyRequest): boolean {

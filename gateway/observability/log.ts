@@ -54,6 +54,8 @@ export const REDACTED_PATHS = [
     "jwtSecret",
     "accountKey",
     "verifierKeys",
+    "metricsToken",
+    "tls",
     "sealed",
     "databaseUrl",
     "redisUrl",

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -26,6 +27,8 @@ export interface Store {
   location: string;
   /** The connections: PostgreSQL's pool, or PGlite's one connection. */
   pool(): { total: number; idle: number; waiting: number };
+  /** This process among those sharing the database: work it leaves unfinished can be told from work in progress. */
+  instance: Instance;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,18 @@ export interface StoreOptions {
 export const MIGRATIONS = path.join(import.meta.dirname, "..", "drizzle");
 /** Key of the advisory lock that serializes start-up migrations between instances. */
 const MIGRATION_LOCK = 7_240_112;
+/** First key of the advisory locks each gateway process holds while it runs (the second is its id). */
+const INSTANCE_LOCKS = 7_240_113;
+
+/**
+ * A gateway process among those sharing a database. Work it records as its own (an
+ * `Idempotency-Key` being processed) names its `id`; another process asks {@link alive} whether
+ * that owner still runs, or stopped (killed, crashed) and left the work unfinished.
+ */
+export interface Instance {
+  readonly id: number;
+  alive(id: number): Promise<boolean>;
+}
 
 /** Raised when the store cannot be opened; the message says what to do. */
 export class StoreError extends Error {
@@ -82,12 +97,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     }
     const url = new URL(options.databaseUrl);
     url.password = url.password === "" ? "" : "***";
+    const instance = await PostgresInstance.start(options.databaseUrl, pool);
     return {
       db: drizzlePg(pool, { schema }) as unknown as Db,
       kind: "postgres",
       location: url.toString(),
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => pool.end(),
+      instance,
+      close: async () => {
+        await instance.stop();
+        await pool.end();
+      },
     };
   }
 
@@ -102,6 +122,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       kind: "pglite",
       location: path.resolve(options.dataDir),
       pool: () => ({ total: 1, idle: 1, waiting: 0 }),
+      // one process per folder: any other owner is a process that has stopped
+      instance: { id: process.pid, alive: async (id) => id === process.pid },
       close: async () => {
         await client.close();
         releaseLock();
@@ -171,4 +193,55 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
     if (code !== "42P01" && code !== "3F000") throw error;
   }
   return journal.entries.filter((e) => e.when > last).map((e) => e.tag);
+}
+
+/**
+ * On PostgreSQL an instance holds a session advisory lock on its id, on a connection of its own, for
+ * as long as it runs: the server releases it when the process dies, however it dies. An id whose
+ * lock can be taken belongs to no running process. The lock is taken again if the connection drops.
+ */
+class PostgresInstance implements Instance {
+  readonly id = randomInt(1, 2 ** 31 - 1);
+  private client: pg.Client | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly databaseUrl: string,
+    private readonly pool: pg.Pool,
+  ) {}
+
+  static async start(databaseUrl: string, pool: pg.Pool): Promise<PostgresInstance> {
+    const instance = new PostgresInstance(databaseUrl, pool);
+    await instance.hold();
+    return instance;
+  }
+
+  private async hold(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on("error", () => {}); // its end is handled below
+    await client.connect();
+    await client.query("SELECT pg_advisory_lock($1, $2)", [INSTANCE_LOCKS, this.id]);
+    this.client = client;
+    client.once("end", () => {
+      if (this.stopped) return;
+      // the server went away (a restart): take the lock again once it is back
+      const retry = () => void this.hold().catch(() => setTimeout(retry, 1_000).unref());
+      setTimeout(retry, 1_000).unref();
+    });
+  }
+
+  async alive(id: number): Promise<boolean> {
+    if (id === this.id) return true;
+    // taking the lock succeeds only when no session holds it: give it back at once, in the same statement
+    const { rows } = await this.pool.query<{ alive: boolean }>(
+      "SELECT CASE WHEN pg_try_advisory_lock($1, $2) THEN NOT pg_advisory_unlock($1, $2) ELSE true END AS alive",
+      [INSTANCE_LOCKS, id],
+    );
+    return rows[0].alive;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => {});
+  }
 }

@@ -218,12 +218,92 @@ export interface ComputeUnitFilter {
 /** The number of rows matching the query before `limit`/`offset`, on every row of the page. */
 const totalOver = sql<number>`(count(*) over ())::int`;
 
+/** A value of a prepared statement, bound at each execution. */
+const p = sql.placeholder;
+
+/**
+ * The read routes' queries, built once as prepared statements (PostgreSQL parses and plans each
+ * once per connection; drizzle builds its SQL once): building a query on every request was the
+ * largest single cost of an uncached read (docs/gateway-bench.md). Optional filters are parameters
+ * that may be null (`$n is null or column = $n`), so that each route has one statement.
+ */
+function statementsOf(db: Db) {
+  const cu = { ...getTableColumns(computeUnits), country: providers.country, region: providers.region };
+  const unitsJoin = eq(providers.addressLower, computeUnits.providerLower);
+  const optional = (name: string, type: string, condition: SQL) =>
+    sql`(${p(name)}::${sql.raw(type)} is null or ${condition})`;
+  return {
+    computeUnit: db
+      .select(cu)
+      .from(computeUnits)
+      .leftJoin(providers, unitsJoin)
+      .where(and(eq(computeUnits.chainId, p("chainId")), eq(computeUnits.cuId, p("cuId"))))
+      .limit(1)
+      .prepare("read_compute_unit"),
+    listComputeUnits: db
+      .select({ ...cu, total: totalOver })
+      .from(computeUnits)
+      .leftJoin(providers, unitsJoin)
+      .where(
+        and(
+          eq(computeUnits.chainId, p("chainId")),
+          optional("providerLower", "text", sql`${computeUnits.providerLower} = ${p("providerLower")}`),
+          optional("minValue", "numeric", sql`${computeUnits.cuValue} >= ${p("minValue")}::numeric * ${WEI}`),
+          optional("maxValue", "numeric", sql`${computeUnits.cuValue} <= ${p("maxValue")}::numeric * ${WEI}`),
+        ),
+      )
+      .orderBy(asc(computeUnits.cuId))
+      .limit(p("limit"))
+      .offset(p("offset"))
+      .prepare("read_compute_units"),
+    provider: db
+      .select()
+      .from(providers)
+      .where(and(eq(providers.chainId, p("chainId")), eq(providers.addressLower, p("addressLower"))))
+      .limit(1)
+      .prepare("read_provider"),
+    listProviders: db
+      .select({ ...getTableColumns(providers), total: totalOver })
+      .from(providers)
+      .where(
+        and(
+          eq(providers.chainId, p("chainId")),
+          optional("status", "text", sql`${providers.status} = ${p("status")}`),
+          // reputation is stored 0..10000 and shown 0..100.00
+          optional("minReputation", "numeric", sql`${providers.reputation} >= ${p("minReputation")}::numeric * 100`),
+          optional(
+            "location",
+            "text",
+            sql`(lower(${providers.country}) = ${p("location")} or lower(${providers.region}) = ${p("location")})`,
+          ),
+        ),
+      )
+      .orderBy(asc(providers.registeredAt), asc(providers.providerId))
+      .limit(p("limit"))
+      .offset(p("offset"))
+      .prepare("read_providers"),
+    listing: db
+      .select()
+      .from(listings)
+      .where(and(eq(listings.chainId, p("chainId")), eq(listings.listingId, p("listingId"))))
+      .limit(1)
+      .prepare("read_listing"),
+  };
+}
+
+/** 10^18 (whole sSTB to base units), in SQL. */
+const WEI = sql.raw("1000000000000000000");
+
 export class ReadModel {
+  private readonly statements: ReturnType<typeof statementsOf>;
+
   constructor(
     private readonly db: Db,
     /** The chain whose projections the API shows (the one with the registry). */
     readonly primaryChainId: number,
-  ) {}
+  ) {
+    this.statements = statementsOf(db);
+  }
 
   /**
    * A page and its total from one query (`count(*) over ()` on each row). A page past the end has
@@ -262,27 +342,19 @@ export class ReadModel {
   }
 
   async listComputeUnits(filter: ComputeUnitFilter, page: Page): Promise<{ rows: ComputeUnitRow[]; total: number }> {
-    const where = this.cuWhere(filter);
-    const rows = await this.db
-      .select({
-        ...getTableColumns(computeUnits),
-        country: providers.country,
-        region: providers.region,
-        total: totalOver,
-      })
-      .from(computeUnits)
-      .leftJoin(providers, eq(providers.addressLower, computeUnits.providerLower))
-      .where(where)
-      .orderBy(asc(computeUnits.cuId))
-      .limit(page.limit)
-      .offset((page.page - 1) * page.limit);
-    return this.paged(rows, () => this.count(computeUnits, where));
+    const rows = await this.statements.listComputeUnits.execute({
+      chainId: this.primaryChainId,
+      providerLower: filter.providerId?.toLowerCase() ?? null,
+      minValue: filter.minValue === undefined ? null : String(filter.minValue),
+      maxValue: filter.maxValue === undefined ? null : String(filter.maxValue),
+      limit: page.limit,
+      offset: (page.page - 1) * page.limit,
+    });
+    return this.paged(rows, () => this.count(computeUnits, this.cuWhere(filter)));
   }
 
   async computeUnit(cuId: number): Promise<ComputeUnitRow | undefined> {
-    const [row] = await this.cuSelect()
-      .where(and(eq(computeUnits.chainId, this.primaryChainId), eq(computeUnits.cuId, cuId)))
-      .limit(1);
+    const [row] = await this.statements.computeUnit.execute({ chainId: this.primaryChainId, cuId });
     return row;
   }
 
@@ -306,9 +378,21 @@ export class ReadModel {
     filter: { status?: string; minReputation?: number; location?: string },
     page: Page,
   ): Promise<{ rows: ProviderRow[]; total: number }> {
+    const rows = await this.statements.listProviders.execute({
+      chainId: this.primaryChainId,
+      status: filter.status ?? null,
+      minReputation: filter.minReputation === undefined ? null : String(filter.minReputation),
+      location: filter.location?.toLowerCase() ?? null,
+      limit: page.limit,
+      offset: (page.page - 1) * page.limit,
+    });
+    return this.paged(rows, () => this.countProviders(filter));
+  }
+
+  /** Providers matching `filter` (a page past the end has no row to carry the total). */
+  private countProviders(filter: { status?: string; minReputation?: number; location?: string }): Promise<number> {
     const conditions: SQL[] = [eq(providers.chainId, this.primaryChainId)];
     if (filter.status !== undefined) conditions.push(eq(providers.status, filter.status));
-    // reputation is stored 0..10000 and shown 0..100.00
     if (filter.minReputation !== undefined)
       conditions.push(sql`${providers.reputation} >= ${filter.minReputation * 100}`);
     if (filter.location !== undefined) {
@@ -317,23 +401,14 @@ export class ReadModel {
         or(sql`lower(${providers.country}) = ${location}`, sql`lower(${providers.region}) = ${location}`)!,
       );
     }
-    const where = and(...conditions);
-    const rows = await this.db
-      .select({ ...getTableColumns(providers), total: totalOver })
-      .from(providers)
-      .where(where)
-      .orderBy(asc(providers.registeredAt), asc(providers.providerId))
-      .limit(page.limit)
-      .offset((page.page - 1) * page.limit);
-    return this.paged(rows, () => this.count(providers, where));
+    return this.count(providers, and(...conditions));
   }
 
   async provider(providerId: string): Promise<ProviderRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(providers)
-      .where(and(eq(providers.chainId, this.primaryChainId), eq(providers.addressLower, providerId.toLowerCase())))
-      .limit(1);
+    const [row] = await this.statements.provider.execute({
+      chainId: this.primaryChainId,
+      addressLower: providerId.toLowerCase(),
+    });
     return row;
   }
 
@@ -403,11 +478,7 @@ export class ReadModel {
   }
 
   async listing(listingId: number): Promise<ListingRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(listings)
-      .where(and(eq(listings.chainId, this.primaryChainId), eq(listings.listingId, listingId)))
-      .limit(1);
+    const [row] = await this.statements.listing.execute({ chainId: this.primaryChainId, listingId });
     return row;
   }
 

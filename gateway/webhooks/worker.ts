@@ -5,7 +5,7 @@ import { isIP } from "node:net";
 
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "#sdk";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from "#sdk";
 import type { Db } from "../store/db.js";
 import { webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import type { Log } from "../observability/log.js";
@@ -15,6 +15,7 @@ import type { EmailMessage, Mailer } from "./email.js";
 import type { WebhookSettings } from "./settings.js";
 import { guardedLookup, hostOf, parseTargetUrl, refusalOf } from "./targets.js";
 import { WebhookSecrets } from "./secrets.js";
+import { signatureOf } from "./signature.js";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
@@ -153,7 +154,14 @@ export class DeliveryWorkers {
       // room for more and some were due: claim again at once; otherwise wait for a run to end, a
       // wake-up (new deliveries) or the poll interval
       if (claimed > 0 && running.size < this.settings.concurrency) continue;
-      const delay = failures > 0 ? Math.min(this.settings.pollMs * 2 ** failures, 5_000) : this.settings.pollMs;
+      // while runs are in flight, their ends (and the outbox's wake-ups) say when to claim again: a
+      // timer would only repeat claims that find every due subscription held
+      const delay =
+        failures > 0
+          ? Math.min(this.settings.pollMs * 2 ** failures, 5_000)
+          : running.size > 0
+            ? this.settings.pollMs * 10
+            : this.settings.pollMs;
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -408,7 +416,7 @@ export class DeliveryWorkers {
       "content-type": "application/json",
       "content-length": body.length,
       "user-agent": "compute-gateway-webhooks/1",
-      [SIGNATURE_HEADER]: signBody(body, secret),
+      [SIGNATURE_HEADER]: signatureOf(body, secret),
       [DELIVERY_HEADER]: row.deliveryId,
       [EVENT_HEADER]: row.event,
     };
@@ -446,6 +454,8 @@ export class DeliveryWorkers {
         done({ ok: false, statusCode: null, error: `timeout after ${this.settings.timeoutMs} ms` });
         request.destroy();
       }, this.settings.timeoutMs);
+      // headers and body leave at once (Nagle's algorithm would hold the body for the receiver's delayed ACK)
+      request.on("socket", (socket) => socket.setNoDelay(true));
       request.on("response", (response) => {
         answered = true;
         const code = response.statusCode ?? 0;

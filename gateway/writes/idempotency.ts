@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 import type { Sealer } from "../accounts/sealed.js";
 import { ApiError, invalidParameter } from "../http/errors.js";
-import type { Db } from "../store/db.js";
+import type { Db, Instance } from "../store/db.js";
 import { idempotencyKeys } from "../store/schema.js";
 import { canonicalJson } from "./canonical.js";
 
@@ -31,9 +31,18 @@ export interface IdempotencyOptions {
    * subscription's is shown at creation and rotation only, and a replay must show it again).
    */
   sealer?: Sealer;
+  /**
+   * This gateway among those sharing the database: a key being processed names its instance, and a
+   * retry finds out when that instance stopped without answering (the key is then abandoned).
+   */
+  instance?: Instance;
 }
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
+/** A key's state while its first request runs (`pending:<instance id>` when the instance is known). */
+const PENDING = "pending";
+/** A key whose first request's gateway stopped before answering. */
+const ABANDONED = "abandoned";
 const DEFAULT_TTL_SECONDS = 86_400;
 const POLL_MS = 50;
 
@@ -45,11 +54,14 @@ const POLL_MS = 50;
  * key and the same request (method, path, query and body, compared by hash) gets that response
  * back without running again; while the first still runs, the retry waits for it. The same key
  * with another request is refused with `invalid_parameter`. Requests refused before the handler
- * (authentication, validation) never claim a key.
+ * (authentication, validation) never claim a key. A key whose first request was being processed by a
+ * gateway that stopped (killed, crashed) before answering is abandoned: its outcome is unknown (a
+ * transaction may have been sent), so a retry with it is refused, saying so, and never runs it again.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, options: IdempotencyOptions = {}): void {
   const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   const waitMs = options.waitMs ?? 120_000;
+  const pending = options.instance === undefined ? PENDING : `${PENDING}:${options.instance.id}`;
 
   // expired keys are removed hourly (a retry after expiry claims the key again in any case)
   const purge = setInterval(() => void purgeExpiredKeys(db).catch(() => {}), 3_600_000).unref();
@@ -72,7 +84,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
       const now = Math.floor(Date.now() / 1000);
       const claimed = await db
         .insert(idempotencyKeys)
-        .values({ account, key: header, requestHash, state: "pending", createdAt: now, expiresAt: now + ttl })
+        .values({ account, key: header, requestHash, state: pending, createdAt: now, expiresAt: now + ttl })
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
       if (claimed.length > 0) {
@@ -94,6 +106,18 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
         const body = stored.startsWith("v1.") ? options.sealer!.open(stored, aad(account, header)).toString() : stored;
         return replay(reply, row.statusCode ?? 200, body);
       }
+      if (row.state === ABANDONED || (await ownerStopped(row.state))) {
+        await db
+          .update(idempotencyKeys)
+          .set({ state: ABANDONED })
+          .where(and(where, eq(idempotencyKeys.state, row.state)));
+        throw new ApiError(
+          "invalid_parameter",
+          "invalid Idempotency-Key: the gateway that processed the first request with this key stopped before " +
+            "answering, so its outcome is unknown (a transaction may have been sent); check, then retry with a new key",
+          { parameter: "Idempotency-Key", reason: "abandoned", state: ABANDONED },
+        );
+      }
       if (Date.now() >= deadline) {
         throw new ApiError(
           "invalid_parameter",
@@ -105,6 +129,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
     }
   });
 
+  /** Whether a pending key's owner (`pending:<instance>`) has stopped. */
+  async function ownerStopped(state: string): Promise<boolean> {
+    const owner = state.startsWith(`${PENDING}:`) ? Number(state.slice(PENDING.length + 1)) : undefined;
+    if (owner === undefined || options.instance === undefined || !Number.isSafeInteger(owner)) return false;
+    return !(await options.instance.alive(owner));
+  }
+
   app.addHook("onSend", async (request, reply, payload) => {
     const claim = request.idempotencyClaim;
     if (claim === undefined) return payload;
@@ -115,7 +146,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
     await db
       .update(idempotencyKeys)
       .set({ state: "done", statusCode: reply.statusCode, response })
-      .where(and(eq(idempotencyKeys.account, claim.account), eq(idempotencyKeys.key, claim.key)));
+      .where(
+        and(
+          eq(idempotencyKeys.account, claim.account),
+          eq(idempotencyKeys.key, claim.key),
+          eq(idempotencyKeys.state, pending),
+        ),
+      );
     return payload;
   });
 }

@@ -1,0 +1,162 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+import { expect } from "chai";
+
+import { startGateway } from "../../../gateway/server.js";
+import type { Gateway } from "../../../gateway/server.js";
+import { startLiveDeployment, testConfig } from "../../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../../devnet/fixtures.js";
+import { TcpProxy, eventually } from "../../../devnet/local-servers.js";
+import { PrivatePostgres } from "../../helpers/postgres.js";
+
+interface Probe {
+  status: number;
+  ready: boolean;
+  reasons: string[];
+}
+
+async function readyz(gateway: Gateway): Promise<Probe> {
+  const response = await fetch(`${gateway.url}/readyz`);
+  const body = (await response.json()) as { success: boolean; data: { ready: boolean; reasons: string[] } };
+  return { status: response.status, ready: body.data.ready, reasons: body.data.reasons };
+}
+
+async function livez(gateway: Gateway): Promise<number> {
+  return (await fetch(`${gateway.url}/livez`)).status;
+}
+
+/** Polls /readyz until `predicate` holds (returns that answer). */
+function readyzUntil(gateway: Gateway, predicate: (p: Probe) => boolean, timeoutMs = 30_000): Promise<Probe> {
+  return eventually(async () => {
+    const probe = await readyz(gateway);
+    return predicate(probe) ? probe : undefined;
+  }, timeoutMs);
+}
+
+describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server of the test's own)", function () {
+  this.timeout(300_000);
+  let live: LiveDeployment;
+  let postgres: PrivatePostgres;
+  let gateway: Gateway | undefined;
+
+  before(async function () {
+    live = await startLiveDeployment("readyz", { satellite: false });
+    postgres = await PrivatePostgres.create();
+  });
+
+  afterEach(async function () {
+    await gateway?.close();
+    gateway = undefined;
+  });
+
+  after(async function () {
+    postgres?.destroy();
+    await live?.stop();
+  });
+
+  describe("the database", function () {
+    it("answers 503 naming the database while PostgreSQL is stopped, /livez still 200, and ready again once it is back", async function () {
+      gateway = await startGateway(
+        testConfig(live, { databaseUrl: postgres.url(), dataDir: path.join(live.dir, "db-stop") }),
+      );
+      await gateway.synced();
+      expect(await readyz(gateway)).to.deep.equal({ status: 200, ready: true, reasons: [] });
+      expect(await livez(gateway)).to.equal(200);
+
+      postgres.stop();
+      try {
+        const down = await readyzUntil(gateway, (p) => p.status === 503);
+        expect(down.ready).to.equal(false);
+        expect(
+          down.reasons.some((r) => r.startsWith("database: ")),
+          down.reasons.join("; "),
+        ).to.equal(true);
+        expect(await livez(gateway)).to.equal(200);
+      } finally {
+        postgres.start();
+      }
+      // the pool opens new connections once the server answers again
+      expect(await readyzUntil(gateway, (p) => p.status === 200)).to.deep.include({ ready: true, reasons: [] });
+    });
+
+    it("answers 503 while committed migrations are pending, until the migrate command applies them", async function () {
+      const url = postgres.createDatabase("fresh");
+      // a release that applies its migrations as a step of its own: the gateway does not
+      gateway = await startGateway(
+        testConfig(live, { databaseUrl: url, dataDir: path.join(live.dir, "unmigrated"), migrate: false }),
+      );
+      const pending = await readyz(gateway);
+      expect(pending.status).to.equal(503);
+      expect(pending.reasons[0]).to.match(
+        /^migrations pending: 0000_init, 0001_[a-z_]+, 0002_[a-z_]+, 0003_[a-z_]+.* \(run the gateway's migrate command\)$/,
+      );
+
+      const migrate = spawnSync(process.execPath, ["--import", "tsx", "gateway/cli.ts", "migrate"], {
+        env: { ...process.env, DATABASE_URL: url },
+        encoding: "utf8",
+      });
+      expect(migrate.status, migrate.stderr).to.equal(0);
+      expect(migrate.stdout).to.match(/Migrations applied \(postgres: .*\); none pending\./);
+      // the indexer, failing on the missing tables until now, catches up
+      expect(await readyzUntil(gateway, (p) => p.status === 200, 60_000)).to.deep.include({ ready: true });
+    });
+  });
+
+  describe("the chain", function () {
+    it("answers 503 naming the chain while its node is stalled, and 200 once it answers again", async function () {
+      const node = new URL(live.nodes[0].url);
+      const proxy = await new TcpProxy({ host: node.hostname, port: Number(node.port) }).start();
+      try {
+        gateway = await startGateway(
+          testConfig(live, {
+            databaseUrl: postgres.url(),
+            dataDir: path.join(live.dir, "stall"),
+            rpcUrls: { arbitrum: proxy.url },
+            readyStaleSeconds: 2,
+          }),
+        );
+        await gateway.synced();
+        expect((await readyz(gateway)).status).to.equal(200);
+
+        proxy.stall();
+        const stalled = await readyzUntil(gateway, (p) => p.status === 503);
+        expect(stalled.reasons).to.have.length(1);
+        expect(stalled.reasons[0]).to.match(
+          /^arbitrum: the indexer has not reached its node and the database for \d+ s/,
+        );
+        expect(await livez(gateway)).to.equal(200);
+
+        await proxy.restore();
+        expect(await readyzUntil(gateway, (p) => p.status === 200)).to.deep.include({ ready: true, reasons: [] });
+      } finally {
+        await proxy.cut();
+      }
+    });
+
+    it("answers 503 while an indexer lags more than the configured blocks behind, until it has caught up", async function () {
+      gateway = await startGateway(
+        testConfig(live, {
+          databaseUrl: postgres.url(),
+          dataDir: path.join(live.dir, "lag"),
+          // one block per batch: 400 new blocks take the indexer a while
+          batchBlocks: 1,
+          pollIntervalMs: 20,
+          defaultReadyMaxLagBlocks: 10,
+        }),
+      );
+      await gateway.synced(120_000);
+      expect((await readyz(gateway)).status).to.equal(200);
+
+      await live.rpc.send("hardhat_mine", ["0x190"]);
+      const lagging = await readyzUntil(gateway, (p) => p.status === 503, 10_000);
+      expect(lagging.reasons[0]).to.match(
+        /^arbitrum: the indexer is \d+ blocks behind \(head \d+, depth 0, indexed \d+; at most 10\)$/,
+      );
+      expect(Number(/is (\d+) blocks/.exec(lagging.reasons[0])![1])).to.be.greaterThan(10);
+      expect(await readyzUntil(gateway, (p) => p.status === 200, 120_000)).to.deep.include({ ready: true });
+      const head = await live.rpc.getBlockNumber();
+      expect(gateway.indexers[0].status().indexedBlock).to.be.at.least(head - 10);
+    });
+  });
+});

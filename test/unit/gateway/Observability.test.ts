@@ -1,0 +1,249 @@
+import { randomBytes } from "node:crypto";
+
+import { expect } from "chai";
+
+import { signBody, verifySignature } from "#sdk";
+import { REDACTED, createLogger, redactUrl } from "../../../gateway/observability/log.js";
+import { Readiness } from "../../../gateway/observability/health.js";
+import type { IndexerProgress } from "../../../gateway/observability/health.js";
+import { GatewayMetrics, failureReason } from "../../../gateway/observability/metrics.js";
+import { signatureOf } from "../../../gateway/webhooks/signature.js";
+
+/** A logger writing into an array of parsed lines. */
+function captured(level: "info" | "trace" = "trace") {
+  const lines: Array<Record<string, any>> = [];
+  const raw: string[] = [];
+  const logger = createLogger({
+    level,
+    destination: {
+      write(chunk: string) {
+        raw.push(chunk);
+        lines.push(JSON.parse(chunk) as Record<string, any>);
+      },
+    },
+  });
+  return { logger, lines, raw };
+}
+
+/** Sample value of a series in the text exposition format, or undefined. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(series + " "));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe("Gateway observability (unit)", function () {
+  describe("createLogger", function () {
+    it("writes one JSON object per line with the level's name, an ISO time, the service and the message", function () {
+      const { logger, lines } = captured("info");
+      logger.debug("not written at info");
+      logger.warn({ chain: "arbitrum", failures: 3 }, "indexer arbitrum: timeout (retrying)");
+      logger.flush();
+      expect(lines).to.have.length(1);
+      expect(lines[0]).to.include({
+        level: "warn",
+        service: "gateway",
+        chain: "arbitrum",
+        failures: 3,
+        msg: "indexer arbitrum: timeout (retrying)",
+      });
+      expect(new Date(lines[0].time).toISOString()).to.equal(lines[0].time);
+    });
+
+    it("redacts credentials, secrets, private keys and URLs with passwords wherever they sit", function () {
+      const { logger, raw } = captured();
+      const secrets = {
+        authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.secret-token",
+        cookie: "portal_session=abcdef0123456789",
+        secret: "whsec_0123456789abcdef",
+        privateKey: "0x" + "ab".repeat(32),
+        jwtSecret: "j".repeat(40),
+        accountKey: "cd".repeat(32),
+        verifierKeys: ["0x" + "ef".repeat(32)],
+        databaseUrl: "postgres://gateway:hunter2@db:5432/gateway",
+        smtpUrl: "smtp://mail:hunter3@mail:587",
+        metricsToken: "metrics-token-of-the-operator",
+      };
+      logger.info(
+        {
+          req: { method: "GET", url: "/x", headers: { authorization: secrets.authorization, cookie: secrets.cookie } },
+        },
+        "a request",
+      );
+      logger.info(
+        { config: { ...secrets, webhooks: { smtpUrl: secrets.smtpUrl }, tls: { key: "-----BEGIN PRIVATE KEY-----" } } },
+        "starting",
+      );
+      logger.info(
+        { subscription: { id: "s1", secret: secrets.secret }, account: { privateKey: secrets.privateKey } },
+        "made",
+      );
+      logger.flush();
+      const text = raw.join("");
+      for (const [name, value] of Object.entries(secrets)) {
+        for (const v of [value].flat()) expect(text, name).to.not.contain(v.slice(-12));
+      }
+      expect(text).to.not.contain("BEGIN PRIVATE KEY");
+      expect(text.split(REDACTED).length - 1).to.be.at.least(12);
+    });
+
+    it("hides the api_key query parameter of a URL", function () {
+      expect(redactUrl("/api/v1/cu/list?limit=2&api_key=eyJ.abc.def&page=1")).to.equal(
+        `/api/v1/cu/list?limit=2&api_key=${REDACTED}&page=1`,
+      );
+      expect(redactUrl("/v1/me?API_KEY=x")).to.equal(`/v1/me?API_KEY=${REDACTED}`);
+      expect(redactUrl("/v1/me")).to.equal("/v1/me");
+    });
+  });
+
+  describe("signatureOf (the worker's signing)", function () {
+    it("equals the SDK's signBody for any body and secret, and the SDK verifies it", function () {
+      for (let i = 0; i < 50; i++) {
+        const body = randomBytes(i * 37);
+        const secret = `whsec_${randomBytes(24).toString("base64url")}${i % 2 === 0 ? "é✓" : ""}`;
+        const signature = signatureOf(body, secret);
+        expect(signature).to.equal(signBody(body, secret));
+        expect(verifySignature(body, signature, secret)).to.equal(true);
+      }
+    });
+  });
+
+  describe("GatewayMetrics", function () {
+    it("counts requests by method, route and status, with their latency, and 429s as rate-limit refusals", async function () {
+      const metrics = new GatewayMetrics();
+      metrics.request("GET", "/api/v1/cu/:cu_id", 200, 0.004);
+      metrics.request("GET", "/api/v1/cu/:cu_id", 200, 0.2);
+      metrics.request("GET", "/api/v1/cu/:cu_id", 429, 0.001);
+      const { body, contentType } = await metrics.scrape();
+      expect(contentType).to.match(/^text\/plain/);
+      const labels = 'method="GET",route="/api/v1/cu/:cu_id"';
+      expect(sample(body, `gateway_http_requests_total{${labels},status_code="200"}`)).to.equal(2);
+      expect(sample(body, `gateway_http_requests_total{${labels},status_code="429"}`)).to.equal(1);
+      expect(
+        sample(body, `gateway_http_request_duration_seconds_bucket{le="0.005",${labels},status_code="200"}`),
+      ).to.equal(1);
+      expect(sample(body, `gateway_http_request_duration_seconds_count{${labels},status_code="200"}`)).to.equal(2);
+      expect(sample(body, 'gateway_rate_limit_refusals_total{route="/api/v1/cu/:cu_id"}')).to.equal(1);
+      expect(body).to.contain("process_cpu_seconds_total"); // Node's own
+    });
+
+    it("reads the indexers, the outbox, the pool and the cache at each scrape", async function () {
+      const metrics = new GatewayMetrics();
+      let head = 100;
+      metrics.observe({
+        indexers: () => [
+          {
+            chain: "arbitrum",
+            head,
+            indexedBlock: 90,
+            confirmations: 2,
+            reorgs: 1,
+            rpcErrors: 4,
+            lastProgressAt: Date.now(),
+          },
+        ],
+        outbox: async () => ({ pending: 7, oldestQueuedAt: Date.now() - 30_000 }),
+        pool: () => ({ total: 10, idle: 4, waiting: 2 }),
+        cache: () => ({ hits: 5, misses: 3 }),
+      });
+      let body = (await metrics.scrape()).body;
+      expect(sample(body, 'gateway_indexer_head_block{chain="arbitrum"}')).to.equal(100);
+      expect(sample(body, 'gateway_indexer_indexed_block{chain="arbitrum"}')).to.equal(90);
+      expect(sample(body, 'gateway_indexer_lag_blocks{chain="arbitrum"}')).to.equal(8); // 100 - 2 - 90
+      expect(sample(body, 'gateway_indexer_reorgs_total{chain="arbitrum"}')).to.equal(1);
+      expect(sample(body, 'gateway_rpc_errors_total{chain="arbitrum"}')).to.equal(4);
+      expect(sample(body, "gateway_webhook_outbox_pending")).to.equal(7);
+      expect(sample(body, "gateway_webhook_outbox_oldest_pending_age_seconds")).to.be.within(29, 40);
+      expect(sample(body, 'gateway_db_pool_connections{state="waiting"}')).to.equal(2);
+      expect(sample(body, "gateway_response_cache_hits_total")).to.equal(5);
+      head = 130;
+      body = (await metrics.scrape()).body;
+      expect(sample(body, 'gateway_indexer_lag_blocks{chain="arbitrum"}')).to.equal(38);
+    });
+
+    it("counts delivery attempts by outcome and failures by reason", async function () {
+      const metrics = new GatewayMetrics();
+      metrics.attempt("webhook", "delivered", null, 0.01);
+      metrics.attempt("webhook", "retry", failureReason({ ok: false, statusCode: 503, error: "HTTP 503" }), 0.02);
+      metrics.attempt(
+        "webhook",
+        "retry",
+        failureReason({ ok: false, statusCode: null, error: "timeout after 10000 ms" }),
+        10,
+      );
+      metrics.attempt(
+        "email",
+        "failed",
+        failureReason({ ok: false, statusCode: null, error: "connect ECONNREFUSED" }),
+        1,
+      );
+      const { body } = await metrics.scrape();
+      expect(sample(body, 'gateway_webhook_attempts_total{channel="webhook",outcome="delivered"}')).to.equal(1);
+      expect(sample(body, 'gateway_webhook_attempts_total{channel="webhook",outcome="retry"}')).to.equal(2);
+      expect(sample(body, 'gateway_webhook_attempt_failures_total{channel="webhook",reason="http_5xx"}')).to.equal(1);
+      expect(sample(body, 'gateway_webhook_attempt_failures_total{channel="webhook",reason="timeout"}')).to.equal(1);
+      expect(sample(body, 'gateway_webhook_attempt_failures_total{channel="email",reason="network"}')).to.equal(1);
+    });
+  });
+
+  describe("Readiness", function () {
+    const settings = { maxLagBlocks: { polygon: 100 }, defaultMaxLagBlocks: 5, staleMs: 10_000, timeoutMs: 200 };
+    const indexer = (over: Partial<IndexerProgress> = {}): IndexerProgress => ({
+      chain: "arbitrum",
+      head: 50,
+      indexedBlock: 50,
+      confirmations: 0,
+      lastProgressAt: Date.now(),
+      lastError: null,
+      ...over,
+    });
+
+    it("is ready when the database answers, nothing is pending and every indexer keeps up", async function () {
+      const readiness = new Readiness(
+        { ping: async () => {}, pendingMigrations: async () => [], indexers: () => [indexer()] },
+        settings,
+      );
+      expect(await readiness.check()).to.deep.include({ ready: true, reasons: [] });
+    });
+
+    it("names each reason it is not: the database, pending migrations, a lag, a stalled indexer, a shutdown", async function () {
+      const down = new Readiness(
+        {
+          ping: async () => Promise.reject(new Error("connect ECONNREFUSED")),
+          pendingMigrations: async () => [],
+          indexers: () => [],
+        },
+        settings,
+      );
+      expect((await down.check()).reasons).to.deep.equal(["database: connect ECONNREFUSED"]);
+      const hung = new Readiness(
+        { ping: () => new Promise(() => {}), pendingMigrations: async () => [], indexers: () => [] },
+        settings,
+      );
+      expect((await hung.check()).reasons).to.deep.equal(["database: no answer within 200 ms"]);
+
+      const now = Date.now();
+      const readiness = new Readiness(
+        {
+          ping: async () => {},
+          pendingMigrations: async () => ["0004_next"],
+          indexers: () => [
+            indexer({ head: 60, indexedBlock: 50, confirmations: 3 }), // 7 behind its indexable head: > 5
+            indexer({ chain: "polygon", head: 500, indexedBlock: 400, confirmations: 64 }), // 36: within 100
+            indexer({ chain: "ethereum", lastProgressAt: now - 11_000, lastError: "connect ECONNREFUSED" }),
+          ],
+        },
+        settings,
+      );
+      readiness.drain();
+      const report = await readiness.check(now);
+      expect(report.ready).to.equal(false);
+      expect(report.reasons).to.deep.equal([
+        "shutting down",
+        "migrations pending: 0004_next (run the gateway's migrate command)",
+        "arbitrum: the indexer is 7 blocks behind (head 60, depth 3, indexed 50; at most 5)",
+        "ethereum: the indexer has not reached its node and the database for 11 s (last error: connect ECONNREFUSED)",
+      ]);
+      expect(report.checks.indexers.map((i) => i.status)).to.deep.equal(["lagging", "ok", "stalled"]);
+    });
+  });
+});
