@@ -290,16 +290,21 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     if (closed) return;
     closed = true;
     if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
-    await app.close();
-    await usage.close();
-    await Promise.all(indexers.map((i) => i.stop()));
-    await leaseNotices.stop();
+    const step = async (what: string, work: () => unknown) => {
+      const started = Date.now();
+      await work();
+      logger.debug({ ms: Date.now() - started }, `closed: ${what}`);
+    };
+    await step("HTTP server", () => app.close());
+    await step("key usage counts", () => usage.close());
+    await step("indexers", () => Promise.all(indexers.map((i) => i.stop())));
+    await step("lease notices", () => leaseNotices.stop());
     bridgeFees.close();
     verification.close();
     writes.close();
-    await webhooks.close();
+    await step("webhook workers", () => webhooks.close());
     redis?.disconnect();
-    await store.close();
+    await step("store", () => store.close());
   };
   return {
     url,

@@ -3,7 +3,7 @@ import { randomUUID, timingSafeEqual } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify from "fastify";
+import Fastify, { LogController } from "fastify";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GraphQLFormattedError, SourceLocation } from "graphql";
 import type { Redis } from "ioredis";
@@ -176,7 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: logger,
     // one line per answered request, written by the onResponse hook below (Fastify's own pair of
     // lines per request would double the cost and say less)
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...(options.tls === undefined ? {} : { https: options.tls }),
     ...(options.trustedProxies === undefined || options.trustedProxies.length === 0
       ? {}

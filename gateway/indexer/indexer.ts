@@ -1,5 +1,4 @@
-import { JsonRpcProvider } from "ethers";
-import type { Block, Log } from "ethers";
+import type { Block, JsonRpcProvider, Log } from "ethers";
 import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 
 import type { Db, Tx } from "../store/db.js";
@@ -25,6 +24,7 @@ import type { ChainContext, ContractModule, StoredEvent } from "./module.js";
 import { moduleOf } from "./modules/index.js";
 import type { EventSink } from "../webhooks/outbox.js";
 import type { Log as GatewayLog } from "../observability/log.js";
+import { readProvider } from "../chain/rpc.js";
 
 /** One chain to index: where it is, which contracts, how deep a block must be to count. */
 export interface ChainSource {
@@ -128,7 +128,7 @@ export class ChainIndexer {
     readonly source: ChainSource,
     private readonly options: IndexerOptions,
   ) {
-    this.rpc = new JsonRpcProvider(source.rpcUrl, source.chainId, { staticNetwork: true, cacheTimeout: -1 });
+    this.rpc = readProvider(source.rpcUrl, source.chainId, () => this.rpcErrors++);
     for (const [contract, address] of Object.entries(source.contracts)) {
       if (contract.endsWith("Implementation")) continue;
       this.byAddress.set(address.toLowerCase(), { contract, module: moduleOf(contract) });
@@ -203,14 +203,8 @@ export class ChainIndexer {
       } catch (error) {
         failures++;
         this.lastError = error instanceof Error ? error.message : String(error);
-        // ethers' errors (the node refused, timed out or answered garbage) carry a short message
-        const rpc = typeof (error as { shortMessage?: unknown }).shortMessage === "string";
-        if (rpc) this.rpcErrors++;
         if (failures === 1 || failures % 20 === 0) {
-          this.options.log.warn(
-            { chain: this.source.chain, failures, rpc, err: error },
-            `indexer ${this.source.chain}: ${this.lastError} (retrying)`,
-          );
+          this.options.log.warn({ failures, err: error }, `indexer ${this.source.chain}: ${this.lastError} (retrying)`);
         }
       }
       if (this.stopped) break;
@@ -383,7 +377,7 @@ export class ChainIndexer {
     }
     this.reorgs++;
     this.options.log.warn(
-      { chain: this.source.chain, block: cursorBlock, ancestor: ancestor.number },
+      { block: cursorBlock, ancestor: ancestor.number },
       `indexer ${this.source.chain}: reorg below block ${cursorBlock}; rewinding to block ${ancestor.number} and rebuilding`,
     );
     await this.db.transaction(async (tx) => {
@@ -433,7 +427,7 @@ export class ChainIndexer {
     this.projectionsCurrent = true;
     if (rebuilt) {
       this.options.log.info(
-        { chain: this.source.chain, projectionVersion: PROJECTION_VERSION },
+        { projectionVersion: PROJECTION_VERSION },
         `indexer ${this.source.chain}: projections rebuilt from the stored events (projection version ${PROJECTION_VERSION})`,
       );
       this.options.onCommit?.();

@@ -81,6 +81,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl !== undefined && options.databaseUrl !== "") {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     pool.on("error", () => {}); // an idle client's error surfaces on its next query
+    // a client in use when the server goes away emits an error event as well as failing its query:
+    // the query's caller handles the failure, the event must not become an uncaught exception
+    pool.on("connect", (client) => client.on("error", () => {}));
     const client = await pool.connect().catch((error: Error) => {
       void pool.end();
       throw new StoreError(`cannot connect to DATABASE_URL: ${error.message}`);

@@ -142,10 +142,11 @@ describe(`Gateway observability on ${process.env.DATABASE_URL ? "PostgreSQL" : "
   describe("/metrics", function () {
     it("counts requests by route and status, their latency, and rate-limit refusals", async function () {
       const before = await scrape();
+      const list = 'method="GET",route="/api/v1/cu/list"';
       const detail = 'method="GET",route="/api/v1/cu/:cu_id"';
-      const ok = valueOf(before, `gateway_http_requests_total{${detail},status_code="200"}`) ?? 0;
+      const ok = valueOf(before, `gateway_http_requests_total{${list},status_code="200"}`) ?? 0;
       const missing = valueOf(before, `gateway_http_requests_total{${detail},status_code="404"}`) ?? 0;
-      for (let i = 0; i < 3; i++) expect((await get("/api/v1/cu/1")).status).to.equal(200);
+      for (let i = 0; i < 3; i++) expect((await get("/api/v1/cu/list?limit=1")).status).to.equal(200);
       expect((await get("/api/v1/cu/999")).status).to.equal(404);
       const limited = await gw.keys.create({
         tier: "enterprise",
@@ -154,22 +155,21 @@ describe(`Gateway observability on ${process.env.DATABASE_URL ? "PostgreSQL" : "
       });
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) {
-        statuses.push(
-          (await fetch(`${gw.url}/api/v1/cu/1`, { headers: { authorization: `Bearer ${limited.token}` } })).status,
-        );
+        const response = await fetch(`${gw.url}/api/v1/cu/list?limit=2`, {
+          headers: { authorization: `Bearer ${limited.token}` },
+        });
+        statuses.push(response.status);
       }
       expect(statuses).to.deep.equal([200, 429, 429]);
       await new Promise((resolve) => setTimeout(resolve, 50));
       const after = await scrape();
-      expect(valueOf(after, `gateway_http_requests_total{${detail},status_code="200"}`)).to.equal(ok + 4);
+      expect(valueOf(after, `gateway_http_requests_total{${list},status_code="200"}`)).to.equal(ok + 4);
       expect(valueOf(after, `gateway_http_requests_total{${detail},status_code="404"}`)).to.equal(missing + 1);
-      expect(valueOf(after, `gateway_http_requests_total{${detail},status_code="429"}`)).to.equal(2);
-      expect(valueOf(after, 'gateway_rate_limit_refusals_total{route="/api/v1/cu/:cu_id"}')).to.equal(2);
-      expect(valueOf(after, `gateway_http_request_duration_seconds_count{${detail},status_code="200"}`)).to.equal(
-        ok + 4,
-      );
+      expect(valueOf(after, `gateway_http_requests_total{${list},status_code="429"}`)).to.equal(2);
+      expect(valueOf(after, 'gateway_rate_limit_refusals_total{route="/api/v1/cu/list"}')).to.equal(2);
+      expect(valueOf(after, `gateway_http_request_duration_seconds_count{${list},status_code="200"}`)).to.equal(ok + 4);
       expect(
-        valueOf(after, `gateway_http_request_duration_seconds_bucket{le="+Inf",${detail},status_code="200"}`),
+        valueOf(after, `gateway_http_request_duration_seconds_bucket{le="+Inf",${list},status_code="200"}`),
       ).to.equal(ok + 4);
       expect(valueOf(after, 'gateway_db_pool_connections{state="total"}')).to.be.at.least(1);
       expect(valueOf(after, "nodejs_eventloop_lag_seconds")).to.be.a("number");

@@ -1,0 +1,242 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+import { expect } from "chai";
+import { eq } from "drizzle-orm";
+import { Redis } from "ioredis";
+
+import { KeyService } from "../../../gateway/auth/keys.js";
+import { openStore } from "../../../gateway/store/db.js";
+import { webhookDeliveries } from "../../../gateway/store/schema.js";
+import { webhookSettings } from "../../../gateway/webhooks/settings.js";
+import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
+import { freePort } from "../../../devnet/local-node.js";
+import { ROLE, spawnGatewayProcess, startLiveDeployment } from "../../../devnet/fixtures.js";
+import type { GatewayProcess, LiveDeployment } from "../../../devnet/fixtures.js";
+import { TestReceiver } from "../../../devnet/local-servers.js";
+import { PrivatePostgres } from "../../helpers/postgres.js";
+
+const JWT_SECRET = "instances-test-secret-of-at-least-32-chars";
+
+/** A request's outcome: the instance that answered, or the failure. */
+interface Outcome {
+  kind: "read" | "write";
+  instance: "a" | "b";
+  status: number | "failed";
+  /** A write retried on the other instance after the first one failed. */
+  retried?: boolean;
+  reason?: string;
+}
+
+/** Starts redis-server on a free port (installed on CI by .ci/run). */
+async function startRedis(): Promise<{ url: string; stop(): void }> {
+  const binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
+  if (binary === undefined) throw new Error("redis-server is needed for this test (apt-get install redis-server)");
+  const port = await freePort();
+  const server: ChildProcess = spawn(
+    binary,
+    ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  client.on("error", () => {});
+  for (let i = 0; ; i++) {
+    try {
+      await client.connect();
+      await client.ping();
+      break;
+    } catch (error) {
+      if (i > 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  client.disconnect();
+  return { url, stop: () => void server.kill() };
+}
+
+describe("Two gateway instances on one PostgreSQL and one Redis, one killed under load (real processes)", function () {
+  this.timeout(600_000);
+  let live: LiveDeployment;
+  let postgres: PrivatePostgres;
+  let redis: { url: string; stop(): void };
+  const receiver = new TestReceiver();
+
+  before(async function () {
+    live = await startLiveDeployment("instances", { satellite: false });
+    postgres = await PrivatePostgres.create();
+    redis = await startRedis();
+    await receiver.start();
+  });
+
+  after(async function () {
+    await receiver.stop();
+    redis?.stop();
+    postgres?.destroy();
+    await live?.stop();
+  });
+
+  it("the survivor answers no 5xx, every event is delivered, none under two delivery ids", async function () {
+    const databaseUrl = postgres.url();
+    const user = live.signers[ROLE.user];
+    const store = await openStore({ databaseUrl, dataDir: path.join(live.dir, "unused") });
+    let token: string;
+    let subscriptionId: string;
+    try {
+      ({ token } = await new KeyService(store.db, JWT_SECRET).create({
+        tier: "enterprise",
+        rateLimit: 100_000,
+        account: user.address,
+        scopes: ["read", "write"],
+      }));
+      const sub = await new SubscriptionService(store.db, webhookSettings("devnet")).create(user.address, {
+        url: receiver.url,
+        events: ["sstb.transferred"],
+      });
+      receiver.secrets = [sub.secret];
+      subscriptionId = sub.subscription_id;
+    } finally {
+      await store.close();
+    }
+    const env = (name: string): NodeJS.ProcessEnv => ({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      GATEWAY_DATA_DIR: path.join(live.dir, name),
+      GATEWAY_DEPLOYMENT_FILE: live.deploymentFile,
+      GATEWAY_PORT: "0",
+      GATEWAY_POLL_MS: "50",
+      GATEWAY_JWT_SECRET: JWT_SECRET,
+      // a 1 s timeout: a delivery the kill interrupted is due again after its 7 s lease
+      GATEWAY_WEBHOOK_TIMEOUT_MS: "1000",
+      GATEWAY_LOG_LEVEL: "warn",
+    });
+    const gateways: Record<"a" | "b", GatewayProcess> = {
+      a: await spawnGatewayProcess(env("a")),
+      b: await spawnGatewayProcess(env("b")),
+    };
+    let killed = false;
+    const outcomes: Outcome[] = [];
+    const queuedTests: string[] = [];
+    const transfers: string[] = [];
+    const send = async (instance: "a" | "b", method: string, p: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(gateways[instance].url + p, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    let stop = false;
+    let n = 0;
+    // a client in front of both, as a load balancer spreads it: a request that fails on a dead
+    // instance goes to the other, a write with the same Idempotency-Key
+    const clients = Array.from({ length: 6 }, async (_, c) => {
+      while (!stop) {
+        const first: "a" | "b" = killed ? "b" : n++ % 2 === 0 ? "a" : "b";
+        if (c < 3) {
+          const p = c % 2 === 0 ? "/api/v1/cu/list?limit=3" : "/api/v1/providers/list";
+          try {
+            outcomes.push({ kind: "read", instance: first, status: (await send(first, "GET", p)).status });
+          } catch {
+            outcomes.push({ kind: "read", instance: first, status: "failed" });
+            if (first === "a")
+              outcomes.push({ kind: "read", instance: "b", status: (await send("b", "GET", p)).status, retried: true });
+          }
+        } else {
+          const key = `instances-${c}-${n++}`;
+          const p = `/api/v1/webhooks/${subscriptionId}/test`;
+          try {
+            const r = await send(first, "POST", p, { "idempotency-key": key });
+            outcomes.push({ kind: "write", instance: first, status: r.status });
+            if (r.status === 202) queuedTests.push(r.body.data.delivery_id);
+          } catch {
+            outcomes.push({ kind: "write", instance: first, status: "failed" });
+            if (first === "a") {
+              const r = await send("b", "POST", p, { "idempotency-key": key });
+              outcomes.push({
+                kind: "write",
+                instance: "b",
+                status: r.status,
+                retried: true,
+                reason: r.body.error?.details?.reason,
+              });
+              if (r.status === 202) queuedTests.push(r.body.data.delivery_id);
+            }
+          }
+        }
+      }
+    });
+    // chain activity: transfers whose webhooks either instance may deliver
+    const chain = (async () => {
+      while (!stop) {
+        const receipt = await (await live.d.sstb.connect(user).transfer(live.signers[ROLE.user2].address, 0n)).wait();
+        transfers.push(receipt!.hash);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await gateways.a.kill();
+    killed = true;
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    stop = true;
+    await Promise.all([...clients, chain]);
+
+    try {
+      const fromB = outcomes.filter((o) => o.instance === "b");
+      const serverErrors = fromB.filter((o) => o.status === "failed" || (o.status as number) >= 500);
+      expect(serverErrors, JSON.stringify(serverErrors.slice(0, 5))).to.deep.equal([]);
+      expect(fromB.filter((o) => !o.retried && o.status === 200).length, "the survivor served reads").to.be.greaterThan(
+        5,
+      );
+      // a write retried on the survivor ran there, or was refused as abandoned when the dead instance
+      // had taken its key (its outcome unknown): never another answer
+      for (const retried of fromB.filter((o) => o.retried && o.kind === "write")) {
+        expect(
+          retried.status === 202 || (retried.status === 400 && retried.reason === "abandoned"),
+          JSON.stringify(retried),
+        ).to.equal(true);
+      }
+      expect(
+        outcomes.filter((o) => o.instance === "a" && o.status === 200).length,
+        "both served before the kill",
+      ).to.be.greaterThan(3);
+
+      // every transfer's event and every accepted test event is delivered (the survivor takes over
+      // what the dead one had leased once its lease runs out), each under one delivery id
+      await receiver.waitFor(
+        (r) =>
+          transfers.every((hash) => r.some((x) => x.payload.data.transactionHash === hash)) &&
+          queuedTests.every((id) => r.some((x) => x.deliveryId === id)),
+        90_000,
+        "every event",
+      );
+      const byEvent = new Map<string, Set<string>>();
+      for (const r of receiver.received) {
+        byEvent.set(r.payload.id, (byEvent.get(r.payload.id) ?? new Set()).add(r.deliveryId));
+      }
+      for (const [event, ids] of byEvent)
+        expect(ids.size, `${event} arrived under ${ids.size} delivery ids`).to.equal(1);
+      const check = await openStore({ databaseUrl, dataDir: path.join(live.dir, "unused") });
+      try {
+        const rows = await check.db
+          .select({ id: webhookDeliveries.deliveryId, eventId: webhookDeliveries.eventId })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.subscriptionId, subscriptionId));
+        expect(new Set(rows.map((r) => r.eventId)).size, "one delivery per event").to.equal(rows.length);
+      } finally {
+        await check.close();
+      }
+      console.log(
+        `      ${outcomes.length} requests (${outcomes.filter((o) => o.status === "failed").length} failed on the killed ` +
+          `instance, retried on the survivor), ${transfers.length} transfers, ${queuedTests.length} test events, ` +
+          `${receiver.received.length} deliveries received for ${byEvent.size} events`,
+      );
+    } finally {
+      await gateways.b.terminate();
+    }
+  });
+});
