@@ -22,12 +22,36 @@ async function formatted(text: string, file: string, root: string): Promise<stri
 }
 
 /**
+ * The document as the client's types need it: without the response headers and the examples of
+ * whole responses (the typed client reads neither; the named schemas keep their examples), which
+ * would otherwise repeat in each of the 700 responses.
+ */
+function forTypes(document: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(document) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  for (const item of Object.values(copy.paths)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values((operation.responses ?? {}) as Record<string, Record<string, unknown>>)) {
+        delete response.headers;
+        for (const media of Object.values((response.content ?? {}) as Record<string, Record<string, unknown>>)) {
+          delete media.example;
+          delete media.examples;
+        }
+      }
+    }
+  }
+  delete (copy as { components?: { headers?: unknown } }).components?.headers;
+  return copy as unknown as Record<string, unknown>;
+}
+
+/**
  * The text of `sdk/api/openapi.ts`: openapi-typescript's `paths`, `components`, `operations` and
  * `webhooks` types of the gateway's own document (built in-process, no chain), formatted by the
  * project's prettier settings.
  */
 export async function renderOpenApiTypes(root = process.cwd(), document?: Record<string, unknown>): Promise<string> {
-  const types = astToString(await openapiTS((document ?? (await openApiDocument())) as never, { alphabetize: true }));
+  const types = astToString(
+    await openapiTS(forTypes(document ?? (await openApiDocument())) as never, { alphabetize: true }),
+  );
   return formatted(HEADER + "\n" + types, OPENAPI_TYPES_FILE, root);
 }
 

@@ -99,7 +99,31 @@ export function openApiOptions() {
  * as what deliveries queued now hold: a {@link WebhookEvent}.
  */
 export function finishDocument({ openapiObject }: { openapiObject: Record<string, unknown> }) {
-  const schemas = (openapiObject.components as { schemas: Record<string, Schema> }).schemas;
+  const components = openapiObject.components as { schemas: Record<string, Schema>; headers?: Record<string, Schema> };
+  // the response headers the operations share, written once under components.headers
+  const used = new Set<string>();
+  for (const item of Object.values((openapiObject.paths ?? {}) as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values((operation.responses ?? {}) as Record<string, Schema>)) {
+        const headers = response.headers as Record<string, Schema> | undefined;
+        if (headers === undefined) continue;
+        for (const name of Object.keys(headers)) {
+          if (!(name in SHARED_HEADERS)) continue;
+          headers[name] = { $ref: `#/components/headers/${name}` };
+          used.add(name);
+        }
+      }
+    }
+  }
+  components.headers = Object.fromEntries(
+    Object.entries(SHARED_HEADERS)
+      .filter(([name]) => used.has(name))
+      .map(([name, schema]) => {
+        const { description, ...rest } = schema;
+        return [name, { description, schema: rest }];
+      }),
+  );
+  const schemas = components.schemas;
   const delivery = schemas.WebhookDelivery as { properties: Record<string, Schema> } | undefined;
   if (delivery !== undefined) {
     const { description, examples } = delivery.properties.payload;
@@ -134,6 +158,14 @@ const DEPRECATION_HEADERS: Record<string, Schema> = {
     description: "RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md)",
   },
   Sunset: { type: "string", description: "RFC 8594: the HTTP date from which the deprecated part may be removed" },
+};
+
+/** The response headers written once under `components.headers` and referenced by every response. */
+const SHARED_HEADERS: Record<string, Schema> = {
+  ...COMMON_RESPONSE_HEADERS,
+  "Retry-After": RETRY_AFTER,
+  "Idempotent-Replayed": REPLAYED,
+  ...DEPRECATION_HEADERS,
 };
 
 const REQUEST_ID: Schema = {

@@ -183,6 +183,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/marketplace/claimable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An account's claimable balances in the markets (payments it could not receive), per token
+     * @description When a market's payment to an account is refused by the token (a blacklisted USDC account), the market keeps it as the account's claimable balance; the account withdraws it to any address with the market's withdrawClaimable(token, to). Lists them per market and token, the largest first: the key's account's by default, any account's with `account` (balances are public on-chain).
+     */
+    get: operations["listClaimableBalances"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/marketplace/listings": {
     parameters: {
       query?: never;
@@ -1031,6 +1051,26 @@ export interface paths {
      * @description The chains and contract addresses the gateway indexes and writes to, as in its deployment file, so a client can talk to the contracts directly (the SDK's deployments).
      */
     get: operations["getDeploymentShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/marketplace/claimable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An account's claimable balances in the markets (payments it could not receive), per token
+     * @description When a market's payment to an account is refused by the token (a blacklisted USDC account), the market keeps it as the account's claimable balance; the account withdraws it to any address with the market's withdrawClaimable(token, to). Lists them per market and token, the largest first: the key's account's by default, any account's with `account` (balances are public on-chain).
+     */
+    get: operations["listClaimableBalancesShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -7951,9 +7991,7 @@ export interface components {
        *       }
        *     }
        */
-      payload: {
-        [key: string]: unknown;
-      };
+      payload: components["schemas"]["WebhookEvent"];
       /**
        * @description `pending`: due or being retried; `delivered`; `failed`: the retry window ended; `cancelled`: a reorg removed its event
        * @enum {string}
@@ -8322,37 +8360,9 @@ export interface operations {
       /** @description The deployment's chains */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "chains": [
-           *           {
-           *             "chain_id": "arbitrum",
-           *             "name": "Arbitrum One",
-           *             "native_chain_id": 42161,
-           *             "is_evm_compatible": true,
-           *             "bridge_address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *             "status": "active"
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               chains: components["schemas"]["BridgeChain"][];
@@ -8380,14 +8390,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8397,14 +8399,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8414,14 +8408,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8431,14 +8417,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8448,16 +8426,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8467,14 +8435,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8509,53 +8469,9 @@ export interface operations {
       /** @description The fee quote */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "source_chain": "arbitrum",
-           *         "destination_chain": "polygon",
-           *         "token": "sSTB",
-           *         "amount": 25,
-           *         "amount_base_units": "25000000000000000000",
-           *         "fees": {
-           *           "default": {
-           *             "token": "USDC",
-           *             "amount": 0.5,
-           *             "amount_base_units": "500000"
-           *           },
-           *           "service": {
-           *             "token": "sSTB",
-           *             "amount": 0.4,
-           *             "amount_base_units": "400000000000000000",
-           *             "discount": "20%"
-           *           },
-           *           "stb_gov": {
-           *             "token": "STBGOV",
-           *             "amount": 0.3,
-           *             "amount_base_units": "300000000000000000",
-           *             "discount": "40%"
-           *           }
-           *         },
-           *         "transport_fee": {
-           *           "token": "ETH",
-           *           "amount": 0.0001,
-           *           "amount_base_units": "100000000000000"
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["BridgeFeeQuote"];
             /** @enum {boolean} */
@@ -8566,14 +8482,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8583,14 +8491,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8600,14 +8500,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8617,14 +8509,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8634,16 +8518,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8653,14 +8527,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8687,38 +8553,9 @@ export interface operations {
       /** @description The bridge transfer */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
-           *         "source_chain": "arbitrum",
-           *         "destination_chain": "polygon",
-           *         "token": "sSTB",
-           *         "amount": 25,
-           *         "amount_base_units": "25000000000000000000",
-           *         "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "status": "pending",
-           *         "fee_option": "default",
-           *         "created_at": 1795740000,
-           *         "completed_at": 1795740000,
-           *         "source_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "destination_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["BridgeTransaction"];
             /** @enum {boolean} */
@@ -8729,14 +8566,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8746,14 +8575,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8763,14 +8584,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8780,14 +8593,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8797,16 +8602,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8816,14 +8611,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8861,43 +8648,9 @@ export interface operations {
       /** @description A page of compute resources */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_resources": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_resources: components["schemas"]["ComputeUnit"][];
@@ -8925,14 +8678,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8942,14 +8687,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8959,14 +8696,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8976,14 +8705,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8993,16 +8714,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9012,14 +8723,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9046,47 +8749,9 @@ export interface operations {
       /** @description The compute resource */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "cu_id": 1,
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_timestamp": 1795740000,
-           *         "metadata": {
-           *           "cpu_cores": 32,
-           *           "ram_gb": 128,
-           *           "storage_gb": 2000,
-           *           "network_mbps": 10000,
-           *           "location": {
-           *             "country": "DE",
-           *             "region": "eu-central"
-           *           },
-           *           "benchmark_results": {
-           *             "cpu_score": 9100,
-           *             "memory_score": 8700,
-           *             "storage_score": 7600,
-           *             "network_score": 9400
-           *           }
-           *         },
-           *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
@@ -9097,14 +8762,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9114,14 +8771,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9131,14 +8780,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9148,14 +8789,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9165,16 +8798,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9184,14 +8807,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9230,43 +8845,9 @@ export interface operations {
       /** @description A page of the provider's compute resources */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_resources": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_resources: components["schemas"]["ComputeUnit"][];
@@ -9294,14 +8875,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9311,14 +8884,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9328,14 +8893,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9345,14 +8902,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9362,16 +8911,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9381,14 +8920,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9415,47 +8946,9 @@ export interface operations {
       /** @description The compute unit */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "cu_id": 1,
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_timestamp": 1795740000,
-           *         "metadata": {
-           *           "cpu_cores": 32,
-           *           "ram_gb": 128,
-           *           "storage_gb": 2000,
-           *           "network_mbps": 10000,
-           *           "location": {
-           *             "country": "DE",
-           *             "region": "eu-central"
-           *           },
-           *           "benchmark_results": {
-           *             "cpu_score": 9100,
-           *             "memory_score": 8700,
-           *             "storage_score": 7600,
-           *             "network_score": 9400
-           *           }
-           *         },
-           *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
@@ -9466,14 +8959,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9483,14 +8968,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9500,14 +8977,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9517,14 +8986,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9534,16 +8995,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9553,14 +9004,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9598,43 +9041,9 @@ export interface operations {
       /** @description A page of compute units */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_units": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_units: components["schemas"]["ComputeUnit"][];
@@ -9662,14 +9071,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9679,14 +9080,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9696,14 +9089,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9713,14 +9098,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9730,16 +9107,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9749,14 +9116,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9780,37 +9139,9 @@ export interface operations {
       /** @description The deployment */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "environment": "mainnet",
-           *         "primary_chain": "arbitrum",
-           *         "chains": [
-           *           {
-           *             "chain_id": "arbitrum",
-           *             "name": "Arbitrum One",
-           *             "native_chain_id": 42161,
-           *             "primary": true,
-           *             "contracts": {
-           *               "ProviderRegistry": "0x5FbDB2315678afecb367f032d93F642f64180aa3"
-           *             }
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Deployment"];
             /** @enum {boolean} */
@@ -9821,14 +9152,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9838,14 +9161,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9855,14 +9170,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9872,14 +9179,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9889,16 +9188,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9908,14 +9197,121 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listClaimableBalances: {
+    parameters: {
+      query?: {
+        /**
+         * @description whose balances (default: the key's account)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        account?: string;
+        /** @description also the balances already withdrawn (amount 0) */
+        include_empty?: boolean;
+        /** @description items per page, 1 to 100 */
+        limit?: number;
+        /** @description page number, from 1 */
+        page?: number;
+        /**
+         * @description only this token's balances
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        token?: string;
+      };
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of claimable balances */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              claimable_balances: components["schemas"]["ClaimableBalance"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
+              limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
+              page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description resource_not_found: no such resource, or no such route */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
+      500: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -9955,43 +9351,9 @@ export interface operations {
       /** @description A page of open listings */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "listings": [
-           *           {
-           *             "listing_id": 4,
-           *             "market_type": "spot",
-           *             "token_type": "sSTB",
-           *             "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "amount": 10,
-           *             "amount_base_units": "10000000000000000000",
-           *             "price_per_token": 2.4,
-           *             "price_per_token_base_units": "2400000",
-           *             "total_price": 24,
-           *             "total_price_base_units": "24000000",
-           *             "listed_at": 1795740000,
-           *             "expiration": 1796344800
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -10019,14 +9381,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10036,14 +9390,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10053,14 +9399,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10070,14 +9408,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10087,16 +9417,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10106,14 +9426,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10140,33 +9452,9 @@ export interface operations {
       /** @description The listing */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "listing_id": 4,
-           *         "token_type": "sSTB",
-           *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "amount": 10,
-           *         "amount_base_units": "10000000000000000000",
-           *         "price_per_token": 2.4,
-           *         "price_per_token_base_units": "2400000",
-           *         "created_at": 1795740000,
-           *         "status": "active"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ListingDetail"];
             /** @enum {boolean} */
@@ -10177,14 +9465,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10194,14 +9474,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10211,14 +9483,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10228,14 +9492,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10245,16 +9501,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10264,14 +9510,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10295,39 +9533,9 @@ export interface operations {
       /** @description The calling key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *         "account": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "tier": "standard",
-           *         "scopes": [
-           *           "read",
-           *           "write"
-           *         ],
-           *         "label": "billing service",
-           *         "created_at": 1795740000,
-           *         "expires_at": 1795740000,
-           *         "rate_limit": {
-           *           "limit": 500,
-           *           "remaining": 499,
-           *           "reset": 1795740000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["CallingKey"];
             /** @enum {boolean} */
@@ -10338,14 +9546,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10355,14 +9555,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10372,14 +9564,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10389,14 +9573,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10406,16 +9582,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10425,14 +9591,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10467,43 +9625,9 @@ export interface operations {
       /** @description A page of providers */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "providers": [
-           *           {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "name": "Acme Compute",
-           *             "status": "active",
-           *             "reputation_score": 87.5,
-           *             "location": {
-           *               "country": "DE",
-           *               "region": "eu-central"
-           *             },
-           *             "total_cu_value": 500,
-           *             "total_cu_value_base_units": "500000000000000000000",
-           *             "available_cu_value": 450,
-           *             "available_cu_value_base_units": "450000000000000000000"
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -10531,14 +9655,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10548,14 +9664,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10565,14 +9673,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10582,14 +9682,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10599,16 +9691,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10618,14 +9700,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10655,57 +9729,9 @@ export interface operations {
       /** @description The provider */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "name": "Acme Compute",
-           *         "status": "active",
-           *         "reputation_score": 87.5,
-           *         "location": {
-           *           "country": "DE",
-           *           "region": "eu-central"
-           *         },
-           *         "total_cu_value": 500,
-           *         "total_cu_value_base_units": "500000000000000000000",
-           *         "available_cu_value": 450,
-           *         "available_cu_value_base_units": "450000000000000000000",
-           *         "registration_date": 1795740000,
-           *         "contact_info": {
-           *           "email": "ops@acme.example",
-           *           "website": "https://acme.example"
-           *         },
-           *         "hardware_specifications": {
-           *           "cpu_type": "AMD EPYC 9654",
-           *           "total_cpu_cores": 384,
-           *           "total_ram_gb": 1536,
-           *           "total_storage_gb": 24000,
-           *           "network_capacity_mbps": 100000
-           *         },
-           *         "statistics": {
-           *           "total_cu_value": 500,
-           *           "total_cu_value_base_units": "500000000000000000000",
-           *           "available_cu_value": 450,
-           *           "available_cu_value_base_units": "450000000000000000000",
-           *           "total_redemptions": 12,
-           *           "successful_redemptions": 11,
-           *           "average_response_time": 42
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ProviderDetail"];
             /** @enum {boolean} */
@@ -10716,14 +9742,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10733,14 +9751,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10750,14 +9760,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10767,14 +9769,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10784,16 +9778,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10803,14 +9787,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10840,43 +9816,9 @@ export interface operations {
       /** @description The provider's collateral */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "status": "none",
-           *         "tier": "standard",
-           *         "collateral_token": {
-           *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "symbol": "USDC",
-           *           "decimals": 6
-           *         },
-           *         "free_collateral": 600,
-           *         "free_collateral_base_units": "600000000",
-           *         "locked_collateral": 15,
-           *         "locked_collateral_base_units": "15000000",
-           *         "required_collateral": 540,
-           *         "required_collateral_base_units": "540000000",
-           *         "available_cu_value": 450,
-           *         "available_cu_value_base_units": "450000000000000000000",
-           *         "total_cu_value": 500,
-           *         "total_cu_value_base_units": "500000000000000000000",
-           *         "staked_until": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ProviderCollateral"];
             /** @enum {boolean} */
@@ -10887,14 +9829,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10904,14 +9838,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10921,14 +9847,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10938,14 +9856,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10955,16 +9865,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10974,14 +9874,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11020,43 +9912,9 @@ export interface operations {
       /** @description A page of the provider's compute resources */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_resources": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_resources: components["schemas"]["ComputeUnit"][];
@@ -11084,14 +9942,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11101,14 +9951,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11118,14 +9960,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11135,14 +9969,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11152,16 +9978,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11171,14 +9987,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11213,43 +10021,9 @@ export interface operations {
       /** @description A page of providers */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "providers": [
-           *           {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "name": "Acme Compute",
-           *             "status": "active",
-           *             "reputation_score": 87.5,
-           *             "location": {
-           *               "country": "DE",
-           *               "region": "eu-central"
-           *             },
-           *             "total_cu_value": 500,
-           *             "total_cu_value_base_units": "500000000000000000000",
-           *             "available_cu_value": 450,
-           *             "available_cu_value_base_units": "450000000000000000000"
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -11277,14 +10051,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11294,14 +10060,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11311,14 +10069,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11328,14 +10078,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11345,16 +10087,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11364,14 +10096,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11406,67 +10130,9 @@ export interface operations {
       /** @description A page of the account's redemptions */
       200: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemptions": [
-           *           {
-           *             "redemption_id": "7",
-           *             "status": "pending",
-           *             "sstb_amount": 12.5,
-           *             "sstb_amount_base_units": "12500000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *             "initiated_at": 1795740000,
-           *             "estimated_fulfillment_time": 1795740000,
-           *             "fulfilled_at": 1795740000,
-           *             "completed_at": 1795740000,
-           *             "lease": {
-           *               "lease_id": "7",
-           *               "status": "active",
-           *               "expires_at": 1795740000,
-           *               "terminated_at": null,
-           *               "renewal_offer": {
-           *                 "price": 5,
-           *                 "price_base_units": "5000000000000000000",
-           *                 "extension": 2592000,
-           *                 "valid_until": 1795740000
-           *               },
-           *               "renewals": []
-           *             },
-           *             "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
-           *             "fee": 0.0125,
-           *             "fee_base_units": "12500000000000000",
-           *             "collateral_locked": 15,
-           *             "collateral_locked_base_units": "15000000",
-           *             "issue_type": "not_delivered",
-           *             "disputed_at": 1795740000,
-           *             "user_won": null,
-           *             "user_access_key": null
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -11494,18 +10160,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11515,18 +10169,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11536,18 +10178,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11557,18 +10187,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11578,20 +10196,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11601,18 +10205,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11669,35 +10261,9 @@ export interface operations {
       /** @description The redemption (managed) or its transactions (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "redemption_id": "7",
-           *         "status": "pending",
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "initiated_at": 1795740000,
-           *         "estimated_fulfillment_time": 1795740000,
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["InitiateRedemptionResult"];
             /** @enum {boolean} */
@@ -11708,14 +10274,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11725,14 +10283,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11742,14 +10292,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11759,14 +10301,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11776,16 +10310,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11795,14 +10319,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11829,48 +10345,9 @@ export interface operations {
       /** @description The redemption */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "status": "pending",
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "initiated_at": 1795740000,
-           *         "estimated_fulfillment_time": 1795740000,
-           *         "fulfilled_at": 1795740000,
-           *         "completed_at": 1795740000,
-           *         "lease": {
-           *           "lease_id": "7",
-           *           "status": "active",
-           *           "expires_at": 1795740000,
-           *           "terminated_at": null,
-           *           "renewal_offer": {
-           *             "price": 5,
-           *             "price_base_units": "5000000000000000000",
-           *             "extension": 2592000,
-           *             "valid_until": 1795740000
-           *           },
-           *           "renewals": []
-           *         },
-           *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Redemption"];
             /** @enum {boolean} */
@@ -11881,14 +10358,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11898,14 +10367,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11915,14 +10376,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11932,14 +10385,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11949,16 +10394,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11968,14 +10403,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12002,28 +10429,9 @@ export interface operations {
       /** @description The access-details envelope */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "envelope": "stbad1.eyJ2IjoxLCJlcGsiOiIuLi4ifQ",
-           *         "fulfilled_at": 1795740000,
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["AccessDetailsEnvelope"];
             /** @enum {boolean} */
@@ -12034,14 +10442,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12051,14 +10451,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12068,14 +10460,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12085,14 +10469,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12102,16 +10478,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12121,14 +10487,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12157,30 +10515,9 @@ export interface operations {
       /** @description The confirmation (managed) or its transaction (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "redemption_id": "7",
-           *         "status": "confirmed",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ConfirmRedemptionResult"];
             /** @enum {boolean} */
@@ -12191,14 +10528,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12208,14 +10537,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12225,14 +10546,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12242,14 +10555,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12259,16 +10564,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12278,14 +10573,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12312,34 +10599,9 @@ export interface operations {
       /** @description The dispute's evidence */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "issue_type": "not_delivered",
-           *         "description": "No SSH access after 6 hours",
-           *         "evidence": {
-           *           "log": "ssh: connect to host port 22: Connection refused"
-           *         },
-           *         "document": "{\"description\":\"No SSH access after 6 hours\",\"evidence\":{},\"issue_type\":\"not_delivered\"}",
-           *         "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "created_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["DisputeEvidence"];
             /** @enum {boolean} */
@@ -12350,14 +10612,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12367,14 +10621,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12384,14 +10630,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12401,14 +10639,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12418,16 +10648,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12437,14 +10657,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12487,32 +10699,9 @@ export interface operations {
       /** @description The dispute (managed) or its transaction (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "redemption_id": "7",
-           *         "status": "disputed",
-           *         "issue_type": "not_delivered",
-           *         "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["OpenDisputeResult"];
             /** @enum {boolean} */
@@ -12523,14 +10712,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12540,14 +10721,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12557,14 +10730,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12574,14 +10739,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12591,16 +10748,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12610,14 +10757,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12644,35 +10783,9 @@ export interface operations {
       /** @description What was asked */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "specifications": {
-           *           "cpu_cores": 8,
-           *           "ram_gb": 32,
-           *           "storage_gb": 200,
-           *           "network_mbps": 1000
-           *         },
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "created_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["RedemptionRequest"];
             /** @enum {boolean} */
@@ -12683,14 +10796,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12700,14 +10805,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12717,14 +10814,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12734,14 +10823,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12751,16 +10832,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12770,14 +10841,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12811,58 +10874,9 @@ export interface operations {
       /** @description The quote */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "fee": 0.0125,
-           *         "fee_base_units": "12500000000000000",
-           *         "total": 12.5125,
-           *         "total_base_units": "12512500000000000000",
-           *         "minimum": 1,
-           *         "minimum_base_units": "1000000000000000000",
-           *         "tier": "standard",
-           *         "fulfilment_seconds": 86400,
-           *         "deadline": 1795740000,
-           *         "collateral_token": {
-           *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "symbol": "USDC",
-           *           "decimals": 6
-           *         },
-           *         "collateral_locked": 15,
-           *         "collateral_locked_base_units": "15000000",
-           *         "collateral_ratio_bps": 12000,
-           *         "compensation": {
-           *           "if_expired_during_stake": 12.5,
-           *           "if_expired_during_stake_base_units": "12500000",
-           *           "if_expired_after_stake": 15,
-           *           "if_expired_after_stake_base_units": "15000000",
-           *           "if_dispute_won": 15,
-           *           "if_dispute_won_base_units": "15000000",
-           *           "provider_staked_until": 1795740000,
-           *           "applies_now": "during_stake"
-           *         },
-           *         "provider_status": "none",
-           *         "provider_available_cu_value": 450,
-           *         "provider_available_cu_value_base_units": "450000000000000000000",
-           *         "refusal": null
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["RedemptionQuote"];
             /** @enum {boolean} */
@@ -12873,14 +10887,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12890,14 +10896,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12907,14 +10905,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12924,14 +10914,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12941,16 +10923,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12960,14 +10932,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12991,27 +10955,9 @@ export interface operations {
       /** @description The session */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "created_at": 1795740000,
-           *         "expires_at": 1795826400
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
@@ -13022,14 +10968,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13039,14 +10977,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13056,14 +10986,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13073,14 +10995,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13090,16 +11004,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13109,14 +11013,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13154,29 +11050,9 @@ export interface operations {
       /** @description The session (its cookie is set) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "created_at": 1795740000,
-           *         "expires_at": 1795826400
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
@@ -13187,14 +11063,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13204,14 +11072,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13221,14 +11081,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13238,14 +11090,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13255,16 +11099,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13274,14 +11108,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13305,25 +11131,9 @@ export interface operations {
       /** @description Signed out */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "signed_out": true
-           *       }
-           *     }
-           */
           "application/json": {
             /** @description the sign-out */
             data: {
@@ -13341,14 +11151,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13358,14 +11160,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13375,14 +11169,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13392,14 +11178,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13409,16 +11187,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13428,14 +11196,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13459,27 +11219,9 @@ export interface operations {
       /** @description The access public key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
-           *         "updated_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
@@ -13490,14 +11232,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13507,14 +11241,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13524,14 +11250,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13541,14 +11259,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13558,16 +11268,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13577,14 +11277,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13615,27 +11307,9 @@ export interface operations {
       /** @description The registered key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
-           *         "updated_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
@@ -13646,14 +11320,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13663,14 +11329,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13680,14 +11338,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13697,14 +11347,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13714,16 +11356,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13733,14 +11365,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13764,41 +11388,9 @@ export interface operations {
       /** @description The address's API keys */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "keys": [
-           *           {
-           *             "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *             "label": "laptop",
-           *             "tier": "standard",
-           *             "scopes": [
-           *               "read"
-           *             ],
-           *             "rate_limit": 100,
-           *             "created_at": 1795740000,
-           *             "expires_at": null,
-           *             "revoked_at": null,
-           *             "last_used_at": 1795740000,
-           *             "requests_24h": 42
-           *           }
-           *         ],
-           *         "total": 1
-           *       }
-           *     }
-           */
           "application/json": {
             /** @description the address's keys */
             data: {
@@ -13818,14 +11410,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13835,14 +11419,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13852,14 +11428,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13869,14 +11437,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13886,16 +11446,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13905,14 +11455,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13952,39 +11494,9 @@ export interface operations {
       /** @description The new key and its token */
       201: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *         "label": "laptop",
-           *         "tier": "standard",
-           *         "scopes": [
-           *           "read"
-           *         ],
-           *         "rate_limit": 100,
-           *         "created_at": 1795740000,
-           *         "expires_at": null,
-           *         "revoked_at": null,
-           *         "last_used_at": null,
-           *         "requests_24h": 0,
-           *         "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwYjlmIn0.c2lnbmF0dXJl"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["CreatedApiKey"];
             /** @enum {boolean} */
@@ -13995,14 +11507,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14012,14 +11516,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14029,14 +11525,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14046,14 +11534,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14063,16 +11543,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14082,14 +11552,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14119,36 +11581,9 @@ export interface operations {
       /** @description The revoked key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *         "label": "laptop",
-           *         "tier": "standard",
-           *         "scopes": [
-           *           "read"
-           *         ],
-           *         "rate_limit": 100,
-           *         "created_at": 1795740000,
-           *         "expires_at": null,
-           *         "revoked_at": null,
-           *         "last_used_at": 1795740000,
-           *         "requests_24h": 42
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ApiKey"];
             /** @enum {boolean} */
@@ -14159,14 +11594,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14176,14 +11603,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14193,14 +11612,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14210,14 +11621,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14227,16 +11630,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14246,14 +11639,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14283,31 +11668,9 @@ export interface operations {
       /** @description The nonce */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "nonce": "k3J9dX2mQ7pL",
-           *         "expires_at": 1795740300,
-           *         "domain": "portal.example",
-           *         "uri": "https://portal.example",
-           *         "chain_id": 42161
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["SignInNonce"];
             /** @enum {boolean} */
@@ -14318,14 +11681,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14335,14 +11690,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14352,14 +11699,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14369,14 +11708,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14386,16 +11717,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14405,14 +11726,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14436,35 +11749,9 @@ export interface operations {
       /** @description The account's balance */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "account": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "sstb_balance": 120,
-           *         "sstb_balance_base_units": "120000000000000000000",
-           *         "balances": [
-           *           {
-           *             "chain": "arbitrum",
-           *             "native_chain_id": 42161,
-           *             "sstb_balance": 120,
-           *             "sstb_balance_base_units": "120000000000000000000"
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["SstbBalance"];
             /** @enum {boolean} */
@@ -14475,14 +11762,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14492,14 +11771,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14509,14 +11780,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14526,14 +11789,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14543,16 +11798,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14562,14 +11807,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14615,32 +11852,9 @@ export interface operations {
       /** @description The transfer (managed) or its transaction (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["TransferResult"];
             /** @enum {boolean} */
@@ -14651,14 +11865,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14668,14 +11874,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14685,14 +11883,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14702,14 +11892,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14719,16 +11901,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14738,14 +11910,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14775,74 +11939,9 @@ export interface operations {
       /** @description The verification */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_method": "attestation",
-           *         "proof": "0x1234",
-           *         "status": "verified",
-           *         "created_at": 1795740000,
-           *         "verified_at": 1795740000,
-           *         "verification_type": "attestation",
-           *         "rejection": {
-           *           "parameter": "benchmark_results.cpu_score",
-           *           "reason": "is implausible for the declared hardware"
-           *         },
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "expiry": 1795826400,
-           *         "threshold": 2,
-           *         "attestation": {
-           *           "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *           "cuValue": "50000000000000000000",
-           *           "specs": {
-           *             "cpuCores": 32,
-           *             "ramGb": 128,
-           *             "storageGb": 2000,
-           *             "networkMbps": 10000,
-           *             "cpuScore": 9100,
-           *             "memoryScore": 8700,
-           *             "storageScore": 7600,
-           *             "networkScore": 9400
-           *           },
-           *           "expiry": 1795826400,
-           *           "nonce": "1"
-           *         },
-           *         "signatures": [
-           *           {
-           *             "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-           *           }
-           *         ],
-           *         "minted": true,
-           *         "cu_id": 1,
-           *         "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "mint": {
-           *           "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_amount": "60000000",
-           *           "staking_period_min": 2592000,
-           *           "staking_period_max": 31536000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Verification"];
             /** @enum {boolean} */
@@ -14853,14 +11952,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14870,14 +11961,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14887,14 +11970,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14904,14 +11979,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14921,16 +11988,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14940,14 +11997,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15092,76 +12141,9 @@ export interface operations {
       /** @description The verification */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_method": "attestation",
-           *         "proof": "0x1234",
-           *         "status": "verified",
-           *         "created_at": 1795740000,
-           *         "verified_at": 1795740000,
-           *         "verification_type": "attestation",
-           *         "rejection": {
-           *           "parameter": "benchmark_results.cpu_score",
-           *           "reason": "is implausible for the declared hardware"
-           *         },
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "expiry": 1795826400,
-           *         "threshold": 2,
-           *         "attestation": {
-           *           "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *           "cuValue": "50000000000000000000",
-           *           "specs": {
-           *             "cpuCores": 32,
-           *             "ramGb": 128,
-           *             "storageGb": 2000,
-           *             "networkMbps": 10000,
-           *             "cpuScore": 9100,
-           *             "memoryScore": 8700,
-           *             "storageScore": 7600,
-           *             "networkScore": 9400
-           *           },
-           *           "expiry": 1795826400,
-           *           "nonce": "1"
-           *         },
-           *         "signatures": [
-           *           {
-           *             "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-           *           }
-           *         ],
-           *         "minted": true,
-           *         "cu_id": 1,
-           *         "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "mint": {
-           *           "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_amount": "60000000",
-           *           "staking_period_min": 2592000,
-           *           "staking_period_max": 31536000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Verification"];
             /** @enum {boolean} */
@@ -15172,14 +12154,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15189,14 +12163,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15206,14 +12172,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15223,14 +12181,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15240,16 +12190,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15259,14 +12199,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15335,76 +12267,9 @@ export interface operations {
       /** @description The verification */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_method": "attestation",
-           *         "proof": "0x1234",
-           *         "status": "verified",
-           *         "created_at": 1795740000,
-           *         "verified_at": 1795740000,
-           *         "verification_type": "attestation",
-           *         "rejection": {
-           *           "parameter": "benchmark_results.cpu_score",
-           *           "reason": "is implausible for the declared hardware"
-           *         },
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "expiry": 1795826400,
-           *         "threshold": 2,
-           *         "attestation": {
-           *           "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *           "cuValue": "50000000000000000000",
-           *           "specs": {
-           *             "cpuCores": 32,
-           *             "ramGb": 128,
-           *             "storageGb": 2000,
-           *             "networkMbps": 10000,
-           *             "cpuScore": 9100,
-           *             "memoryScore": 8700,
-           *             "storageScore": 7600,
-           *             "networkScore": 9400
-           *           },
-           *           "expiry": 1795826400,
-           *           "nonce": "1"
-           *         },
-           *         "signatures": [
-           *           {
-           *             "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-           *           }
-           *         ],
-           *         "minted": true,
-           *         "cu_id": 1,
-           *         "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "mint": {
-           *           "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_amount": "60000000",
-           *           "staking_period_min": 2592000,
-           *           "staking_period_max": 31536000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Verification"];
             /** @enum {boolean} */
@@ -15415,14 +12280,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15432,14 +12289,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15449,14 +12298,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15466,14 +12307,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15483,16 +12316,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15502,14 +12325,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15538,42 +12353,9 @@ export interface operations {
       /** @description A page of subscriptions */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "webhooks": [
-           *           {
-           *             "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *             "url": "https://hooks.example.com/compute",
-           *             "events": [
-           *               "sstb.minted"
-           *             ],
-           *             "timestamp_format": "unix",
-           *             "own_events_only": true,
-           *             "created_at": 1795740000,
-           *             "rotated_at": 1795740000,
-           *             "previous_secret_expires_at": null,
-           *             "warnings": []
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -15601,14 +12383,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15618,14 +12392,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15635,14 +12401,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15652,14 +12410,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15669,16 +12419,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15688,14 +12428,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15766,38 +12498,9 @@ export interface operations {
       /** @description The subscription and its secret */
       201: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "url": "https://hooks.example.com/compute",
-           *         "events": [
-           *           "sstb.minted"
-           *         ],
-           *         "timestamp_format": "unix",
-           *         "own_events_only": true,
-           *         "created_at": 1795740000,
-           *         "rotated_at": 1795740000,
-           *         "previous_secret_expires_at": null,
-           *         "warnings": [],
-           *         "secret": "whsec_3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
@@ -15808,14 +12511,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15825,14 +12520,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15842,14 +12529,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15859,14 +12538,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15876,16 +12547,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15895,14 +12556,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15932,35 +12585,9 @@ export interface operations {
       /** @description The subscription */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "url": "https://hooks.example.com/compute",
-           *         "events": [
-           *           "sstb.minted"
-           *         ],
-           *         "timestamp_format": "unix",
-           *         "own_events_only": true,
-           *         "created_at": 1795740000,
-           *         "rotated_at": 1795740000,
-           *         "previous_secret_expires_at": null,
-           *         "warnings": []
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookSubscription"];
             /** @enum {boolean} */
@@ -15971,14 +12598,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15988,14 +12607,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16005,14 +12616,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16022,14 +12625,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16039,16 +12634,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16058,14 +12643,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16095,26 +12672,9 @@ export interface operations {
       /** @description The deletion */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "deleted": true
-           *       }
-           *     }
-           */
           "application/json": {
             /** @description the deleted subscription */
             data: {
@@ -16137,14 +12697,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16154,14 +12706,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16171,14 +12715,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16188,14 +12724,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16205,16 +12733,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16224,14 +12742,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16268,70 +12778,9 @@ export interface operations {
       /** @description A page of deliveries */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "deliveries": [
-           *           {
-           *             "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-           *             "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *             "event": "cu.verified",
-           *             "status": "delivered",
-           *             "attempts": 1,
-           *             "created_at": 1795740000,
-           *             "next_attempt_at": null,
-           *             "delivered_at": 1795740000,
-           *             "last_status_code": 200,
-           *             "last_error": null,
-           *             "payload": {
-           *               "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *               "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
-           *               "event": "sstb.minted",
-           *               "timestamp": 1795740000,
-           *               "data": {
-           *                 "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *                 "sstb_amount": 50,
-           *                 "sstb_amount_base_units": "50000000000000000000",
-           *                 "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *                 "cu_value": 50,
-           *                 "cu_value_base_units": "50000000000000000000",
-           *                 "cu_id": 1,
-           *                 "collateral_amount": 60,
-           *                 "collateral_amount_base_units": "60000000",
-           *                 "staking_period": 2592000,
-           *                 "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *               }
-           *             },
-           *             "attempt_log": [
-           *               {
-           *                 "attempt": 1,
-           *                 "started_at": 1795740000,
-           *                 "duration_ms": 84,
-           *                 "status_code": 200,
-           *                 "error": null,
-           *                 "ok": true
-           *               }
-           *             ]
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               deliveries: components["schemas"]["WebhookDelivery"][];
@@ -16359,14 +12808,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16376,14 +12817,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16393,14 +12826,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16410,14 +12835,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16427,16 +12844,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16446,14 +12853,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16494,65 +12893,9 @@ export interface operations {
       /** @description The delivery, due now */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-           *         "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *         "event": "cu.verified",
-           *         "status": "delivered",
-           *         "attempts": 1,
-           *         "created_at": 1795740000,
-           *         "next_attempt_at": null,
-           *         "delivered_at": 1795740000,
-           *         "last_status_code": 200,
-           *         "last_error": null,
-           *         "payload": {
-           *           "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *           "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
-           *           "event": "sstb.minted",
-           *           "timestamp": 1795740000,
-           *           "data": {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "sstb_amount": 50,
-           *             "sstb_amount_base_units": "50000000000000000000",
-           *             "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "cu_id": 1,
-           *             "collateral_amount": 60,
-           *             "collateral_amount_base_units": "60000000",
-           *             "staking_period": 2592000,
-           *             "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *           }
-           *         },
-           *         "attempt_log": [
-           *           {
-           *             "attempt": 1,
-           *             "started_at": 1795740000,
-           *             "duration_ms": 84,
-           *             "status_code": 200,
-           *             "error": null,
-           *             "ok": true
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
@@ -16563,14 +12906,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16580,14 +12915,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16597,14 +12924,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16614,14 +12933,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16631,16 +12942,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16650,14 +12951,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16699,38 +12992,9 @@ export interface operations {
       /** @description The subscription and its new secret */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "url": "https://hooks.example.com/compute",
-           *         "events": [
-           *           "sstb.minted"
-           *         ],
-           *         "timestamp_format": "unix",
-           *         "own_events_only": true,
-           *         "created_at": 1795740000,
-           *         "rotated_at": 1795740000,
-           *         "previous_secret_expires_at": null,
-           *         "warnings": [],
-           *         "secret": "whsec_3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
@@ -16741,14 +13005,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16758,14 +13014,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16775,14 +13023,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16792,14 +13032,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16809,16 +13041,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16828,14 +13050,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16871,65 +13085,9 @@ export interface operations {
       /** @description The queued test delivery */
       202: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-           *         "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *         "event": "cu.verified",
-           *         "status": "delivered",
-           *         "attempts": 1,
-           *         "created_at": 1795740000,
-           *         "next_attempt_at": null,
-           *         "delivered_at": 1795740000,
-           *         "last_status_code": 200,
-           *         "last_error": null,
-           *         "payload": {
-           *           "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *           "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
-           *           "event": "sstb.minted",
-           *           "timestamp": 1795740000,
-           *           "data": {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "sstb_amount": 50,
-           *             "sstb_amount_base_units": "50000000000000000000",
-           *             "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "cu_id": 1,
-           *             "collateral_amount": 60,
-           *             "collateral_amount_base_units": "60000000",
-           *             "staking_period": 2592000,
-           *             "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *           }
-           *         },
-           *         "attempt_log": [
-           *           {
-           *             "attempt": 1,
-           *             "started_at": 1795740000,
-           *             "duration_ms": 84,
-           *             "status_code": 200,
-           *             "error": null,
-           *             "ok": true
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
@@ -16940,14 +13098,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16957,14 +13107,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16974,14 +13116,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16991,14 +13125,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17008,16 +13134,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17027,14 +13143,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17046,10 +13154,15 @@ export interface operations {
   queryGraphqlWithGet: {
     parameters: {
       query?: {
+        /** @description GraphQL request extensions, as JSON (not used by the gateway) */
         extensions?: string;
+        /** @description which operation of the document to run */
         operationName?: string | null;
+        /** @description not used: the gateway keeps no persisted queries */
         persisted?: boolean;
+        /** @description the GraphQL document (queries only) */
         query?: string;
+        /** @description the variables, as a JSON object */
         variables?: string;
       };
       header?: {
@@ -17064,28 +13177,9 @@ export interface operations {
       /** @description The query's data (and `errors` for the fields that failed) */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "data": {
-           *         "provider": {
-           *           "id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "name": "Acme Compute",
-           *           "reputation": 87.5
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               [key: string]: unknown;
@@ -17109,40 +13203,9 @@ export interface operations {
       /** @description invalid_parameter: the request failed before or while running the query */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "invalid_parameter",
-           *         "message": "invalid limit: must be <= 100",
-           *         "details": {
-           *           "parameter": "limit",
-           *           "reason": "must be <= 100"
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "invalid_parameter",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17188,37 +13251,9 @@ export interface operations {
       /** @description authentication_error: the request failed before or while running the query */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "authentication_error",
-           *         "message": "an API key is required",
-           *         "details": {}
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "authentication_error",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17264,39 +13299,9 @@ export interface operations {
       /** @description authorization_error: the request failed before or while running the query */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "authorization_error",
-           *         "message": "this API key lacks the \"write\" scope",
-           *         "details": {
-           *           "scope": "write"
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "authorization_error",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17342,40 +13347,9 @@ export interface operations {
       /** @description resource_not_found: the request failed before or while running the query */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "resource_not_found",
-           *         "message": "provider 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 not found",
-           *         "details": {
-           *           "resource": "provider",
-           *           "id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "resource_not_found",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17421,42 +13395,9 @@ export interface operations {
       /** @description rate_limit_exceeded: the request failed before or while running the query */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "rate_limit_exceeded",
-           *         "message": "rate limit of 100 requests per minute exceeded",
-           *         "details": {
-           *           "limit": 100,
-           *           "retry_after_seconds": 42
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "rate_limit_exceeded",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17502,37 +13443,9 @@ export interface operations {
       /** @description internal_error: the request failed before or while running the query */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "internal_error",
-           *         "message": "internal error",
-           *         "details": {}
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "internal_error",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17602,28 +13515,9 @@ export interface operations {
       /** @description The query's data (and `errors` for the fields that failed) */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "data": {
-           *         "provider": {
-           *           "id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "name": "Acme Compute",
-           *           "reputation": 87.5
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               [key: string]: unknown;
@@ -17647,40 +13541,9 @@ export interface operations {
       /** @description invalid_parameter: the request failed before or while running the query */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "invalid_parameter",
-           *         "message": "invalid limit: must be <= 100",
-           *         "details": {
-           *           "parameter": "limit",
-           *           "reason": "must be <= 100"
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "invalid_parameter",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17726,37 +13589,9 @@ export interface operations {
       /** @description authentication_error: the request failed before or while running the query */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "authentication_error",
-           *         "message": "an API key is required",
-           *         "details": {}
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "authentication_error",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17802,39 +13637,9 @@ export interface operations {
       /** @description authorization_error: the request failed before or while running the query */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "authorization_error",
-           *         "message": "this API key lacks the \"write\" scope",
-           *         "details": {
-           *           "scope": "write"
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "authorization_error",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17880,40 +13685,9 @@ export interface operations {
       /** @description resource_not_found: the request failed before or while running the query */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "resource_not_found",
-           *         "message": "provider 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 not found",
-           *         "details": {
-           *           "resource": "provider",
-           *           "id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "resource_not_found",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -17959,42 +13733,9 @@ export interface operations {
       /** @description rate_limit_exceeded: the request failed before or while running the query */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "rate_limit_exceeded",
-           *         "message": "rate limit of 100 requests per minute exceeded",
-           *         "details": {
-           *           "limit": 100,
-           *           "retry_after_seconds": 42
-           *         }
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "rate_limit_exceeded",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -18040,37 +13781,9 @@ export interface operations {
       /** @description internal_error: the request failed before or while running the query */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": false,
-           *       "error": {
-           *         "code": "internal_error",
-           *         "message": "internal error",
-           *         "details": {}
-           *       },
-           *       "data": null,
-           *       "errors": [
-           *         {
-           *           "message": "failed",
-           *           "extensions": {
-           *             "code": "internal_error",
-           *             "details": {}
-           *           }
-           *         }
-           *       ]
-           *     }
-           */
           "application/json": {
             data?: null;
             error?: {
@@ -18135,37 +13848,9 @@ export interface operations {
       /** @description The deployment's chains */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "chains": [
-           *           {
-           *             "chain_id": "arbitrum",
-           *             "name": "Arbitrum One",
-           *             "native_chain_id": 42161,
-           *             "is_evm_compatible": true,
-           *             "bridge_address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *             "status": "active"
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               chains: components["schemas"]["BridgeChain"][];
@@ -18193,14 +13878,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18210,14 +13887,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18227,14 +13896,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18244,14 +13905,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18261,16 +13914,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18280,14 +13923,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18322,53 +13957,9 @@ export interface operations {
       /** @description The fee quote */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "source_chain": "arbitrum",
-           *         "destination_chain": "polygon",
-           *         "token": "sSTB",
-           *         "amount": 25,
-           *         "amount_base_units": "25000000000000000000",
-           *         "fees": {
-           *           "default": {
-           *             "token": "USDC",
-           *             "amount": 0.5,
-           *             "amount_base_units": "500000"
-           *           },
-           *           "service": {
-           *             "token": "sSTB",
-           *             "amount": 0.4,
-           *             "amount_base_units": "400000000000000000",
-           *             "discount": "20%"
-           *           },
-           *           "stb_gov": {
-           *             "token": "STBGOV",
-           *             "amount": 0.3,
-           *             "amount_base_units": "300000000000000000",
-           *             "discount": "40%"
-           *           }
-           *         },
-           *         "transport_fee": {
-           *           "token": "ETH",
-           *           "amount": 0.0001,
-           *           "amount_base_units": "100000000000000"
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["BridgeFeeQuote"];
             /** @enum {boolean} */
@@ -18379,14 +13970,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18396,14 +13979,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18413,14 +13988,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18430,14 +13997,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18447,16 +14006,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18466,14 +14015,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18500,38 +14041,9 @@ export interface operations {
       /** @description The bridge transfer */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
-           *         "source_chain": "arbitrum",
-           *         "destination_chain": "polygon",
-           *         "token": "sSTB",
-           *         "amount": 25,
-           *         "amount_base_units": "25000000000000000000",
-           *         "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "status": "pending",
-           *         "fee_option": "default",
-           *         "created_at": 1795740000,
-           *         "completed_at": 1795740000,
-           *         "source_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "destination_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["BridgeTransaction"];
             /** @enum {boolean} */
@@ -18542,14 +14054,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18559,14 +14063,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18576,14 +14072,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18593,14 +14081,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18610,16 +14090,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18629,14 +14099,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18674,43 +14136,9 @@ export interface operations {
       /** @description A page of compute resources */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_resources": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_resources: components["schemas"]["ComputeUnit"][];
@@ -18738,14 +14166,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18755,14 +14175,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18772,14 +14184,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18789,14 +14193,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18806,16 +14202,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18825,14 +14211,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18859,47 +14237,9 @@ export interface operations {
       /** @description The compute resource */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "cu_id": 1,
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_timestamp": 1795740000,
-           *         "metadata": {
-           *           "cpu_cores": 32,
-           *           "ram_gb": 128,
-           *           "storage_gb": 2000,
-           *           "network_mbps": 10000,
-           *           "location": {
-           *             "country": "DE",
-           *             "region": "eu-central"
-           *           },
-           *           "benchmark_results": {
-           *             "cpu_score": 9100,
-           *             "memory_score": 8700,
-           *             "storage_score": 7600,
-           *             "network_score": 9400
-           *           }
-           *         },
-           *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
@@ -18910,14 +14250,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18927,14 +14259,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18944,14 +14268,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18961,14 +14277,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18978,16 +14286,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18997,14 +14295,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19043,43 +14333,9 @@ export interface operations {
       /** @description A page of the provider's compute resources */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_resources": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_resources: components["schemas"]["ComputeUnit"][];
@@ -19107,14 +14363,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19124,14 +14372,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19141,14 +14381,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19158,14 +14390,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19175,16 +14399,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19194,14 +14408,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19228,47 +14434,9 @@ export interface operations {
       /** @description The compute unit */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "cu_id": 1,
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_timestamp": 1795740000,
-           *         "metadata": {
-           *           "cpu_cores": 32,
-           *           "ram_gb": 128,
-           *           "storage_gb": 2000,
-           *           "network_mbps": 10000,
-           *           "location": {
-           *             "country": "DE",
-           *             "region": "eu-central"
-           *           },
-           *           "benchmark_results": {
-           *             "cpu_score": 9100,
-           *             "memory_score": 8700,
-           *             "storage_score": 7600,
-           *             "network_score": 9400
-           *           }
-           *         },
-           *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
@@ -19279,14 +14447,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19296,14 +14456,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19313,14 +14465,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19330,14 +14474,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19347,16 +14483,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19366,14 +14492,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19411,43 +14529,9 @@ export interface operations {
       /** @description A page of compute units */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_units": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_units: components["schemas"]["ComputeUnit"][];
@@ -19475,14 +14559,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19492,14 +14568,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19509,14 +14577,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19526,14 +14586,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19543,16 +14595,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19562,14 +14604,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19593,37 +14627,9 @@ export interface operations {
       /** @description The deployment */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "environment": "mainnet",
-           *         "primary_chain": "arbitrum",
-           *         "chains": [
-           *           {
-           *             "chain_id": "arbitrum",
-           *             "name": "Arbitrum One",
-           *             "native_chain_id": 42161,
-           *             "primary": true,
-           *             "contracts": {
-           *               "ProviderRegistry": "0x5FbDB2315678afecb367f032d93F642f64180aa3"
-           *             }
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Deployment"];
             /** @enum {boolean} */
@@ -19634,14 +14640,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19651,14 +14649,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19668,14 +14658,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19685,14 +14667,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19702,16 +14676,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19721,14 +14685,121 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listClaimableBalancesShort: {
+    parameters: {
+      query?: {
+        /**
+         * @description whose balances (default: the key's account)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        account?: string;
+        /** @description also the balances already withdrawn (amount 0) */
+        include_empty?: boolean;
+        /** @description items per page, 1 to 100 */
+        limit?: number;
+        /** @description page number, from 1 */
+        page?: number;
+        /**
+         * @description only this token's balances
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        token?: string;
+      };
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of claimable balances */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              claimable_balances: components["schemas"]["ClaimableBalance"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
+              limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
+              page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description resource_not_found: no such resource, or no such route */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
+      500: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -19768,43 +14839,9 @@ export interface operations {
       /** @description A page of open listings */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "listings": [
-           *           {
-           *             "listing_id": 4,
-           *             "market_type": "spot",
-           *             "token_type": "sSTB",
-           *             "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "amount": 10,
-           *             "amount_base_units": "10000000000000000000",
-           *             "price_per_token": 2.4,
-           *             "price_per_token_base_units": "2400000",
-           *             "total_price": 24,
-           *             "total_price_base_units": "24000000",
-           *             "listed_at": 1795740000,
-           *             "expiration": 1796344800
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -19832,14 +14869,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19849,14 +14878,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19866,14 +14887,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19883,14 +14896,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19900,16 +14905,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19919,14 +14914,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19953,33 +14940,9 @@ export interface operations {
       /** @description The listing */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "listing_id": 4,
-           *         "token_type": "sSTB",
-           *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "amount": 10,
-           *         "amount_base_units": "10000000000000000000",
-           *         "price_per_token": 2.4,
-           *         "price_per_token_base_units": "2400000",
-           *         "created_at": 1795740000,
-           *         "status": "active"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ListingDetail"];
             /** @enum {boolean} */
@@ -19990,14 +14953,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20007,14 +14962,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20024,14 +14971,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20041,14 +14980,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20058,16 +14989,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20077,14 +14998,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20108,39 +15021,9 @@ export interface operations {
       /** @description The calling key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *         "account": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "tier": "standard",
-           *         "scopes": [
-           *           "read",
-           *           "write"
-           *         ],
-           *         "label": "billing service",
-           *         "created_at": 1795740000,
-           *         "expires_at": 1795740000,
-           *         "rate_limit": {
-           *           "limit": 500,
-           *           "remaining": 499,
-           *           "reset": 1795740000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["CallingKey"];
             /** @enum {boolean} */
@@ -20151,14 +15034,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20168,14 +15043,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20185,14 +15052,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20202,14 +15061,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20219,16 +15070,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20238,14 +15079,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20280,43 +15113,9 @@ export interface operations {
       /** @description A page of providers */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "providers": [
-           *           {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "name": "Acme Compute",
-           *             "status": "active",
-           *             "reputation_score": 87.5,
-           *             "location": {
-           *               "country": "DE",
-           *               "region": "eu-central"
-           *             },
-           *             "total_cu_value": 500,
-           *             "total_cu_value_base_units": "500000000000000000000",
-           *             "available_cu_value": 450,
-           *             "available_cu_value_base_units": "450000000000000000000"
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -20344,14 +15143,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20361,14 +15152,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20378,14 +15161,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20395,14 +15170,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20412,16 +15179,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20431,14 +15188,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20468,57 +15217,9 @@ export interface operations {
       /** @description The provider */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "name": "Acme Compute",
-           *         "status": "active",
-           *         "reputation_score": 87.5,
-           *         "location": {
-           *           "country": "DE",
-           *           "region": "eu-central"
-           *         },
-           *         "total_cu_value": 500,
-           *         "total_cu_value_base_units": "500000000000000000000",
-           *         "available_cu_value": 450,
-           *         "available_cu_value_base_units": "450000000000000000000",
-           *         "registration_date": 1795740000,
-           *         "contact_info": {
-           *           "email": "ops@acme.example",
-           *           "website": "https://acme.example"
-           *         },
-           *         "hardware_specifications": {
-           *           "cpu_type": "AMD EPYC 9654",
-           *           "total_cpu_cores": 384,
-           *           "total_ram_gb": 1536,
-           *           "total_storage_gb": 24000,
-           *           "network_capacity_mbps": 100000
-           *         },
-           *         "statistics": {
-           *           "total_cu_value": 500,
-           *           "total_cu_value_base_units": "500000000000000000000",
-           *           "available_cu_value": 450,
-           *           "available_cu_value_base_units": "450000000000000000000",
-           *           "total_redemptions": 12,
-           *           "successful_redemptions": 11,
-           *           "average_response_time": 42
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ProviderDetail"];
             /** @enum {boolean} */
@@ -20529,14 +15230,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20546,14 +15239,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20563,14 +15248,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20580,14 +15257,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20597,16 +15266,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20616,14 +15275,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20653,43 +15304,9 @@ export interface operations {
       /** @description The provider's collateral */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "status": "none",
-           *         "tier": "standard",
-           *         "collateral_token": {
-           *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "symbol": "USDC",
-           *           "decimals": 6
-           *         },
-           *         "free_collateral": 600,
-           *         "free_collateral_base_units": "600000000",
-           *         "locked_collateral": 15,
-           *         "locked_collateral_base_units": "15000000",
-           *         "required_collateral": 540,
-           *         "required_collateral_base_units": "540000000",
-           *         "available_cu_value": 450,
-           *         "available_cu_value_base_units": "450000000000000000000",
-           *         "total_cu_value": 500,
-           *         "total_cu_value_base_units": "500000000000000000000",
-           *         "staked_until": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ProviderCollateral"];
             /** @enum {boolean} */
@@ -20700,14 +15317,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20717,14 +15326,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20734,14 +15335,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20751,14 +15344,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20768,16 +15353,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20787,14 +15362,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20833,43 +15400,9 @@ export interface operations {
       /** @description A page of the provider's compute resources */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "compute_resources": [
-           *           {
-           *             "cu_id": 1,
-           *             "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "verification_timestamp": 1795740000,
-           *             "metadata": {
-           *               "cpu_cores": 32,
-           *               "ram_gb": 128,
-           *               "storage_gb": 2000,
-           *               "network_mbps": 10000
-           *             }
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               compute_resources: components["schemas"]["ComputeUnit"][];
@@ -20897,14 +15430,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20914,14 +15439,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20931,14 +15448,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20948,14 +15457,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20965,16 +15466,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20984,14 +15475,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21026,43 +15509,9 @@ export interface operations {
       /** @description A page of providers */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "providers": [
-           *           {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "name": "Acme Compute",
-           *             "status": "active",
-           *             "reputation_score": 87.5,
-           *             "location": {
-           *               "country": "DE",
-           *               "region": "eu-central"
-           *             },
-           *             "total_cu_value": 500,
-           *             "total_cu_value_base_units": "500000000000000000000",
-           *             "available_cu_value": 450,
-           *             "available_cu_value_base_units": "450000000000000000000"
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -21090,14 +15539,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21107,14 +15548,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21124,14 +15557,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21141,14 +15566,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21158,16 +15575,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21177,14 +15584,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21219,67 +15618,9 @@ export interface operations {
       /** @description A page of the account's redemptions */
       200: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemptions": [
-           *           {
-           *             "redemption_id": "7",
-           *             "status": "pending",
-           *             "sstb_amount": 12.5,
-           *             "sstb_amount_base_units": "12500000000000000000",
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *             "initiated_at": 1795740000,
-           *             "estimated_fulfillment_time": 1795740000,
-           *             "fulfilled_at": 1795740000,
-           *             "completed_at": 1795740000,
-           *             "lease": {
-           *               "lease_id": "7",
-           *               "status": "active",
-           *               "expires_at": 1795740000,
-           *               "terminated_at": null,
-           *               "renewal_offer": {
-           *                 "price": 5,
-           *                 "price_base_units": "5000000000000000000",
-           *                 "extension": 2592000,
-           *                 "valid_until": 1795740000
-           *               },
-           *               "renewals": []
-           *             },
-           *             "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
-           *             "fee": 0.0125,
-           *             "fee_base_units": "12500000000000000",
-           *             "collateral_locked": 15,
-           *             "collateral_locked_base_units": "15000000",
-           *             "issue_type": "not_delivered",
-           *             "disputed_at": 1795740000,
-           *             "user_won": null,
-           *             "user_access_key": null
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -21307,18 +15648,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21328,18 +15657,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21349,18 +15666,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21370,18 +15675,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21391,20 +15684,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21414,18 +15693,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description RFC 9745: `@<Unix seconds>` of the deprecation's announcement (docs/api-changelog.md) */
-          Deprecation?: string;
-          /** @description RFC 8594: the HTTP date from which the deprecated part may be removed */
-          Sunset?: string;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21482,35 +15749,9 @@ export interface operations {
       /** @description The redemption (managed) or its transactions (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "redemption_id": "7",
-           *         "status": "pending",
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "initiated_at": 1795740000,
-           *         "estimated_fulfillment_time": 1795740000,
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["InitiateRedemptionResult"];
             /** @enum {boolean} */
@@ -21521,14 +15762,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21538,14 +15771,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21555,14 +15780,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21572,14 +15789,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21589,16 +15798,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21608,14 +15807,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21642,48 +15833,9 @@ export interface operations {
       /** @description The redemption */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "status": "pending",
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "initiated_at": 1795740000,
-           *         "estimated_fulfillment_time": 1795740000,
-           *         "fulfilled_at": 1795740000,
-           *         "completed_at": 1795740000,
-           *         "lease": {
-           *           "lease_id": "7",
-           *           "status": "active",
-           *           "expires_at": 1795740000,
-           *           "terminated_at": null,
-           *           "renewal_offer": {
-           *             "price": 5,
-           *             "price_base_units": "5000000000000000000",
-           *             "extension": 2592000,
-           *             "valid_until": 1795740000
-           *           },
-           *           "renewals": []
-           *         },
-           *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Redemption"];
             /** @enum {boolean} */
@@ -21694,14 +15846,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21711,14 +15855,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21728,14 +15864,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21745,14 +15873,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21762,16 +15882,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21781,14 +15891,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21815,28 +15917,9 @@ export interface operations {
       /** @description The access-details envelope */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "envelope": "stbad1.eyJ2IjoxLCJlcGsiOiIuLi4ifQ",
-           *         "fulfilled_at": 1795740000,
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["AccessDetailsEnvelope"];
             /** @enum {boolean} */
@@ -21847,14 +15930,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21864,14 +15939,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21881,14 +15948,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21898,14 +15957,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21915,16 +15966,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21934,14 +15975,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21970,30 +16003,9 @@ export interface operations {
       /** @description The confirmation (managed) or its transaction (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "redemption_id": "7",
-           *         "status": "confirmed",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ConfirmRedemptionResult"];
             /** @enum {boolean} */
@@ -22004,14 +16016,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22021,14 +16025,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22038,14 +16034,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22055,14 +16043,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22072,16 +16052,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22091,14 +16061,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22125,34 +16087,9 @@ export interface operations {
       /** @description The dispute's evidence */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "issue_type": "not_delivered",
-           *         "description": "No SSH access after 6 hours",
-           *         "evidence": {
-           *           "log": "ssh: connect to host port 22: Connection refused"
-           *         },
-           *         "document": "{\"description\":\"No SSH access after 6 hours\",\"evidence\":{},\"issue_type\":\"not_delivered\"}",
-           *         "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "created_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["DisputeEvidence"];
             /** @enum {boolean} */
@@ -22163,14 +16100,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22180,14 +16109,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22197,14 +16118,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22214,14 +16127,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22231,16 +16136,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22250,14 +16145,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22300,32 +16187,9 @@ export interface operations {
       /** @description The dispute (managed) or its transaction (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "redemption_id": "7",
-           *         "status": "disputed",
-           *         "issue_type": "not_delivered",
-           *         "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["OpenDisputeResult"];
             /** @enum {boolean} */
@@ -22336,14 +16200,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22353,14 +16209,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22370,14 +16218,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22387,14 +16227,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22404,16 +16236,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22423,14 +16245,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22457,35 +16271,9 @@ export interface operations {
       /** @description What was asked */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "redemption_id": "7",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "specifications": {
-           *           "cpu_cores": 8,
-           *           "ram_gb": 32,
-           *           "storage_gb": 200,
-           *           "network_mbps": 1000
-           *         },
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-           *         "created_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["RedemptionRequest"];
             /** @enum {boolean} */
@@ -22496,14 +16284,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22513,14 +16293,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22530,14 +16302,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22547,14 +16311,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22564,16 +16320,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22583,14 +16329,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22624,58 +16362,9 @@ export interface operations {
       /** @description The quote */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "fee": 0.0125,
-           *         "fee_base_units": "12500000000000000",
-           *         "total": 12.5125,
-           *         "total_base_units": "12512500000000000000",
-           *         "minimum": 1,
-           *         "minimum_base_units": "1000000000000000000",
-           *         "tier": "standard",
-           *         "fulfilment_seconds": 86400,
-           *         "deadline": 1795740000,
-           *         "collateral_token": {
-           *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "symbol": "USDC",
-           *           "decimals": 6
-           *         },
-           *         "collateral_locked": 15,
-           *         "collateral_locked_base_units": "15000000",
-           *         "collateral_ratio_bps": 12000,
-           *         "compensation": {
-           *           "if_expired_during_stake": 12.5,
-           *           "if_expired_during_stake_base_units": "12500000",
-           *           "if_expired_after_stake": 15,
-           *           "if_expired_after_stake_base_units": "15000000",
-           *           "if_dispute_won": 15,
-           *           "if_dispute_won_base_units": "15000000",
-           *           "provider_staked_until": 1795740000,
-           *           "applies_now": "during_stake"
-           *         },
-           *         "provider_status": "none",
-           *         "provider_available_cu_value": 450,
-           *         "provider_available_cu_value_base_units": "450000000000000000000",
-           *         "refusal": null
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["RedemptionQuote"];
             /** @enum {boolean} */
@@ -22686,14 +16375,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22703,14 +16384,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22720,14 +16393,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22737,14 +16402,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22754,16 +16411,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22773,14 +16420,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22804,27 +16443,9 @@ export interface operations {
       /** @description The session */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "created_at": 1795740000,
-           *         "expires_at": 1795826400
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
@@ -22835,14 +16456,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22852,14 +16465,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22869,14 +16474,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22886,14 +16483,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22903,16 +16492,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22922,14 +16501,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22967,29 +16538,9 @@ export interface operations {
       /** @description The session (its cookie is set) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "created_at": 1795740000,
-           *         "expires_at": 1795826400
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
@@ -23000,14 +16551,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23017,14 +16560,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23034,14 +16569,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23051,14 +16578,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23068,16 +16587,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23087,14 +16596,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23118,25 +16619,9 @@ export interface operations {
       /** @description Signed out */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "signed_out": true
-           *       }
-           *     }
-           */
           "application/json": {
             /** @description the sign-out */
             data: {
@@ -23154,14 +16639,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23171,14 +16648,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23188,14 +16657,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23205,14 +16666,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23222,16 +16675,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23241,14 +16684,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23272,27 +16707,9 @@ export interface operations {
       /** @description The access public key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
-           *         "updated_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
@@ -23303,14 +16720,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23320,14 +16729,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23337,14 +16738,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23354,14 +16747,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23371,16 +16756,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23390,14 +16765,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23428,27 +16795,9 @@ export interface operations {
       /** @description The registered key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
-           *         "updated_at": 1795740000
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
@@ -23459,14 +16808,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23476,14 +16817,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23493,14 +16826,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23510,14 +16835,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23527,16 +16844,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23546,14 +16853,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23577,41 +16876,9 @@ export interface operations {
       /** @description The address's API keys */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "keys": [
-           *           {
-           *             "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *             "label": "laptop",
-           *             "tier": "standard",
-           *             "scopes": [
-           *               "read"
-           *             ],
-           *             "rate_limit": 100,
-           *             "created_at": 1795740000,
-           *             "expires_at": null,
-           *             "revoked_at": null,
-           *             "last_used_at": 1795740000,
-           *             "requests_24h": 42
-           *           }
-           *         ],
-           *         "total": 1
-           *       }
-           *     }
-           */
           "application/json": {
             /** @description the address's keys */
             data: {
@@ -23631,14 +16898,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23648,14 +16907,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23665,14 +16916,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23682,14 +16925,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23699,16 +16934,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23718,14 +16943,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23765,39 +16982,9 @@ export interface operations {
       /** @description The new key and its token */
       201: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *         "label": "laptop",
-           *         "tier": "standard",
-           *         "scopes": [
-           *           "read"
-           *         ],
-           *         "rate_limit": 100,
-           *         "created_at": 1795740000,
-           *         "expires_at": null,
-           *         "revoked_at": null,
-           *         "last_used_at": null,
-           *         "requests_24h": 0,
-           *         "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwYjlmIn0.c2lnbmF0dXJl"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["CreatedApiKey"];
             /** @enum {boolean} */
@@ -23808,14 +16995,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23825,14 +17004,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23842,14 +17013,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23859,14 +17022,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23876,16 +17031,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23895,14 +17040,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23932,36 +17069,9 @@ export interface operations {
       /** @description The revoked key */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
-           *         "label": "laptop",
-           *         "tier": "standard",
-           *         "scopes": [
-           *           "read"
-           *         ],
-           *         "rate_limit": 100,
-           *         "created_at": 1795740000,
-           *         "expires_at": null,
-           *         "revoked_at": null,
-           *         "last_used_at": 1795740000,
-           *         "requests_24h": 42
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["ApiKey"];
             /** @enum {boolean} */
@@ -23972,14 +17082,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23989,14 +17091,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24006,14 +17100,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24023,14 +17109,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24040,16 +17118,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24059,14 +17127,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24096,31 +17156,9 @@ export interface operations {
       /** @description The nonce */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "nonce": "k3J9dX2mQ7pL",
-           *         "expires_at": 1795740300,
-           *         "domain": "portal.example",
-           *         "uri": "https://portal.example",
-           *         "chain_id": 42161
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["SignInNonce"];
             /** @enum {boolean} */
@@ -24131,14 +17169,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24148,14 +17178,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24165,14 +17187,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24182,14 +17196,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24199,16 +17205,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24218,14 +17214,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24249,35 +17237,9 @@ export interface operations {
       /** @description The account's balance */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "account": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "sstb_balance": 120,
-           *         "sstb_balance_base_units": "120000000000000000000",
-           *         "balances": [
-           *           {
-           *             "chain": "arbitrum",
-           *             "native_chain_id": 42161,
-           *             "sstb_balance": 120,
-           *             "sstb_balance_base_units": "120000000000000000000"
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["SstbBalance"];
             /** @enum {boolean} */
@@ -24288,14 +17250,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24305,14 +17259,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24322,14 +17268,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24339,14 +17277,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24356,16 +17286,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24375,14 +17295,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24428,32 +17340,9 @@ export interface operations {
       /** @description The transfer (managed) or its transaction (external) */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "mode": "managed",
-           *         "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-           *         "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
-           *         "sstb_amount": 12.5,
-           *         "sstb_amount_base_units": "12500000000000000000",
-           *         "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["TransferResult"];
             /** @enum {boolean} */
@@ -24464,14 +17353,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24481,14 +17362,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24498,14 +17371,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24515,14 +17380,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24532,16 +17389,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24551,14 +17398,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24588,74 +17427,9 @@ export interface operations {
       /** @description The verification */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_method": "attestation",
-           *         "proof": "0x1234",
-           *         "status": "verified",
-           *         "created_at": 1795740000,
-           *         "verified_at": 1795740000,
-           *         "verification_type": "attestation",
-           *         "rejection": {
-           *           "parameter": "benchmark_results.cpu_score",
-           *           "reason": "is implausible for the declared hardware"
-           *         },
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "expiry": 1795826400,
-           *         "threshold": 2,
-           *         "attestation": {
-           *           "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *           "cuValue": "50000000000000000000",
-           *           "specs": {
-           *             "cpuCores": 32,
-           *             "ramGb": 128,
-           *             "storageGb": 2000,
-           *             "networkMbps": 10000,
-           *             "cpuScore": 9100,
-           *             "memoryScore": 8700,
-           *             "storageScore": 7600,
-           *             "networkScore": 9400
-           *           },
-           *           "expiry": 1795826400,
-           *           "nonce": "1"
-           *         },
-           *         "signatures": [
-           *           {
-           *             "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-           *           }
-           *         ],
-           *         "minted": true,
-           *         "cu_id": 1,
-           *         "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "mint": {
-           *           "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_amount": "60000000",
-           *           "staking_period_min": 2592000,
-           *           "staking_period_max": 31536000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Verification"];
             /** @enum {boolean} */
@@ -24666,14 +17440,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24683,14 +17449,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24700,14 +17458,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24717,14 +17467,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24734,16 +17476,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24753,14 +17485,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24905,76 +17629,9 @@ export interface operations {
       /** @description The verification */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_method": "attestation",
-           *         "proof": "0x1234",
-           *         "status": "verified",
-           *         "created_at": 1795740000,
-           *         "verified_at": 1795740000,
-           *         "verification_type": "attestation",
-           *         "rejection": {
-           *           "parameter": "benchmark_results.cpu_score",
-           *           "reason": "is implausible for the declared hardware"
-           *         },
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "expiry": 1795826400,
-           *         "threshold": 2,
-           *         "attestation": {
-           *           "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *           "cuValue": "50000000000000000000",
-           *           "specs": {
-           *             "cpuCores": 32,
-           *             "ramGb": 128,
-           *             "storageGb": 2000,
-           *             "networkMbps": 10000,
-           *             "cpuScore": 9100,
-           *             "memoryScore": 8700,
-           *             "storageScore": 7600,
-           *             "networkScore": 9400
-           *           },
-           *           "expiry": 1795826400,
-           *           "nonce": "1"
-           *         },
-           *         "signatures": [
-           *           {
-           *             "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-           *           }
-           *         ],
-           *         "minted": true,
-           *         "cu_id": 1,
-           *         "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "mint": {
-           *           "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_amount": "60000000",
-           *           "staking_period_min": 2592000,
-           *           "staking_period_max": 31536000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Verification"];
             /** @enum {boolean} */
@@ -24985,14 +17642,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25002,14 +17651,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25019,14 +17660,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25036,14 +17669,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25053,16 +17678,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25072,14 +17687,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25148,76 +17755,9 @@ export interface operations {
       /** @description The verification */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *         "verification_method": "attestation",
-           *         "proof": "0x1234",
-           *         "status": "verified",
-           *         "created_at": 1795740000,
-           *         "verified_at": 1795740000,
-           *         "verification_type": "attestation",
-           *         "rejection": {
-           *           "parameter": "benchmark_results.cpu_score",
-           *           "reason": "is implausible for the declared hardware"
-           *         },
-           *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "cu_value": 50,
-           *         "cu_value_base_units": "50000000000000000000",
-           *         "expiry": 1795826400,
-           *         "threshold": 2,
-           *         "attestation": {
-           *           "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *           "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *           "cuValue": "50000000000000000000",
-           *           "specs": {
-           *             "cpuCores": 32,
-           *             "ramGb": 128,
-           *             "storageGb": 2000,
-           *             "networkMbps": 10000,
-           *             "cpuScore": 9100,
-           *             "memoryScore": 8700,
-           *             "storageScore": 7600,
-           *             "networkScore": 9400
-           *           },
-           *           "expiry": 1795826400,
-           *           "nonce": "1"
-           *         },
-           *         "signatures": [
-           *           {
-           *             "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
-           *           }
-           *         ],
-           *         "minted": true,
-           *         "cu_id": 1,
-           *         "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
-           *         "mint": {
-           *           "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-           *           "collateral_amount": "60000000",
-           *           "staking_period_min": 2592000,
-           *           "staking_period_max": 31536000
-           *         }
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["Verification"];
             /** @enum {boolean} */
@@ -25228,14 +17768,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25245,14 +17777,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25262,14 +17786,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25279,14 +17795,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25296,16 +17804,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25315,14 +17813,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25351,42 +17841,9 @@ export interface operations {
       /** @description A page of subscriptions */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "webhooks": [
-           *           {
-           *             "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *             "url": "https://hooks.example.com/compute",
-           *             "events": [
-           *               "sstb.minted"
-           *             ],
-           *             "timestamp_format": "unix",
-           *             "own_events_only": true,
-           *             "created_at": 1795740000,
-           *             "rotated_at": 1795740000,
-           *             "previous_secret_expires_at": null,
-           *             "warnings": []
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               /**
@@ -25414,14 +17871,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25431,14 +17880,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25448,14 +17889,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25465,14 +17898,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25482,16 +17907,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25501,14 +17916,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25579,38 +17986,9 @@ export interface operations {
       /** @description The subscription and its secret */
       201: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "url": "https://hooks.example.com/compute",
-           *         "events": [
-           *           "sstb.minted"
-           *         ],
-           *         "timestamp_format": "unix",
-           *         "own_events_only": true,
-           *         "created_at": 1795740000,
-           *         "rotated_at": 1795740000,
-           *         "previous_secret_expires_at": null,
-           *         "warnings": [],
-           *         "secret": "whsec_3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
@@ -25621,14 +17999,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25638,14 +18008,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25655,14 +18017,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25672,14 +18026,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25689,16 +18035,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25708,14 +18044,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25745,35 +18073,9 @@ export interface operations {
       /** @description The subscription */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "url": "https://hooks.example.com/compute",
-           *         "events": [
-           *           "sstb.minted"
-           *         ],
-           *         "timestamp_format": "unix",
-           *         "own_events_only": true,
-           *         "created_at": 1795740000,
-           *         "rotated_at": 1795740000,
-           *         "previous_secret_expires_at": null,
-           *         "warnings": []
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookSubscription"];
             /** @enum {boolean} */
@@ -25784,14 +18086,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25801,14 +18095,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25818,14 +18104,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25835,14 +18113,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25852,16 +18122,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25871,14 +18131,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25908,26 +18160,9 @@ export interface operations {
       /** @description The deletion */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "deleted": true
-           *       }
-           *     }
-           */
           "application/json": {
             /** @description the deleted subscription */
             data: {
@@ -25950,14 +18185,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25967,14 +18194,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25984,14 +18203,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26001,14 +18212,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26018,16 +18221,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26037,14 +18230,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26081,70 +18266,9 @@ export interface operations {
       /** @description A page of deliveries */
       200: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "deliveries": [
-           *           {
-           *             "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-           *             "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *             "event": "cu.verified",
-           *             "status": "delivered",
-           *             "attempts": 1,
-           *             "created_at": 1795740000,
-           *             "next_attempt_at": null,
-           *             "delivered_at": 1795740000,
-           *             "last_status_code": 200,
-           *             "last_error": null,
-           *             "payload": {
-           *               "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *               "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
-           *               "event": "sstb.minted",
-           *               "timestamp": 1795740000,
-           *               "data": {
-           *                 "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *                 "sstb_amount": 50,
-           *                 "sstb_amount_base_units": "50000000000000000000",
-           *                 "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *                 "cu_value": 50,
-           *                 "cu_value_base_units": "50000000000000000000",
-           *                 "cu_id": 1,
-           *                 "collateral_amount": 60,
-           *                 "collateral_amount_base_units": "60000000",
-           *                 "staking_period": 2592000,
-           *                 "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *               }
-           *             },
-           *             "attempt_log": [
-           *               {
-           *                 "attempt": 1,
-           *                 "started_at": 1795740000,
-           *                 "duration_ms": 84,
-           *                 "status_code": 200,
-           *                 "error": null,
-           *                 "ok": true
-           *               }
-           *             ]
-           *           }
-           *         ],
-           *         "total": 1,
-           *         "page": 1,
-           *         "limit": 20
-           *       }
-           *     }
-           */
           "application/json": {
             data: {
               deliveries: components["schemas"]["WebhookDelivery"][];
@@ -26172,14 +18296,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26189,14 +18305,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26206,14 +18314,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26223,14 +18323,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26240,16 +18332,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26259,14 +18341,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26307,65 +18381,9 @@ export interface operations {
       /** @description The delivery, due now */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-           *         "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *         "event": "cu.verified",
-           *         "status": "delivered",
-           *         "attempts": 1,
-           *         "created_at": 1795740000,
-           *         "next_attempt_at": null,
-           *         "delivered_at": 1795740000,
-           *         "last_status_code": 200,
-           *         "last_error": null,
-           *         "payload": {
-           *           "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *           "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
-           *           "event": "sstb.minted",
-           *           "timestamp": 1795740000,
-           *           "data": {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "sstb_amount": 50,
-           *             "sstb_amount_base_units": "50000000000000000000",
-           *             "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "cu_id": 1,
-           *             "collateral_amount": 60,
-           *             "collateral_amount_base_units": "60000000",
-           *             "staking_period": 2592000,
-           *             "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *           }
-           *         },
-           *         "attempt_log": [
-           *           {
-           *             "attempt": 1,
-           *             "started_at": 1795740000,
-           *             "duration_ms": 84,
-           *             "status_code": 200,
-           *             "error": null,
-           *             "ok": true
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
@@ -26376,14 +18394,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26393,14 +18403,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26410,14 +18412,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26427,14 +18421,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26444,16 +18430,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26463,14 +18439,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26512,38 +18480,9 @@ export interface operations {
       /** @description The subscription and its new secret */
       200: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
-           *         "url": "https://hooks.example.com/compute",
-           *         "events": [
-           *           "sstb.minted"
-           *         ],
-           *         "timestamp_format": "unix",
-           *         "own_events_only": true,
-           *         "created_at": 1795740000,
-           *         "rotated_at": 1795740000,
-           *         "previous_secret_expires_at": null,
-           *         "warnings": [],
-           *         "secret": "whsec_3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
@@ -26554,14 +18493,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26571,14 +18502,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26588,14 +18511,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26605,14 +18520,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26622,16 +18529,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26641,14 +18538,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26684,65 +18573,9 @@ export interface operations {
       /** @description The queued test delivery */
       202: {
         headers: {
-          /** @description present (`true`) when this answer is the stored one of an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "success": true,
-           *       "data": {
-           *         "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
-           *         "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *         "event": "cu.verified",
-           *         "status": "delivered",
-           *         "attempts": 1,
-           *         "created_at": 1795740000,
-           *         "next_attempt_at": null,
-           *         "delivered_at": 1795740000,
-           *         "last_status_code": 200,
-           *         "last_error": null,
-           *         "payload": {
-           *           "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
-           *           "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
-           *           "event": "sstb.minted",
-           *           "timestamp": 1795740000,
-           *           "data": {
-           *             "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "sstb_amount": 50,
-           *             "sstb_amount_base_units": "50000000000000000000",
-           *             "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-           *             "cu_value": 50,
-           *             "cu_value_base_units": "50000000000000000000",
-           *             "cu_id": 1,
-           *             "collateral_amount": 60,
-           *             "collateral_amount_base_units": "60000000",
-           *             "staking_period": 2592000,
-           *             "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-           *           }
-           *         },
-           *         "attempt_log": [
-           *           {
-           *             "attempt": 1,
-           *             "started_at": 1795740000,
-           *             "duration_ms": 84,
-           *             "status_code": 200,
-           *             "error": null,
-           *             "ok": true
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
           "application/json": {
             data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
@@ -26753,14 +18586,6 @@ export interface operations {
       /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26770,14 +18595,6 @@ export interface operations {
       /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26787,14 +18604,6 @@ export interface operations {
       /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26804,14 +18613,6 @@ export interface operations {
       /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26821,16 +18622,6 @@ export interface operations {
       /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
-          /** @description seconds until a request may succeed again */
-          "Retry-After"?: number;
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26840,14 +18631,6 @@ export interface operations {
       /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
-          /** @description requests per minute of the key's tier (of the caller's address without a key) */
-          "X-RateLimit-Limit"?: number;
-          /** @description requests left in the current minute */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Unix seconds when the current minute's budget resets */
-          "X-RateLimit-Reset"?: number;
-          /** @description the request's id: the client's own X-Request-Id when it sent a sane one, else a new UUID */
-          "X-Request-Id"?: string;
           [name: string]: unknown;
         };
         content: {

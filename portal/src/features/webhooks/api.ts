@@ -1,11 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { api, untypedPost, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
+import type { WebhookDelivery, WebhookSubscription, WebhookSubscriptionWithSecret } from "#sdk";
 
-export type Subscription = ApiData<"/api/v1/webhooks", "get">["webhooks"][number];
-export type CreatedSubscription = ApiData<"/api/v1/webhooks", "post", 201>;
-export type Delivery = ApiData<"/api/v1/webhooks/{subscription_id}/deliveries", "get">["deliveries"][number];
+import { api, unwrap } from "../../lib/api-client";
+
+export type Subscription = WebhookSubscription;
+export type CreatedSubscription = WebhookSubscriptionWithSecret;
+export type Delivery = WebhookDelivery;
 export type CreateInput = {
   url: string;
   events: CreatedSubscription["events"];
@@ -90,7 +91,8 @@ export function useRedeliver(id: string) {
 export function useSendTest(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => untypedPost<unknown>(`/api/v1/webhooks/${encodeURIComponent(id)}/test`),
+    mutationFn: async () =>
+      unwrap(await api.POST("/api/v1/webhooks/{subscription_id}/test", { ...path(id), body: {} })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey }),
   });
 }
