@@ -20,7 +20,7 @@ import type { VerificationService } from "../verification/service.js";
 import { registerIdempotency } from "../writes/idempotency.js";
 import type { WriteService } from "../writes/operations.js";
 import { componentSchemas } from "./components.js";
-import { DEPRECATED_AT, SUNSET, deprecationHeaders, deprecationOf } from "./deprecation.js";
+import { DEPRECATED_AT, SUNSET, announceDeprecations } from "./deprecation.js";
 import { documentRoute, finishDocument, openApiOptions } from "./document.js";
 import { ApiError, ERROR_STATUS, errorSchema, invalidParameter } from "./errors.js";
 import type { ErrorCode } from "./errors.js";
@@ -494,20 +494,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // a copy: two routes may share one schema object (/providers and /providers/list do)
       route.schema = { ...schema, operationId: operationIdOf(route.method as string, route.url) };
     }
-    // a deprecated route, or one that serves a deprecated field, says so in every answer
-    const deprecation = deprecationOf(route.schema as Record<string, unknown> | undefined);
-    if (deprecation !== undefined) {
-      const headers = deprecationHeaders(deprecation);
-      const onSend = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
-      route.onSend = [
-        ...onSend,
-        async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-          reply.header("deprecation", headers.deprecation).header("sunset", headers.sunset);
-          return payload;
-        },
-      ] as never;
-    }
   });
+  // a deprecated route, or one that serves a deprecated field, says so in every answer
+  announceDeprecations(app);
   options.responseCache?.register(app);
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });

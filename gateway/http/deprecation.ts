@@ -7,6 +7,8 @@
  * `Sunset` (RFC 8594: an HTTP date); the document shows both headers and the OpenAPI `deprecated`
  * flag. A mark without its dates, or with a shorter notice, fails the gateway's start.
  */
+import type { FastifyInstance } from "fastify";
+
 import { componentSchema, refId } from "./components.js";
 
 /** The schema keyword that dates a deprecation's announcement (YYYY-MM-DD, UTC). */
@@ -90,4 +92,25 @@ export function deprecationHeaders(deprecation: Deprecation): { deprecation: str
     deprecation: `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`,
     sunset: deprecation.sunset.toUTCString(),
   };
+}
+
+/**
+ * Makes every route of `app` registered from now on that {@link deprecationOf} finds deprecated
+ * carry `Deprecation` and `Sunset` in each of its answers (successes and failures alike).
+ */
+export function announceDeprecations(app: FastifyInstance): void {
+  app.addHook("onRoute", (route) => {
+    const deprecation = deprecationOf(route.schema as Schema | undefined);
+    if (deprecation === undefined) return;
+    const headers = deprecationHeaders(deprecation);
+    const onSend = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [
+      ...onSend,
+      async (_request: unknown, reply: { header(name: string, value: string): unknown }, payload: unknown) => {
+        reply.header("deprecation", headers.deprecation);
+        reply.header("sunset", headers.sunset);
+        return payload;
+      },
+    ] as never;
+  });
 }
