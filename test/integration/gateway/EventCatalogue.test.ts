@@ -137,7 +137,10 @@ describe(`The event catalogue on ${database}: every event delivered to a receive
   };
 
   before(async function () {
+    const step = (name: string) => console.error(`    [${new Date().toISOString()}] ${name}`);
+    step("deploying");
     live = await startLiveDeployment("catalogue", { blacklistableCollateral: true });
+    step("starting the gateway");
     gw = await startTestGateway(
       live,
       {
@@ -146,9 +149,12 @@ describe(`The event catalogue on ${database}: every event delivered to a receive
       },
       { log: (line) => console.error(`    [gateway] ${line}`) },
     );
-    receiver = await new ValidatingReceiver(
-      (await (await fetch(`${gw.url}/api/v1/openapi.json`)).json()) as never,
-    ).start();
+    step("reading the document");
+    // the document as the gateway serves it: what an integrator builds a receiver from
+    const document = await new HttpClient(gw.url).request("GET", "/api/v1/openapi.json");
+    expect(document.status, document.text.slice(0, 200)).to.equal(200);
+    receiver = await new ValidatingReceiver(document.body as never).start();
+    step("subscribing");
     // the provider's own subscription: every event, its off-chain verification.completed included
     const token = (
       await gw.keys.create({ tier: "premium", account: signer("providerA").address, scopes: ["read", "write"] })
@@ -234,6 +240,7 @@ describe(`The event catalogue on ${database}: every event delivered to a receive
       extension: 86_400n,
       validUntil,
     });
+    await approveRedemptionSync(client.user2, { amount: parseEther("2") });
     await acceptRenewalSync(client.user2, { leaseId: leased, price: parseEther("2"), extension: 86_400n });
     await terminateLeaseSync(client.user2, { leaseId: leased });
     const timed = await redeemAs("user2", "1", publicKey);

@@ -224,6 +224,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
       await synced();
       expect((await http.data(`/v1/redemptions/${ids.first}`)).lease.renewal_offer).to.deep.equal({
         price: 5,
+        price_base_units: parseEther("5").toString(),
         extension: Number(EXTENSION),
         valid_until: Number(validUntil),
       });
@@ -237,8 +238,13 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         (x) => x.payload.data.lease.renewal_offer,
       );
       expect(offers).to.deep.equal([
-        { price: 5, extension: Number(EXTENSION), valid_until: Number(validUntil) },
-        { price: 2, extension: Number(EXTENSION), valid_until: Number(validUntil) },
+        {
+          price: 5,
+          price_base_units: parseEther("5").toString(),
+          extension: Number(EXTENSION),
+          valid_until: Number(validUntil),
+        },
+        { price: 2, price_base_units: PRICE.toString(), extension: Number(EXTENSION), valid_until: Number(validUntil) },
       ]);
     });
 
@@ -255,6 +261,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         {
           redemption_id: String(ids.renewal),
           sstb_amount: 2,
+          sstb_amount_base_units: PRICE.toString(),
           renewed_at: block!.timestamp,
           expires_at: Number(leaseEnd),
         },
@@ -277,6 +284,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         expect(renewed.payload.data.renewal).to.deep.equal({
           redemption_id: String(ids.renewal),
           fee: 0.002,
+          fee_base_units: parseEther("0.002").toString(),
           expires_at: Number(leaseEnd),
         });
         expect(renewed.payload.data.lease.expires_at).to.equal(Number(leaseEnd));
