@@ -81,7 +81,9 @@ export async function startLiveDeployment(
     const accounts = { treasury: signers[1], approver: signers[2], arbitrator: signers[3], guardian: signers[4] };
     const collateralToken =
       options.blacklistableCollateral === true
-        ? await (await (await new MockBlacklistStablecoin__factory(signers[0]).deploy()).waitForDeployment()).getAddress()
+        ? await (
+            await (await new MockBlacklistStablecoin__factory(signers[0]).deploy()).waitForDeployment()
+          ).getAddress()
         : undefined;
     const collateral = collateralToken === undefined ? {} : { collateralToken };
     let d: PrimaryDeployment;
