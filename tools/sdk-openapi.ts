@@ -55,6 +55,9 @@ export async function renderOpenApiTypes(root = process.cwd(), document?: Record
   return formatted(HEADER + "\n" + types, OPENAPI_TYPES_FILE, root);
 }
 
+/** Schemas exported under another name: `Error` would shadow the global `Error` in a consumer's module. */
+const RENAMED: Record<string, string> = { Error: "ErrorEnvelope" };
+
 /** Names the SDK's hand-written modules export (a named schema must not take one of them). */
 async function handWrittenExports(root: string): Promise<Set<string>> {
   const names = new Set<string>();
@@ -89,7 +92,7 @@ export async function renderSchemaTypes(root = process.cwd(), document?: Record<
     { description?: string }
   >;
   const taken = await handWrittenExports(root);
-  const clashes = Object.keys(schemas).filter((name) => taken.has(name));
+  const clashes = Object.keys(schemas).filter((name) => taken.has(RENAMED[name] ?? name));
   if (clashes.length > 0) {
     throw new Error(`named schemas clash with the SDK's own exports: ${clashes.join(", ")} (rename the schemas)`);
   }
@@ -97,7 +100,8 @@ export async function renderSchemaTypes(root = process.cwd(), document?: Record<
     .sort()
     .map((name) => {
       const description = schemas[name].description?.split("\n")[0].replace(/\*\//g, "* /");
-      return `${description === undefined ? "" : `/** ${description} */\n`}export type ${name} = components["schemas"]["${name}"];`;
+      const exported = RENAMED[name] ?? name;
+      return `${description === undefined ? "" : `/** ${description} */\n`}export type ${exported} = components["schemas"]["${name}"];`;
     });
   const text =
     HEADER.replace("openapi-typescript", "openapi-typescript's `components`") +

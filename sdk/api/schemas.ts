@@ -59,7 +59,7 @@ export type Deployment = components["schemas"]["Deployment"];
 export type DisputeEvidence = components["schemas"]["DisputeEvidence"];
 
 /** A failure: `{success: false, error: {code, message, details}}`. */
-export type Error = components["schemas"]["Error"];
+export type ErrorEnvelope = components["schemas"]["Error"];
 
 /** A redemption made through the gateway. Managed accounts get the result and `transaction_hash`; external accounts get `transactions` to sign and send in order. */
 export type InitiateRedemptionResult = components["schemas"]["InitiateRedemptionResult"];

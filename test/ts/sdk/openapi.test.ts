@@ -51,12 +51,13 @@ describe("the SDK's HTTP client types (sdk/api/openapi.ts, sdk/api/schemas.ts)",
       "Listing",
       "BridgeTransaction",
       "Verification",
-      "Error",
       "ClaimableBalance",
       "SstbMintedEvent",
       "WebhookEvent",
     ]) {
       expect(schemas, name).to.contain(`export type ${name} = components["schemas"]["${name}"];`);
     }
+    // the error envelope under a name that does not shadow the global Error
+    expect(schemas).to.contain('export type ErrorEnvelope = components["schemas"]["Error"];');
   });
 });
