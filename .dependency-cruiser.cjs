@@ -2,7 +2,7 @@
  * The layers' import directions (docs/architecture.md), checked by `npm run lint:deps`:
  * entry points (scripts/, hardhat.config.ts) -> devnet/, tools/, gateway/, portal/, provider/ -> sdk/;
  * deploy/ (beside devnet) reads only the SDK's constants modules; test/ may import anything.
- * Every rule is an error; test/ts/tools/dependency-rules.test.ts shows each one catching a wrong import.
+ * Every rule is an error; test/unit/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
 const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|tools)/";
 const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";

@@ -1,6 +1,6 @@
 // The protocol SDK (docs/architecture.md): one entry point with explicit named exports, no
 // `export *`. It runs in Node and in the browser: nothing under sdk/ imports a Node built-in
-// (npm run lint:deps; test/ts/sdk/browser-bundle.test.ts bundles this file for the browser).
+// (npm run lint:deps; test/unit/sdk/browser-bundle.test.ts bundles this file for the browser).
 // Import it as "#sdk" (package.json "imports").
 
 // --- client, contracts, deployments ---
