@@ -1,4 +1,4 @@
-import { TestReceiver } from "../../../devnet/local-servers";
+import { TestReceiver } from "../../../testing/local-servers";
 import { deploymentOf, transferSstb } from "../chain";
 import { ACCOUNT, checkPage, expect, test } from "../fixtures";
 import { ApiKeysPage, WebhooksPage } from "../pages/developers.page";

@@ -7,12 +7,12 @@ import type { JsonRpcSigner } from "ethers";
 import type { Gateway } from "../../../gateway/server.js";
 import { idempotencyKeys, webhookSubscriptions } from "../../../gateway/store/schema.js";
 import { sampleProfile } from "../../../devnet/samples.js";
-import { ROLE, registerProvider, startLiveDeployment, startTestGateway } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+import { ROLE, registerProvider, startLiveDeployment, startTestGateway } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { dataOf, HttpClient } from "../../helpers/http.js";
 import { mintVerified, signedReport } from "../../helpers/verification.js";
-import { TestReceiver } from "../../../devnet/local-servers.js";
-import type { Received } from "../../../devnet/local-servers.js";
+import { TestReceiver } from "../../../testing/local-servers.js";
+import type { Received } from "../../../testing/local-servers.js";
 import { fulfil, post } from "../../helpers/writes.js";
 
 /**

@@ -4,8 +4,8 @@ import { pathToFileURL } from "node:url";
 
 import { expect } from "chai";
 
-import { runLiveScenario, startLiveDeployment } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+import { runLiveScenario, startLiveDeployment } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 

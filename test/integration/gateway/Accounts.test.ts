@@ -10,7 +10,7 @@ import { accountsCommand } from "../../../gateway/accounts/command.js";
 import { Sealer } from "../../../gateway/accounts/sealed.js";
 import { AccountQueue } from "../../../gateway/accounts/signer.js";
 import { ConfigError, loadConfig } from "../../../gateway/config.js";
-import { resetDatabase } from "../../../devnet/fixtures.js";
+import { resetDatabase } from "../../../testing/fixtures.js";
 
 describe("managed accounts", function () {
   this.timeout(60_000);

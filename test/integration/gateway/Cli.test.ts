@@ -13,7 +13,7 @@ import { loadConfig, urlFileOf } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import { openStore } from "../../../gateway/store/db.js";
 import type { Store } from "../../../gateway/store/db.js";
-import { resetDatabase } from "../../../devnet/fixtures.js";
+import { resetDatabase } from "../../../testing/fixtures.js";
 
 /** Fails any import of the compiled contracts (TypeChain bindings, artifacts) in the child process. */
 const NO_CONTRACTS = "./test/helpers/no-contracts.mjs";

@@ -23,11 +23,11 @@ import {
   relayMessages,
   startLiveDeployment,
   startTestGateway,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
-import { TestReceiver } from "../../../devnet/local-servers.js";
+import { TestReceiver } from "../../../testing/local-servers.js";
 
 const STATUS = ["none", "pending", "active", "suspended"];
 const sstb = (wei: bigint) => Number(formatEther(wei));

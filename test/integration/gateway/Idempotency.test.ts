@@ -12,7 +12,7 @@ import type { Store } from "../../../gateway/store/db.js";
 import { idempotencyKeys } from "../../../gateway/store/schema.js";
 import { purgeExpiredKeys, registerIdempotency } from "../../../gateway/writes/idempotency.js";
 import type { IdempotencyOptions } from "../../../gateway/writes/idempotency.js";
-import { resetDatabase } from "../../../devnet/fixtures.js";
+import { resetDatabase } from "../../../testing/fixtures.js";
 
 /**
  * The Idempotency-Key hook on its own: a bare Fastify app with a stand-in for the API key (the

@@ -16,8 +16,8 @@ import {
   spawnGatewayProcess,
   startLiveDeployment,
   testConfig,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 
 /** Every indexed table, ordered, as plain JSON: two stores that indexed the same chain compare equal. */
 async function dump(db: Db) {

@@ -33,10 +33,10 @@ import {
   resetDatabase,
   startLiveDeployment,
   testConfig,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { SmtpCatcher, TestReceiver, eventually } from "../../../devnet/local-servers.js";
-import type { Received } from "../../../devnet/local-servers.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { SmtpCatcher, TestReceiver, eventually } from "../../../testing/local-servers.js";
+import type { Received } from "../../../testing/local-servers.js";
 import { HttpClient } from "../../helpers/http.js";
 
 const DAY = 86_400;

@@ -13,9 +13,9 @@ import type { Gateway } from "../../../gateway/server.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import { PORTAL_CSP } from "../../../gateway/portal/static.js";
 import { portalSessions } from "../../../gateway/store/schema.js";
-import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway, testConfig } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { TestReceiver } from "../../../devnet/local-servers.js";
+import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway, testConfig } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { TestReceiver } from "../../../testing/local-servers.js";
 import { HttpClient, expectError } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
 

@@ -33,8 +33,8 @@ import {
   startLiveDeployment,
   startTestGateway,
   testConfig,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import { REFERENCE_HARDWARE, mintVerified, signedReport } from "../../helpers/verification.js";
 

@@ -24,11 +24,11 @@ import {
   startLiveDeployment,
   startTestGateway,
   testConfig,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { HttpClient } from "../../helpers/http.js";
-import { SmtpCatcher, TcpProxy, TestReceiver, eventually } from "../../../devnet/local-servers.js";
-import type { Received } from "../../../devnet/local-servers.js";
+import { SmtpCatcher, TcpProxy, TestReceiver, eventually } from "../../../testing/local-servers.js";
+import type { Received } from "../../../testing/local-servers.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BACKOFF_BASE_MS = 300;

@@ -17,9 +17,9 @@ import {
   spawnGatewayProcess,
   startLiveDeployment,
   testConfig,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { TestReceiver } from "../../../devnet/local-servers.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { TestReceiver } from "../../../testing/local-servers.js";
 
 /** The chain position (`chainId:txHash:logIndex`) of an on-chain event id (`...:<event>`). */
 const positionOf = (eventId: string) => eventId.split(":").slice(0, 3).join(":");

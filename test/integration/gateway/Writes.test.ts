@@ -6,8 +6,8 @@ import { getAddress, keccak256, parseEther, toUtf8Bytes } from "ethers";
 import type { Wallet } from "ethers";
 
 import { idempotencyKeys, managedAccounts, redemptionRequests } from "../../../gateway/store/schema.js";
-import { ROLE, startLiveDeployment } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+import { ROLE, startLiveDeployment } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import type { Recorded } from "../../helpers/http.js";
 import { fulfil, post, setupWrites } from "../../helpers/writes.js";
 import type { WriteSetup } from "../../helpers/writes.js";

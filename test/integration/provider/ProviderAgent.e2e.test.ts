@@ -33,9 +33,9 @@ import {
   resetDatabase,
   startLiveDeployment,
   testConfig,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { eventually } from "../../../devnet/local-servers.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { eventually } from "../../../testing/local-servers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 /** The agent's command as one process (no wrapper around it: SIGKILL kills the agent itself). */

@@ -33,6 +33,15 @@ const FIXTURE: Record<string, string> = {
     'import { readFileSync } from "node:fs";\nimport { value } from "#sdk";\nexport const right = [value, readFileSync];\n',
   "provider/wrong.ts": 'import { right } from "../gateway/right.js";\nexport const wrong = right;\n',
   "gateway/uses-provider.ts": 'import { right } from "../provider/right.js";\nexport const usesProvider = right;\n',
+  // the devnet runs the provider agent in its process: allowed (docs/architecture.md)
+  "devnet/runs-agent.ts": 'import { right } from "../provider/right.js";\nexport const runsAgent = right;\n',
+  // test support: testing/ may use the product; test/ and tools/ (benchmarks) may use it, the product may not
+  "testing/support.ts": 'import { helper } from "../devnet/helper.js";\nexport const support = helper;\n',
+  "test/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const usesSupport = support;\n',
+  "tools/bench.ts": 'import { support } from "../testing/support.js";\nexport const bench = support;\n',
+  "devnet/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const demo = support;\n',
+  "gateway/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const served = support;\n',
+  "testing/uses-bench.ts": 'import { bench } from "../tools/bench.js";\nexport const usesBench = bench;\n',
 };
 
 function cruise(cwd: string, outputType: "err-long" | "json") {
@@ -52,6 +61,7 @@ function cruise(cwd: string, outputType: "err-long" | "json") {
       "provider",
       "tools",
       "test",
+      "testing",
     ],
     { cwd, encoding: "utf8" },
   );
@@ -82,11 +92,16 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
     expect(found).to.deep.equal(
       [
         "deploy-reads-sdk-constants-only: deploy/operations.ts -> sdk/index.ts",
+        "devnet-below-tools-and-entry-points: devnet/uses-support.ts -> testing/support.ts",
         "devnet-below-tools-and-entry-points: devnet/uses-test.ts -> test/fixture.ts",
         "gateway-imports-sdk-only: gateway/uses-provider.ts -> provider/right.ts",
+        "gateway-imports-sdk-only: gateway/uses-support.ts -> testing/support.ts",
         "gateway-imports-sdk-only: gateway/wrong.ts -> devnet/helper.ts",
         "no-circular: gateway/ping.ts -> gateway/pong.ts",
+        "only-tests-and-tools-import-testing: devnet/uses-support.ts -> testing/support.ts",
+        "only-tests-and-tools-import-testing: gateway/uses-support.ts -> testing/support.ts",
         "only-tests-import-tests: devnet/uses-test.ts -> test/fixture.ts",
+        "testing-below-tests: testing/uses-bench.ts -> tools/bench.ts",
         "provider-imports-sdk-only: provider/wrong.ts -> gateway/right.ts",
         "sdk-no-node-builtins: sdk/reads-files.ts -> fs",
         "sdk-through-its-name: tools/by-path.ts -> sdk/value.ts",
@@ -105,7 +120,11 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       "error no-circular: gateway/ping.ts → gateway/pong.ts → gateway/ping.ts " +
         "An import cycle: split the shared piece into its own module.",
     );
-    expect(output).to.contain("x 9 dependency violations (9 errors, 0 warnings)");
-    expect(result.status).to.equal(9); // npm run lint fails
+    expect(output).to.contain(
+      "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+    );
+    expect(output).to.contain("x 14 dependency violations (14 errors, 0 warnings)");
+    expect(result.status).to.equal(14); // npm run lint fails
   });
 });

@@ -25,17 +25,17 @@ import type { GatewayConfig } from "../gateway/config.js";
 import { startGateway } from "../gateway/server.js";
 import type { Gateway, StartOptions } from "../gateway/server.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
-import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "./devnet.js";
+import { DEVNET_LIMITS, DEVNET_TRANSPORT_FEE } from "../devnet/devnet.js";
 import type { PrimaryDeployment } from "../deploy/deploy.js";
 import { gatherDeployment, readDeploymentFile, writeDeploymentFile } from "../deploy/environments.js";
-import { Relayer } from "./relayer.js";
-import type { RelayedMessage } from "./relayer.js";
+import { Relayer } from "../devnet/relayer.js";
+import type { RelayedMessage } from "../devnet/relayer.js";
 import { DevnetCCIPRouter__factory } from "../typechain-types/index.js";
-import { startLocalNode } from "./local-node.js";
-import { deployLocalNetwork } from "./network.js";
-import type { LocalNode } from "./local-node.js";
-import { runScenario } from "./demo.js";
-import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "./samples.js";
+import { startLocalNode } from "../devnet/local-node.js";
+import { deployLocalNetwork } from "../devnet/network.js";
+import type { LocalNode } from "../devnet/local-node.js";
+import { runScenario } from "../devnet/demo.js";
+import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";
 
 const DAY = 86_400n;
 
