@@ -115,5 +115,12 @@ test.describe("Developers: webhooks", () => {
       await expect(webhooks.deliveries().first()).toContainText("delivered", { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
     await expect(webhooks.deliveries().first().getByTestId("last-response")).toHaveText("HTTP 200");
+
+    // a rotation shows the new secret once, with its copy button
+    await webhooks.rotate().click();
+    await expect(webhooks.secret()).toHaveText(/^whsec_[0-9a-f]{64}$/);
+    expect((await webhooks.secret().textContent())!.trim()).not.toBe(secret);
+    await expect(page.getByRole("button", { name: /^Copy secret/ })).toBeVisible();
+    await checkPage(page, "webhook-secret-rotated");
   });
 });

@@ -25,6 +25,7 @@ const route = (path: string) => GATEWAY + path.replace(/\{(\w+)\}/g, ":$1");
 export interface SeenRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: Headers;
   body: unknown;
 }
@@ -38,7 +39,8 @@ export function gateway(seen: SeenRequest[] = []) {
   const record = async (request: Request): Promise<unknown> => {
     const text = request.method === "GET" || request.method === "DELETE" ? "" : await request.clone().text();
     const body = text === "" ? undefined : (JSON.parse(text) as unknown);
-    seen.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers, body });
+    const url = new URL(request.url);
+    seen.push({ method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body });
     return body;
   };
   const handler = <M extends Method>(method: M) =>

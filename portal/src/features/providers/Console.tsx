@@ -2,12 +2,14 @@ import { Link } from "react-router";
 
 import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
+import { RedemptionStats } from "../../components/RedemptionStats";
 import { Badge, Empty, ErrorState, Loading } from "../../components/States";
 import { Countdown, Time } from "../../components/Time";
 import { canReadChain, useLease } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
 import { useCollateral, useIncoming, useProfile } from "./api";
+import { Table } from "../../components/Table";
 
 /** The provider console: profile and status, collateral (free and locked) and capacity, incoming redemptions. */
 export function Console({ address }: { address: string }) {
@@ -43,8 +45,11 @@ export function Console({ address }: { address: string }) {
           <dd>{p.reputation_score.toFixed(2)} / 100</dd>
           <dt>Redemptions</dt>
           <dd>
-            {p.statistics.successful_redemptions} successful of {p.statistics.total_redemptions}, average response{" "}
-            {p.statistics.average_response_time} min
+            <RedemptionStats
+              successful={p.statistics.successful_redemptions}
+              total={p.statistics.total_redemptions}
+              averageMinutes={p.statistics.average_response_time}
+            />
           </dd>
         </dl>
       </section>
@@ -82,13 +87,13 @@ export function Console({ address }: { address: string }) {
           </dl>
         )}
       </section>
-      <IncomingRedemptions />
+      <IncomingRedemptions collateralSymbol={collateral.data?.collateral_token.symbol} />
       <Leases />
     </>
   );
 }
 
-function IncomingRedemptions() {
+function IncomingRedemptions({ collateralSymbol }: { collateralSymbol: string | undefined }) {
   const incoming = useIncoming();
   return (
     <section className="card" aria-labelledby="incoming-title">
@@ -100,51 +105,51 @@ function IncomingRedemptions() {
       ) : incoming.data.length === 0 ? (
         <Empty>No redemptions yet.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Holder</th>
-                <th scope="col">Status</th>
-                <th scope="col">Deadline</th>
-                <th scope="col">Locked</th>
+        <Table>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Holder</th>
+              <th scope="col">Status</th>
+              <th scope="col">Deadline</th>
+              <th scope="col">Collateral locked</th>
+            </tr>
+          </thead>
+          <tbody>
+            {incoming.data.map((r) => (
+              <tr key={r.redemption_id}>
+                <td>
+                  <Link
+                    to={`/providers/redemptions/${r.redemption_id}`}
+                    aria-label={`Incoming redemption ${r.redemption_id}`}
+                  >
+                    #{r.redemption_id}
+                  </Link>
+                </td>
+                <td>
+                  <Amount value={r.sstb_amount} unit="sSTB" decimals={18} />
+                </td>
+                <td>
+                  <Address value={r.user} />
+                </td>
+                <td>
+                  <Badge value={r.status} />
+                </td>
+                <td>
+                  {r.status === "pending" ? (
+                    <Countdown unix={r.estimated_fulfillment_time} />
+                  ) : (
+                    <Time unix={r.estimated_fulfillment_time} />
+                  )}
+                </td>
+                <td>
+                  <Amount value={r.collateral_locked} unit={collateralSymbol ?? "(collateral token)"} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {incoming.data.map((r) => (
-                <tr key={r.redemption_id}>
-                  <td>
-                    <Link
-                      to={`/providers/redemptions/${r.redemption_id}`}
-                      aria-label={`Incoming redemption ${r.redemption_id}`}
-                    >
-                      #{r.redemption_id}
-                    </Link>
-                  </td>
-                  <td>
-                    <Amount value={r.sstb_amount} unit="sSTB" decimals={18} />
-                  </td>
-                  <td>
-                    <Address value={r.user} />
-                  </td>
-                  <td>
-                    <Badge value={r.status} />
-                  </td>
-                  <td>
-                    {r.status === "pending" ? (
-                      <Countdown unix={r.estimated_fulfillment_time} />
-                    ) : (
-                      <Time unix={r.estimated_fulfillment_time} />
-                    )}
-                  </td>
-                  <td>{r.collateral_locked.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
     </section>
   );
@@ -173,23 +178,21 @@ function Leases() {
       ) : fulfilled.length === 0 ? (
         <Empty>No leases yet: a lease starts when you fulfil a redemption.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Lease</th>
-                <th scope="col">Holder</th>
-                <th scope="col">Status</th>
-                <th scope="col">Ends</th>
-              </tr>
-            </thead>
-            <tbody>
-              {fulfilled.map((r) => (
-                <LeaseRow key={r.redemption_id} id={Number(r.redemption_id)} user={r.user} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table>
+          <thead>
+            <tr>
+              <th scope="col">Lease</th>
+              <th scope="col">Holder</th>
+              <th scope="col">Status</th>
+              <th scope="col">Ends</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fulfilled.map((r) => (
+              <LeaseRow key={r.redemption_id} id={Number(r.redemption_id)} user={r.user} />
+            ))}
+          </tbody>
+        </Table>
       )}
     </section>
   );

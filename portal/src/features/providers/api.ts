@@ -88,18 +88,3 @@ export function useWithdrawOffer(wallet: WalletState, deployment: Deployment) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["chain", "lease"] }),
   });
 }
-
-/** The chain's latest block time (Unix seconds): lease ends are validated against it, not the browser's clock. */
-export const chainTimeQueryOptions = (wallet: WalletState, deployment: Deployment) =>
-  queryOptions({
-    queryKey: ["chain", "time", wallet.chainId],
-    queryFn: async () => {
-      const client = await walletClient(wallet, deployment);
-      const block = await client.runner.provider?.getBlock("latest");
-      return block?.timestamp ?? Math.floor(Date.now() / 1000);
-    },
-    enabled: wallet.account !== undefined && wallet.onAppChain,
-    staleTime: 60_000,
-  });
-export const useChainTime = (wallet: WalletState, deployment: Deployment) =>
-  useQuery(chainTimeQueryOptions(wallet, deployment));

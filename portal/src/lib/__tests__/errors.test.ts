@@ -49,3 +49,17 @@ describe("describeError: what a person reads when something fails", () => {
     expect(describeError(error)).toMatchObject({ kind: "api", message: "no redemption 9" });
   });
 });
+
+describe("describeError: failures that are not refusals", () => {
+  it("shows the cause of a failed call (the node's or wallet's words), not only that it failed", async () => {
+    const { BaseError } = await import("#sdk");
+    const error = new BaseError('The call of "initiateRedemption" failed.', {
+      cause: Object.assign(new Error("insufficient funds for gas * price + value: balance 0, tx cost 21000"), {
+        code: "INSUFFICIENT_FUNDS",
+      }),
+    });
+    const described = describeError(error);
+    expect(described.message).toContain("insufficient funds for gas");
+    expect(described.title).not.toBe("Something failed");
+  });
+});
