@@ -118,6 +118,36 @@ export type { GetLeaseStatusErrorType, GetLeaseStatusParameters } from "./action
 export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
 export type { LeaseStatusName } from "./lease.js";
 
+// --- providers: registration, collateral, minting, retirement, and the account read ---
+export { prepareRegisterProvider, registerProvider, registerProviderSync } from "./actions/registerProvider.js";
+export type {
+  ProviderProfile,
+  RegisterProviderErrorType,
+  RegisterProviderParameters,
+} from "./actions/registerProvider.js";
+export { approveCollateral, approveCollateralSync, prepareApproveCollateral } from "./actions/approveCollateral.js";
+export type { ApproveCollateralErrorType, ApproveCollateralParameters } from "./actions/approveCollateral.js";
+export { depositCollateral, depositCollateralSync, prepareDepositCollateral } from "./actions/depositCollateral.js";
+export type { DepositCollateralErrorType, DepositCollateralParameters } from "./actions/depositCollateral.js";
+export { prepareWithdrawCollateral, withdrawCollateral, withdrawCollateralSync } from "./actions/withdrawCollateral.js";
+export type { WithdrawCollateralErrorType, WithdrawCollateralParameters } from "./actions/withdrawCollateral.js";
+export { prepareVerifyAndMintSSTB, verifyAndMintSSTB, verifyAndMintSSTBSync } from "./actions/verifyAndMintSSTB.js";
+export type {
+  VerifyAndMintSSTBErrorType,
+  VerifyAndMintSSTBParameters,
+  VerifyAndMintSSTBReturnType,
+} from "./actions/verifyAndMintSSTB.js";
+export { approveRetirement, approveRetirementSync, prepareApproveRetirement } from "./actions/approveRetirement.js";
+export type { ApproveRetirementErrorType, ApproveRetirementParameters } from "./actions/approveRetirement.js";
+export { prepareRetireCapacity, retireCapacity, retireCapacitySync } from "./actions/retireCapacity.js";
+export type { RetireCapacityErrorType, RetireCapacityParameters } from "./actions/retireCapacity.js";
+export { getProviderAccount } from "./actions/getProviderAccount.js";
+export type {
+  GetProviderAccountErrorType,
+  GetProviderAccountParameters,
+  GetProviderAccountReturnType,
+} from "./actions/getProviderAccount.js";
+
 // --- access details: envelopes and the wallet-derived key ---
 export {
   AccessDetailsError,

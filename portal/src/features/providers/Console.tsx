@@ -8,32 +8,68 @@ import { Countdown, Time } from "../../components/Time";
 import { canReadChain, useLease } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
-import { useCollateral, useIncoming, useProfile } from "./api";
+import { CollateralCard, RegisterProvider, RetireCard, ReviewState, VerifyAndMint } from "./Onboarding";
+import type { ProviderDetail } from "./api";
+import { useCollateral, useIncoming, useProfile, useSstbBalance } from "./api";
+import { useProviderAccount } from "./onboarding-api";
 import { Table } from "../../components/Table";
 
 /** The provider console: profile and status, collateral (free and locked) and capacity, incoming redemptions. */
 export function Console({ address }: { address: string }) {
+  const deployment = useDeployment();
+  const wallet = useWallet();
   const profile = useProfile(address);
-  const collateral = useCollateral(address, profile.data !== null && profile.data !== undefined);
+  const account = useProviderAccount(wallet, deployment, address);
+  const registered = profile.data !== null && profile.data !== undefined;
+  const collateral = useCollateral(address, registered);
+  const balance = useSstbBalance();
   if (profile.isPending) return <Loading what="your provider profile" />;
   if (profile.isError) return <ErrorState error={profile.error} retry={() => void profile.refetch()} />;
-  if (profile.data === null) {
+  // the chain decides the status (the gateway's index follows it a few seconds later)
+  const status = account.data?.status ?? (registered ? profile.data!.status : undefined);
+  if (!canReadChain(wallet) && !registered) {
     return (
       <>
         <h1>Provider console</h1>
-        <Empty>
-          <Address value={address} /> is not a registered provider. Providers register on the ProviderRegistry contract
-          (see the README, "How minting works").
-        </Empty>
+        <p className="state warning" role="status">
+          <Address value={address} /> is not a registered provider. Connect your wallet on {deployment.chain.label} to
+          register.
+        </p>
       </>
     );
   }
-  const p = profile.data;
+  if (status === undefined) {
+    return account.isError ? (
+      <ErrorState error={account.error} retry={() => void account.refetch()} />
+    ) : (
+      <Loading what="your provider account" />
+    );
+  }
+  if (status === "none") {
+    return (
+      <>
+        <h1>Provider console</h1>
+        <RegisterProvider address={address} account={account.data} />
+      </>
+    );
+  }
+  if (!registered) return <Loading what="your registration (the gateway is indexing it)" />;
+  const p = profile.data!;
+  const sstbHeld =
+    balance.data === undefined
+      ? undefined
+      : BigInt(
+          balance.data.balances.find((b) => b.native_chain_id === deployment.chain.chain_id)?.sstb_balance_base_units ??
+            "0",
+        );
   return (
     <>
       <h1>
-        Provider console: {p.name} <Badge value={p.status} />
+        Provider console: {p.name} <Badge value={status} />
       </h1>
+      {status === "pending" && account.data !== undefined ? (
+        <ReviewState account={account.data} profile={profileOf(p)} />
+      ) : null}
       <section className="card" aria-labelledby="standing-title">
         <h2 id="standing-title">Standing</h2>
         <dl className="facts">
@@ -87,6 +123,11 @@ export function Console({ address }: { address: string }) {
           </dl>
         )}
       </section>
+      {account.data === undefined ? null : <CollateralCard account={account.data} />}
+      {account.data === undefined ? null : <VerifyAndMint account={account.data} address={address} />}
+      {account.data === undefined || account.data.totalCapacity === 0n ? null : (
+        <RetireCard account={account.data} sstbBalance={sstbHeld} />
+      )}
       <IncomingRedemptions collateralSymbol={collateral.data?.collateral_token.symbol} />
       <Leases />
     </>
@@ -230,4 +271,20 @@ function LeaseRow({ id, user }: { id: number; user: string }) {
       <td>{lease?.end === null || lease === undefined || lease === null ? "—" : <Time unix={Number(lease.end)} />}</td>
     </tr>
   );
+}
+
+/** The registry's profile as the gateway shows it (what governance reviewed). */
+function profileOf(p: ProviderDetail) {
+  return {
+    name: p.name,
+    country: p.location.country,
+    region: p.location.region,
+    email: p.contact_info.email,
+    website: p.contact_info.website,
+    cpuType: p.hardware_specifications.cpu_type,
+    totalCpuCores: p.hardware_specifications.total_cpu_cores,
+    totalRamGb: p.hardware_specifications.total_ram_gb,
+    totalStorageGb: p.hardware_specifications.total_storage_gb,
+    networkCapacityMbps: p.hardware_specifications.network_capacity_mbps,
+  };
 }

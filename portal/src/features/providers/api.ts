@@ -44,7 +44,12 @@ export const evidenceQueryOptions = (id: number) =>
       unwrap(await api.GET("/api/v1/redemptions/{redemptionId}/dispute", { params: { path: { redemptionId: id } } })),
   });
 
+/** The provider's own sSTB balance (what a retirement burns). */
+export const sstbBalanceQueryOptions = () =>
+  queryOptions({ queryKey: ["balance"], queryFn: async () => unwrap(await api.GET("/api/v1/sstb/balance")) });
+
 export const useProfile = (address: string) => useQuery(profileQueryOptions(address));
+export const useSstbBalance = () => useQuery(sstbBalanceQueryOptions());
 export const useCollateral = (address: string, enabled: boolean) =>
   useQuery({ ...collateralQueryOptions(address), enabled });
 export const useIncoming = () => useQuery(incomingQueryOptions());
