@@ -13,9 +13,19 @@ import type { WalletCall } from "./wallet";
 
 /**
  * The devnet node's accounts by what they do in the tests (the demo leaves #5 an active provider, #6 a
- * holder); #15 redeems without ever registering an access key.
+ * holder); #15 redeems without ever registering an access key; #16 is nobody until it registers as a
+ * provider in the browser; #2 holds the approver role (governance's reviewer).
  */
-export const ACCOUNT = { provider: 5, holder: 6, developer: 13, stranger: 14, disputer: 6, keyless: 15 } as const;
+export const ACCOUNT = {
+  approver: 2,
+  provider: 5,
+  holder: 6,
+  developer: 13,
+  stranger: 14,
+  disputer: 6,
+  keyless: 15,
+  newProvider: 16,
+} as const;
 
 /** A browser page signed into nothing yet, with the test wallet of one account injected. */
 export interface Actor {
