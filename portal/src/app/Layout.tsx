@@ -26,6 +26,7 @@ export function Layout() {
         <span className="brand">Compute portal</span>
         <nav aria-label="Sections">
           <NavLink to="/holders">Holders</NavLink>
+          <NavLink to="/markets">Markets</NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/developers/keys">API keys</NavLink>
           <NavLink to="/developers/webhooks">Webhooks</NavLink>

@@ -12,12 +12,12 @@ import { Time } from "../../components/Time";
 import { parseAmount, wholeUnits } from "../../lib/amount";
 import { useChainNow } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
+import { useDevnetFaucet } from "../../lib/faucet";
 import { formatAmount, formatDuration } from "../../lib/format";
 import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
 import {
   useDepositCollateral,
-  useDevnetFaucet,
   useMint,
   useRegisterProvider,
   useRetire,

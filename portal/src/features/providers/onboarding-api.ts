@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Interface, parseUnits } from "ethers";
 
 import {
   approveCollateralSync,
@@ -9,11 +8,9 @@ import {
   getProviderAccount,
   registerProviderSync,
   retireCapacitySync,
-  sendPrepared,
   signBenchmarkReport,
   signerOf,
   verifyAndMintSSTBSync,
-  waitForReceipt,
   withdrawCollateralSync,
 } from "#sdk";
 import type { ApiPaths, BenchmarkReport, ProviderProfile } from "#sdk";
@@ -102,26 +99,6 @@ export function useWithdrawCollateral(wallet: WalletState, deployment: Deploymen
   const invalidate = useInvalidateAccount();
   return useMutation({
     mutationFn: async (amount: bigint) => withdrawCollateralSync(await walletClient(wallet, deployment), { amount }),
-    onSuccess: invalidate,
-  });
-}
-
-const FAUCET = new Interface(["function mint(address to, uint256 amount)"]);
-
-/**
- * The devnet's collateral faucet: its mock stablecoin mints to anyone. Not a protocol call and
- * offered on the devnet only (a real chain's collateral is a real stablecoin).
- */
-export function useDevnetFaucet(wallet: WalletState, deployment: Deployment) {
-  const invalidate = useInvalidateAccount();
-  return useMutation({
-    mutationFn: async (input: { decimals: number }) => {
-      const client = await walletClient(wallet, deployment);
-      const to = deployment.chain.contracts.CollateralToken;
-      const data = FAUCET.encodeFunctionData("mint", [wallet.account, parseUnits("1000", input.decimals)]);
-      const hash = await sendPrepared(client, { to, data, value: 0n }, "mint");
-      return waitForReceipt(client, hash, "mint");
-    },
     onSuccess: invalidate,
   });
 }
