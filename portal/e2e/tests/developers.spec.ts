@@ -15,7 +15,9 @@ test.describe("Developers: API keys", () => {
     const keys = new ApiKeysPage(page);
     const token = await keys.create("ci-pipeline", ["read"]);
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/); // a JWT, shown once
-    await expect(page.getByRole("button", { name: /Copy key/ })).toBeVisible();
+    // the "shown once" panel after copying: the button says Copied, and its name starts with that
+    await page.getByRole("button", { name: /^Copy key/ }).click();
+    await expect(page.getByRole("button", { name: /^Copied/ })).toBeVisible();
     await expect(keys.row("ci-pipeline")).toContainText("standard (100/min)");
     await expect(keys.row("ci-pipeline")).toContainText("never");
     await checkPage(page, "api-keys");
