@@ -51,8 +51,8 @@ test.describe("Leases", () => {
     actor,
     devnet,
   }) => {
-    // three browsers and some twenty transactions: more than the default two minutes on a shared machine
-    test.setTimeout(300_000);
+    // three browsers and some twenty transactions
+    test.setTimeout(450_000);
     const { chain } = await deploymentOf(devnet.gatewayUrl);
     const managerAddress = chain.contracts.RedemptionManager;
     const holderActor = await actor(ACCOUNT.holder);

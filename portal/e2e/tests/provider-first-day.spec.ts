@@ -43,6 +43,8 @@ test.describe("A provider's first day", () => {
     actor,
     devnet,
   }) => {
+    // some thirty transactions and two browsers: the longest flow of the suite
+    test.setTimeout(600_000);
     const { chain } = await deploymentOf(devnet.gatewayUrl);
     const newcomer = await actor(ACCOUNT.newProvider);
     const approver = (await rpc<string[]>(devnet.rpcUrl, "eth_accounts"))[ACCOUNT.approver];
