@@ -1,5 +1,7 @@
 import { formatUnits, parseUnits } from "ethers";
 
+import { formatAmount } from "./format";
+
 /** An amount the person typed: its base units, or why the form cannot take it (in words). */
 export type ParsedAmount = { ok: true; value: bigint } | { ok: false; reason: string };
 
@@ -29,4 +31,9 @@ export function parseAmount(text: string, unit: string, decimals = 18): ParsedAm
 /** Base units as a number of whole tokens (for display with {@link formatAmount}). */
 export function wholeUnits(value: bigint, decimals = 18): number {
   return Number(formatUnits(value, decimals));
+}
+
+/** Base units of a token as "1.5 mUSDC": whole units, grouped, no trailing zeros. */
+export function formatUnitsOf(value: bigint, decimals: number, unit: string): string {
+  return formatAmount(wholeUnits(value, decimals), unit, decimals);
 }

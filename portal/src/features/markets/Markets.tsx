@@ -1,4 +1,4 @@
-import { formatUnits, parseUnits } from "ethers";
+import { parseUnits } from "ethers";
 import { useState } from "react";
 import type { FormEvent } from "react";
 
@@ -7,7 +7,7 @@ import { Amount } from "../../components/Amount";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { Table } from "../../components/Table";
 import { Time } from "../../components/Time";
-import { parseAmount, wholeUnits } from "../../lib/amount";
+import { formatUnitsOf, parseAmount, wholeUnits } from "../../lib/amount";
 import { canReadChain, useChainNow } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useDevnetFaucet } from "../../lib/faucet";
@@ -195,9 +195,9 @@ function BuyForm({ listing }: { listing: Listing }) {
           <ErrorState error={quote.error} />
         ) : quote.data !== undefined && parsed.ok ? (
           <p data-testid="buy-quote">
-            You pay {formatUnits(quote.data.payment, PAYMENT.decimals)} {PAYMENT.symbol} for{" "}
+            You pay {formatUnitsOf(quote.data.payment, PAYMENT.decimals, PAYMENT.symbol)} for{" "}
             {formatAmount(wholeUnits(parsed.value), "sSTB", 18)}, of which{" "}
-            {formatUnits(quote.data.fee, PAYMENT.decimals)} {PAYMENT.symbol} is the market's fee (to the treasury). The
+            {formatUnitsOf(quote.data.fee, PAYMENT.decimals, PAYMENT.symbol)} is the market's fee (to the treasury). The
             market takes the payment from your wallet; the seller's escrowed sSTB comes to you.
           </p>
         ) : null}
@@ -218,7 +218,7 @@ function BuyForm({ listing }: { listing: Listing }) {
       {bought === undefined ? null : (
         <p className="state" role="status" data-testid="bought">
           Bought {formatAmount(wholeUnits(bought.amount), "sSTB", 18)} for{" "}
-          {formatUnits(bought.payment, PAYMENT.decimals)} {PAYMENT.symbol}: it is in your wallet; redeem it with a
+          {formatUnitsOf(bought.payment, PAYMENT.decimals, PAYMENT.symbol)}: it is in your wallet; redeem it with a
           provider from the holder's pages.
         </p>
       )}
@@ -276,7 +276,7 @@ function ListForSale() {
         </label>
         <p className={problem === undefined ? "wide" : "wide state warning"} data-testid="list-terms">
           {problem ??
-            `${formatAmount(wholeUnits(a.ok ? a.value : 0n), "sSTB", 18)} move from your wallet into the market's escrow until bought, cancelled or expired (${new Date(expiration! * 1000).toUTCString()}, chain time); sold whole, buyers pay ${formatUnits(total ?? 0n, PAYMENT.decimals)} ${PAYMENT.symbol}, less the market's fee.`}
+            `${formatAmount(wholeUnits(a.ok ? a.value : 0n), "sSTB", 18)} move from your wallet into the market's escrow until bought, cancelled or expired (${new Date(expiration! * 1000).toUTCString()}, chain time); sold whole, buyers pay ${formatUnitsOf(total ?? 0n, PAYMENT.decimals, PAYMENT.symbol)}, less the market's fee.`}
         </p>
         <button type="submit" className="primary" disabled={list.isPending || problem !== undefined}>
           {list.isPending ? "Listing…" : "List for sale"}
@@ -322,7 +322,7 @@ function Claimable() {
         <ul className="rows">
           {claimable.data.map((c) => (
             <li key={`${c.market}-${c.token}`}>
-              {formatUnits(c.amount, c.decimals)} {c.symbol} on the {c.market} market{" "}
+              {formatUnitsOf(c.amount, c.decimals, c.symbol)} on the {c.market} market{" "}
               <button
                 type="button"
                 disabled={withdraw.isPending}

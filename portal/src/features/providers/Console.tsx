@@ -18,8 +18,9 @@ import { Table } from "../../components/Table";
 export function Console({ address }: { address: string }) {
   const deployment = useDeployment();
   const wallet = useWallet();
-  const profile = useProfile(address);
   const account = useProviderAccount(wallet, deployment, address);
+  // registered on the chain: follow the gateway's index until it shows the registration and its approval
+  const profile = useProfile(address, account.data !== undefined && account.data.status !== "none");
   const registered = profile.data !== null && profile.data !== undefined;
   const collateral = useCollateral(address, registered);
   const balance = useSstbBalance();

@@ -1,4 +1,3 @@
-import { formatUnits } from "ethers";
 import { useState } from "react";
 import type { FormEvent } from "react";
 
@@ -9,7 +8,7 @@ import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
 import { Badge, ErrorState, Loading } from "../../components/States";
 import { Time } from "../../components/Time";
-import { parseAmount, wholeUnits } from "../../lib/amount";
+import { formatUnitsOf, parseAmount, wholeUnits } from "../../lib/amount";
 import { useChainNow } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useDevnetFaucet } from "../../lib/faucet";
@@ -531,7 +530,7 @@ function MintForm(props: {
     !Number.isInteger(d) || d < min || d > max
       ? `The staking period is a whole number of days from ${min} to ${max}.`
       : collateral > account.collateralBalance
-        ? `This mint brings ${formatUnits(collateral, decimals)} ${symbol} of collateral; your wallet holds ${formatUnits(account.collateralBalance, decimals)} ${symbol}.`
+        ? `This mint brings ${formatUnitsOf(collateral, decimals, symbol)} of collateral; your wallet holds ${formatUnitsOf(account.collateralBalance, decimals, symbol)}.`
         : undefined;
   return (
     <form
@@ -556,7 +555,7 @@ function MintForm(props: {
         </dd>
         <dt>Collateral escrowed by this mint</dt>
         <dd>
-          {formatUnits(collateral, decimals)} {symbol} from your wallet into the registry
+          {formatUnitsOf(collateral, decimals, symbol)} from your wallet into the registry
           {collateral === 0n ? " (your deposited collateral already covers it)" : ""}
         </dd>
         <dt>Capacity committed until</dt>

@@ -13,10 +13,16 @@ export type ProviderDetail = ApiData<"/api/v1/providers/{providerId}", "get">;
 export type Collateral = ApiData<"/api/v1/providers/{providerId}/collateral", "get">;
 export type Incoming = ApiData<"/api/v1/redemptions", "get">["redemptions"][number];
 
-/** The signed-in address as a provider (null when it is not a registered provider). */
-export const profileQueryOptions = (address: string) =>
+/**
+ * The signed-in address as a provider (null when the gateway knows no such provider). With
+ * `follow`, refreshed every 3 s while the gateway has not indexed it yet or governance has not
+ * approved it (a registration just sent, a review under way).
+ */
+export const profileQueryOptions = (address: string, follow = false) =>
   queryOptions({
     queryKey: ["provider-profile", address],
+    refetchInterval: (query) =>
+      follow && (query.state.data === null || query.state.data?.status === "pending") ? 3_000 : false,
     queryFn: async () => {
       const result = await api.GET("/api/v1/providers/{providerId}", { params: { path: { providerId: address } } });
       if (result.response.status === 404) return null;
@@ -48,7 +54,7 @@ export const evidenceQueryOptions = (id: number) =>
 export const sstbBalanceQueryOptions = () =>
   queryOptions({ queryKey: ["balance"], queryFn: async () => unwrap(await api.GET("/api/v1/sstb/balance")) });
 
-export const useProfile = (address: string) => useQuery(profileQueryOptions(address));
+export const useProfile = (address: string, follow = false) => useQuery(profileQueryOptions(address, follow));
 export const useSstbBalance = () => useQuery(sstbBalanceQueryOptions());
 export const useCollateral = (address: string, enabled: boolean) =>
   useQuery({ ...collateralQueryOptions(address), enabled });

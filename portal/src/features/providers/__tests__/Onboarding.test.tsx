@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { hashReviewedProfile } from "#sdk";
 
-import { gateway } from "../../../testing/api";
+import { HttpResponse, http } from "msw";
+
+import { GATEWAY, gateway } from "../../../testing/api";
 import { block, ethCall, jsonRpc } from "../../../testing/chain";
 import { CHAIN_NOW, PROVIDER, aBalance, aProvider, aRedemptionPage } from "../../../testing/data";
 import { renderPortal } from "../../../testing/render";
@@ -37,13 +39,24 @@ interface ChainAccount {
   wallet?: bigint;
 }
 
-/** The console of a provider whose registry account is `chain`; the gateway knows it when `indexed`. */
-function openConsole(chain: ChainAccount, indexed: ReturnType<typeof aProvider> | null) {
+/**
+ * The console of a provider whose registry account is `chain`; the gateway knows it when `indexed`
+ * (or from its `afterCalls`-th request on: an index that lags the chain).
+ */
+function openConsole(chain: ChainAccount, indexed: ReturnType<typeof aProvider> | null, afterCalls = 0) {
   const api = gateway();
+  let calls = 0;
   server.use(
     indexed === null
       ? api.error("get", "/api/v1/providers/{providerId}", 404, "resource_not_found", "no provider")
-      : api.get("/api/v1/providers/{providerId}", indexed),
+      : http.get(`${GATEWAY}/api/v1/providers/:providerId`, () =>
+          ++calls <= afterCalls
+            ? HttpResponse.json(
+                { success: false, error: { code: "resource_not_found", message: "no provider", details: {} } },
+                { status: 404 },
+              )
+            : HttpResponse.json({ success: true, data: indexed }),
+        ),
     api.get("/api/v1/sstb/balance", aBalance(0)),
     api.get("/api/v1/redemptions", aRedemptionPage()),
     jsonRpc({
@@ -117,6 +130,12 @@ describe("A provider's first day: the console", () => {
     expect(
       screen.getByText(/Verification and minting open once governance has approved your profile/),
     ).toBeInTheDocument();
+  });
+
+  it("shows a registration the gateway had not indexed yet without a reload", async () => {
+    openConsole({ status: 1, tier: 1 }, aProvider({ status: "pending" }), 2);
+    expect(await screen.findByText(/the gateway is indexing it/)).toBeInTheDocument();
+    expect(await screen.findByTestId("review-state", {}, { timeout: 15_000 })).toHaveTextContent("Under review");
   });
 
   it("tells a provider what a deposit allows, and refuses more than the wallet holds before asking the wallet", async () => {
