@@ -19,6 +19,7 @@ import {
   useBuySpot,
   useCancelListing,
   useClaimable,
+  useListing,
   useListSpot,
   useSpotListings,
   useWithdrawClaimable,
@@ -97,7 +98,7 @@ function SpotBook() {
                       <Address value={l.seller} />
                     </td>
                     <td>
-                      <Amount value={l.amount} unit="sSTB" decimals={18} />
+                      <Remaining listing={l} />
                     </td>
                     <td>
                       <Amount value={l.price_per_token} unit={PAYMENT.symbol} decimals={PAYMENT.decimals} />
@@ -144,21 +145,37 @@ function SpotBook() {
   );
 }
 
+/** What is left of a listing, read from the market (the gateway lists the amount listed). */
+function Remaining({ listing }: { listing: Listing }) {
+  const wallet = useWallet();
+  const onChain = useListing(wallet, useDeployment(), listing.listing_id);
+  if (onChain.data === undefined) return <Amount value={listing.amount} unit="sSTB" decimals={18} />;
+  const left = wholeUnits(onChain.data.remaining);
+  return left === listing.amount ? (
+    <Amount value={left} unit="sSTB" decimals={18} />
+  ) : (
+    <>
+      <Amount value={left} unit="sSTB" decimals={18} /> left of {formatAmount(listing.amount, "sSTB", 18)}
+    </>
+  );
+}
+
 function BuyForm({ listing }: { listing: Listing }) {
   const deployment = useDeployment();
   const wallet = useWallet();
+  const onChain = useListing(wallet, deployment, listing.listing_id);
   const [text, setText] = useState("1");
   const [step, setStep] = useState<MarketStep>();
   const [bought, setBought] = useState<{ amount: bigint; payment: bigint }>();
   const buy = useBuySpot(wallet, deployment);
   const buyOnce = useSingleFlight(buy);
   const parsed = parseAmount(text, "sSTB");
-  const remaining = parseUnits(String(listing.amount), 18);
+  const remaining = onChain.data?.remaining ?? parseUnits(String(listing.amount), 18);
   const maxPrice = parseUnits(String(listing.price_per_token), PAYMENT.decimals);
   const problem = !parsed.ok
     ? parsed.reason
     : parsed.value > remaining
-      ? `Listing #${listing.listing_id} has ${formatAmount(listing.amount, "sSTB", 18)} left.`
+      ? `Listing #${listing.listing_id} has ${formatAmount(wholeUnits(remaining), "sSTB", 18)} left.`
       : undefined;
   const terms =
     parsed.ok && problem === undefined

@@ -7,6 +7,7 @@ import {
   createSpotListingSync,
   ensureAllowance,
   getClaimable,
+  getListing,
   prepareBuySpotListing,
   prepareCreateSpotListing,
   withdrawClaimableSync,
@@ -55,6 +56,20 @@ export const useBuyQuote = (
   deployment: Deployment,
   terms: { listingId: bigint; amount: bigint; maxPrice: bigint } | undefined,
 ) => useQuery(buyQuoteQueryOptions(wallet, deployment, terms));
+
+/**
+ * A listing as the market holds it now (the SDK's `getListing`): what remains after partial fills,
+ * its status. The gateway's list gives the amount listed; what is left is read from the chain.
+ */
+export const listingQueryOptions = (wallet: WalletState, deployment: Deployment, listingId: number) =>
+  queryOptions({
+    queryKey: ["chain", "listing", wallet.chainId, listingId],
+    queryFn: async () => getListing(await walletClient(wallet, deployment), { listingId: BigInt(listingId) }),
+    enabled: canReadChain(wallet),
+    refetchInterval: 5_000,
+  });
+export const useListing = (wallet: WalletState, deployment: Deployment, listingId: number) =>
+  useQuery(listingQueryOptions(wallet, deployment, listingId));
 
 /** What a market holds for the account that a transfer to it could not deliver (a claimable balance), per token. */
 export const claimableQueryOptions = (wallet: WalletState, deployment: Deployment) =>

@@ -117,7 +117,7 @@ export function Console({ address }: { address: string }) {
             </dd>
             <dt>Staked until</dt>
             <dd>
-              <Time unix={collateral.data.staked_until} />
+              {collateral.data.staked_until === 0 ? "nothing staked yet" : <Time unix={collateral.data.staked_until} />}
             </dd>
             <dt>Tier</dt>
             <dd>{collateral.data.tier}</dd>

@@ -265,7 +265,7 @@ export function CollateralCard({ account }: { account: Account }) {
         <dt>What it allows</dt>
         <dd data-testid="collateral-allows">
           {c(account.collateralPerSstb)} backs 1 sSTB of capacity; your free collateral backs{" "}
-          {formatAmount(wholeUnits(backs(account.freeCollateral)), "sSTB", 18)} in all (
+          {formatAmount(wholeUnits(backs(account.freeCollateral)), "sSTB", 6)} in all (
           {formatAmount(wholeUnits(account.availableCapacity), "sSTB", 18)} minted and available).
         </dd>
         <dt>In your wallet</dt>
@@ -302,7 +302,7 @@ export function CollateralCard({ account }: { account: Account }) {
         <p id="deposit-help" className={depositProblem === undefined ? "muted" : "state warning"}>
           {depositProblem ??
             (depositAmount.ok
-              ? `Backs ${formatAmount(wholeUnits(backs(depositAmount.value)), "sSTB", 18)} of capacity. Your wallet asks you to approve ${c(depositAmount.value)} for the registry, then to confirm the deposit.`
+              ? `Backs ${formatAmount(wholeUnits(backs(depositAmount.value)), "sSTB", 6)} of capacity. Your wallet asks you to approve ${c(depositAmount.value)} for the registry, then to confirm the deposit.`
               : "")}
         </p>
         <button type="submit" className="primary" disabled={deposit.isPending || depositProblem !== undefined}>
