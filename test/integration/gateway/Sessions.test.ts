@@ -332,6 +332,33 @@ describe(`Portal sessions on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite
       expectError(await withKey.get("/api/v1/providers/list"), "authentication_error", 401);
     });
 
+    it("honours Idempotency-Key on the portal's POSTs: a repeat makes one key and one subscription, answered again", async function () {
+      const { cookie } = await signInWith(signer("user"));
+      const keyHeader = { "idempotency-key": `portal-${Date.now()}-key` };
+      const body = { label: "double-submit", scopes: ["read"] };
+      const first = await withSession(cookie, "POST", "/api/v1/session/keys", body, keyHeader);
+      const again = await withSession(cookie, "POST", "/api/v1/session/keys", body, keyHeader);
+      expect(first.status, first.text).to.equal(201);
+      expect(again.status, again.text).to.equal(201);
+      expect(again.headers.get("idempotent-replayed")).to.equal("true");
+      expect((again.body as any).data.key_id).to.equal((first.body as any).data.key_id);
+      expect((again.body as any).data.token, "the one key, shown again to the repeat").to.equal(
+        (first.body as any).data.token,
+      );
+      const keys = (await withSession(cookie, "GET", "/api/v1/session/keys")).body as any;
+      expect(keys.data.keys.filter((k: { label: string }) => k.label === "double-submit")).to.have.length(1);
+
+      const subHeader = { "idempotency-key": `portal-${Date.now()}-subscription` };
+      const subscription = { url: `${receiver.url}/double-submit`, events: ["sstb.minted"] };
+      const sub = await withSession(cookie, "POST", "/api/v1/webhooks", subscription, subHeader);
+      const subAgain = await withSession(cookie, "POST", "/api/v1/webhooks", subscription, subHeader);
+      expect(sub.status, sub.text).to.equal(201);
+      expect((subAgain.body as any).data.subscription_id).to.equal((sub.body as any).data.subscription_id);
+      expect((subAgain.body as any).data.secret, "one secret").to.equal((sub.body as any).data.secret);
+      const subs = (await withSession(cookie, "GET", "/api/v1/webhooks")).body as any;
+      expect(subs.data.webhooks.filter((w: { url: string }) => w.url === subscription.url)).to.have.length(1);
+    });
+
     it("refuses an API key on the session routes: keys are managed from a portal session only", async function () {
       const { token } = await gw.keys.create({
         tier: "premium",
