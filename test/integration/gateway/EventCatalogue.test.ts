@@ -32,8 +32,8 @@ import {
   runLiveScenario,
   startLiveDeployment,
   startTestGateway,
-} from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+} from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { MockBlacklistStablecoin__factory } from "../../../typechain-types/index.js";
 import { HttpClient } from "../../helpers/http.js";
 import { signedReport } from "../../helpers/verification.js";
