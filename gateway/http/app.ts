@@ -27,6 +27,7 @@ import type { ErrorCode } from "./errors.js";
 import { EXAMPLE, errors as errorResponses } from "./schemas.js";
 import { operationIdOf } from "./operations.js";
 import { rateLimitOf } from "./rate-limit-headers.js";
+import { lazySerializers } from "./serializers.js";
 import { FREE_TEXT, textProblemIn } from "./text.js";
 import type { ResponseCache } from "./response-cache.js";
 import { accountRoutes } from "./routes/account.js";
@@ -184,6 +185,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // long path parameters reach their route, whose schema refuses them after authentication and
     // the rate limit (the router's own limit would refuse them before either)
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // response serializers compiled on first use (serializers.ts): start-up stays short
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     ajv: {
       // FREE_TEXT is an annotation for the control-character check and the document, not a validation
       customOptions: {
