@@ -84,10 +84,19 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       for (const unit of data.compute_units) {
         const onChain = await live.d.cuToken.computeUnit(unit.cu_id);
         expect(Object.keys(unit).sort()).to.deep.equal(
-          ["cu_hash", "cu_id", "cu_value", "metadata", "provider_id", "verification_timestamp"].sort(),
+          [
+            "cu_hash",
+            "cu_id",
+            "cu_value",
+            "cu_value_base_units",
+            "metadata",
+            "provider_id",
+            "verification_timestamp",
+          ].sort(),
         );
         expect(unit.cu_hash).to.equal(onChain.cuHash);
         expect(unit.cu_value).to.equal(sstb(onChain.cuValue));
+        expect(unit.cu_value_base_units).to.equal(onChain.cuValue.toString());
         expect(unit.provider_id).to.equal(onChain.provider);
         expect(unit.verification_timestamp).to.equal(Number(onChain.verifiedAt));
         expect(unit.metadata).to.deep.equal({

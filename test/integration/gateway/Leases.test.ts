@@ -388,15 +388,17 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
 
     it("documents the lease and the access key in the OpenAPI document, with no write route for renew or terminate", async function () {
       const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
-      const schema =
+      // the resources are named schemas, referred to by $ref (issue 25)
+      const named = (ref: string) => doc.components.schemas[ref.replace("#/components/schemas/", "")];
+      const data =
         doc.paths["/api/v1/redemptions/{redemptionId}"].get.responses["200"].content["application/json"].schema
           .properties.data;
+      expect(data.$ref).to.equal("#/components/schemas/Redemption");
+      const schema = named(data.$ref);
       expect(schema.required).to.include.members(["lease", "access_public_key"]);
-      expect(schema.properties.lease.properties.renewal_offer.required).to.deep.equal([
-        "price",
-        "extension",
-        "valid_until",
-      ]);
+      expect(schema.properties.lease.anyOf).to.deep.include({ $ref: "#/components/schemas/Lease" });
+      const offer = named("Lease").properties.renewal_offer.anyOf.find((s: { type: string }) => s.type === "object");
+      expect(offer.required).to.deep.equal(["price", "price_base_units", "extension", "valid_until"]);
       expect(doc.paths["/api/v1/redemptions"].get.operationId).to.equal("listAccountRedemptions");
       expect(doc.paths["/api/v1/redemptions"].get.parameters.map((p: { name: string }) => p.name)).to.include(
         "lease_status",
