@@ -5,7 +5,7 @@
  * Every rule is an error; test/ts/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
 const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|tools)/";
-const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";
+const SDK_CONSTANTS = "^sdk/(constants|roles|chains|bridge|deployments|markets)[.]ts$";
 
 module.exports = {
   forbidden: [
@@ -125,6 +125,14 @@ module.exports = {
         "scripts/ holds entry points: nothing outside scripts/ (but hardhat.config.ts, which registers the tasks) imports them.",
       from: { pathNot: "^(scripts/|hardhat[.]config[.]ts$)" },
       to: { path: "^scripts/" },
+    },
+    {
+      name: "only-tests-tools-import-testing",
+      severity: "error",
+      comment:
+        "testing/ is test support (redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks) and portal/e2e/ import it, never the product.",
+      from: { pathNot: "^(test|tools|testing|portal/e2e)/" },
+      to: { path: "^testing/" },
     },
     {
       name: "only-tests-import-tests",

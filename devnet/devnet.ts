@@ -5,7 +5,8 @@ import path from "node:path";
 import { HDNodeWallet, formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
+import { createApiClient, unwrap } from "#sdk";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import type { RouteLimits } from "#sdk";
 import { runBridgeScenario } from "./bridge-demo.js";
 import { runScenario } from "./demo.js";

@@ -1,7 +1,9 @@
 import { Contract, isAddress } from "ethers";
 
+import { providerRegistryAbi } from "../abis/providerRegistry.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedContract } from "../contract-calls.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import type { ContractRevertedError } from "../errors.js";
@@ -76,8 +78,8 @@ export async function quoteRedemption(
 ): Promise<QuoteRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
-  const manager = getContract(client, "RedemptionManager");
-  const registry = getContract(client, "ProviderRegistry");
+  const manager = deployedContract(client, "RedemptionManager", redemptionManagerAbi);
+  const registry = deployedContract(client, "ProviderRegistry", providerRegistryAbi);
   try {
     const [[fee, total], minimum, account, ratioBps, token, now] = await Promise.all([
       manager.quoteFee(amount),

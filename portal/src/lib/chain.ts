@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
-import { getAccessKey, getContract, getContractError, getLease } from "#sdk";
+import { getAccessKey, getLease, getLeaseId } from "#sdk";
 import type { GetLeaseReturnType } from "#sdk";
 
 import type { Deployment } from "../config/deployment";
@@ -29,24 +29,16 @@ export interface LeaseView {
   chainNow: number;
 }
 
-/**
- * The lease of redemption `redemptionId`. `leaseIdOf` has no SDK action yet (the SDK's `getLease`
- * takes a lease id): read here with the SDK's `getContract` and its revert decoding.
- */
+/** The lease of redemption `redemptionId` (the SDK's `getLeaseId`, then `getLease`). */
 export const leaseQueryOptions = (wallet: WalletState, deployment: Deployment, redemptionId: number) =>
   queryOptions({
     queryKey: ["chain", "lease", wallet.account, wallet.chainId, redemptionId],
     queryFn: async (): Promise<LeaseView> => {
       const client = await walletClient(wallet, deployment);
-      let leaseId: bigint;
-      try {
-        leaseId = await getContract(client, "RedemptionManager").leaseIdOf(BigInt(redemptionId));
-      } catch (error) {
-        throw getContractError(error, { functionName: "leaseIdOf" });
-      }
+      const leaseId = await getLeaseId(client, { redemptionId: BigInt(redemptionId) });
       const block = await client.runner.provider?.getBlock("latest");
       const chainNow = block?.timestamp ?? Math.floor(Date.now() / 1000);
-      if (leaseId === 0n) return { leaseId: null, renewal: false, lease: null, chainNow };
+      if (leaseId === null) return { leaseId: null, renewal: false, lease: null, chainNow };
       const lease = await getLease(client, { leaseId });
       return { leaseId, renewal: leaseId !== BigInt(redemptionId), lease, chainNow };
     },

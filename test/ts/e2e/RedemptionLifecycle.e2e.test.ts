@@ -6,20 +6,9 @@ import { network } from "hardhat";
 import { AbiCoder, JsonRpcProvider, dataSlice, id, parseEther, parseUnits } from "ethers";
 import type { JsonRpcSigner, TransactionReceipt } from "ethers";
 
-import {
-  attestationDomain,
-  buildProof,
-  cuHashOf,
-  fulfilEncrypted,
-  generateAccessKeyPair,
-  hashReviewedProfile,
-  IssueType,
-  randomNonce,
-  readAccessDetails,
-  redeem,
-  sampleVerifierKeys,
-  statusName,
-} from "#sdk";
+import { attestationDomain, buildProof, cuHashOf, generateAccessKeyPair, hashReviewedProfile, IssueType, randomNonce, statusName } from "#sdk";
+import { fulfilEncrypted, readAccessDetails, redeem } from "../../../testing/redemption.js";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { deployPrimary } from "../../../deploy/deploy.js";
 import type { PrimaryDeployment } from "../../../deploy/deploy.js";
 import { isProcessAlive, startLocalNode } from "../../../devnet/local-node.js";
