@@ -139,6 +139,7 @@ export async function renderAbiModules(root = process.cwd()): Promise<Map<string
   );
   exports.push('export { erc20Abi } from "./erc20.js";', 'export { protocolErrorsAbi } from "./errors.js";');
   const contracts = SDK_CONTRACTS.map((contract) => `  ${contract}: ${abiNameOf(contract)}Abi,`);
+  const contractTypes = SDK_CONTRACTS.map((contract) => `  ${contract}: typeof ${abiNameOf(contract)}Abi;`);
   const imports = SDK_CONTRACTS.map(
     (contract) => `import { ${abiNameOf(contract)}Abi } from "./${abiNameOf(contract)}.js";`,
   );
@@ -147,7 +148,8 @@ export async function renderAbiModules(root = process.cwd()): Promise<Map<string
     `${HEADER}\n// The \`./abis\` entry: every ABI by itself (import one and only that one is bundled).\n` +
       `${exports.sort().join("\n")}\n\n${imports.join("\n")}\n\n` +
       "/** Every contract's ABI by its contract name (a deployments file's name, but the satellites' `GovernanceToken`, which is `BridgedGovernanceToken`). */\n" +
-      `export const contractAbis = {\n${contracts.join("\n")}\n} as const;\n\n` +
+      // the annotation keeps the declaration file to references (`typeof xAbi`), not the ABIs again
+      `export const contractAbis: {\n${contractTypes.join("\n")}\n} = {\n${contracts.join("\n")}\n};\n\n` +
       "/** A contract the SDK has the ABI of. */\nexport type ContractName = keyof typeof contractAbis;\n",
   );
   for (const [file, text] of files) files.set(file, await format(root, file, text));
