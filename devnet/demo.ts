@@ -16,8 +16,8 @@ import {
   listingStatusName,
   randomNonce,
   statusName,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";

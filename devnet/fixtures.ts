@@ -20,8 +20,8 @@ import {
   initiateRedemptionSync,
   IssueType,
   randomNonce,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import type { GatewayConfig } from "../gateway/config.js";
 import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import { startGateway } from "../gateway/server.js";

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { parseEther } from "ethers";
 import type { Signer } from "ethers";
 
-import { createApiClient, fulfilRedemptionSync, generateAccessKeyPair, unwrap } from "#sdk";
-import type { ApiPaths } from "#sdk";
+import { createApiClient, fulfilRedemptionSync, generateAccessKeyPair, unwrap } from "@compute-capacity/sdk";
+import type { ApiPaths } from "@compute-capacity/sdk";
 import { webhookHandler } from "../gateway/webhooks/receiver.js";
 import type { UnsignedTransaction } from "../gateway/writes/sender.js";
 

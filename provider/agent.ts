@@ -13,8 +13,8 @@ import {
   getRedemption,
   offerRenewalSync,
   verifyWebhook,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import { runCommand } from "./commands.js";
 import type { ProviderConfig } from "./config.js";
 import { StateFile } from "./state.js";

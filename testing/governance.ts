@@ -1,7 +1,7 @@
 import type { BaseContract, Signer, TransactionReceipt } from "ethers";
 
-import { executeProposalSync, proposeSync, queueProposalSync } from "#sdk";
-import type { Proposal, ProposalCall, ProtocolClient } from "#sdk";
+import { executeProposalSync, proposeSync, queueProposalSync } from "@compute-capacity/sdk";
+import type { Proposal, ProposalCall, ProtocolClient } from "@compute-capacity/sdk";
 import type { ProtocolGovernor } from "../typechain-types/index.js";
 
 /**

@@ -1,7 +1,12 @@
 import type { ContractRunner, Signer, TransactionReceipt } from "ethers";
 
-import { approveRedemptionSync, fulfilRedemptionSync, getAccessDetails, initiateRedemptionSync } from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+import {
+  approveRedemptionSync,
+  fulfilRedemptionSync,
+  getAccessDetails,
+  initiateRedemptionSync,
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
 
 /**

@@ -17,11 +17,11 @@ import {
   Roles,
   signPermit,
   Vote,
-} from "#sdk";
+} from "@compute-capacity/sdk";
 import { contractCall, execute, propose, queue } from "../testing/governance.js";
 import { fulfilEncrypted, redeem } from "../testing/redemption.js";
 import { sampleVerifierKeys } from "../gateway/verification/keys.js";
-import type { Attestation } from "#sdk";
+import type { Attestation } from "@compute-capacity/sdk";
 import { deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";

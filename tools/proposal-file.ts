@@ -13,8 +13,8 @@ import {
   proposalOf,
   proposeSync,
   queueProposalSync,
-} from "#sdk";
-import type { Proposal } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { Proposal } from "@compute-capacity/sdk";
 
 /**
  * A proposal as a reviewable JSON file (see `proposals/example-redemption-fee.json`):

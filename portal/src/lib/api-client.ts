@@ -1,5 +1,5 @@
-import { ApiResponseError, createApiClient, unwrap } from "#sdk";
-import type { ApiClient, ApiPaths } from "#sdk";
+import { ApiResponseError, createApiClient, unwrap } from "@compute-capacity/sdk";
+import type { ApiClient, ApiPaths } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError } from "./errors";
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
-import { getAccessKey, getLease, getLeaseId } from "#sdk";
-import type { GetLeaseReturnType } from "#sdk";
+import { getAccessKey, getLease, getLeaseId } from "@compute-capacity/sdk";
+import type { GetLeaseReturnType } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../config/deployment";
 import { walletClient } from "./protocol";

@@ -1,6 +1,6 @@
 import { formatEther } from "ethers";
 
-import { AccessKeyNotRegisteredError, ApiResponseError, BaseError, ContractRevertedError } from "#sdk";
+import { AccessKeyNotRegisteredError, ApiResponseError, BaseError, ContractRevertedError } from "@compute-capacity/sdk";
 
 import { formatDuration, formatTime } from "./format";
 

@@ -7,10 +7,10 @@ import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { currentRoleHolders, FeeOption, proposalOf, Roles, Vote } from "#sdk";
+import { currentRoleHolders, FeeOption, proposalOf, Roles, Vote } from "@compute-capacity/sdk";
 import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
 import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
-import type { RouteLimits } from "#sdk";
+import type { RouteLimits } from "@compute-capacity/sdk";
 import { startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";
 import { deployLocalNetwork } from "../../../devnet/network.js";

@@ -6,7 +6,16 @@ import { network } from "hardhat";
 import { AbiCoder, JsonRpcProvider, dataSlice, id, parseEther, parseUnits } from "ethers";
 import type { JsonRpcSigner, TransactionReceipt } from "ethers";
 
-import { attestationDomain, buildProof, cuHashOf, generateAccessKeyPair, hashReviewedProfile, IssueType, randomNonce, statusName } from "#sdk";
+import {
+  attestationDomain,
+  buildProof,
+  cuHashOf,
+  generateAccessKeyPair,
+  hashReviewedProfile,
+  IssueType,
+  randomNonce,
+  statusName,
+} from "@compute-capacity/sdk";
 import { fulfilEncrypted, readAccessDetails, redeem } from "../../../testing/redemption.js";
 import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { deployPrimary } from "../../../deploy/deploy.js";

@@ -7,7 +7,18 @@ import { AbiCoder, Wallet, getAddress, parseEther } from "ethers";
 
 import { count, eq } from "drizzle-orm";
 
-import { attestationDomain, attestationFromJson, combineSignatures, cuValueOf, encodeProof, implausibleFigure, REFERENCE_SERVER, REFERENCE_VALUE, scoresFor, signAttestation } from "#sdk";
+import {
+  attestationDomain,
+  attestationFromJson,
+  combineSignatures,
+  cuValueOf,
+  encodeProof,
+  implausibleFigure,
+  REFERENCE_SERVER,
+  REFERENCE_VALUE,
+  scoresFor,
+  signAttestation,
+} from "@compute-capacity/sdk";
 import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { ConfigError, loadConfig } from "../../../gateway/config.js";
 import { startGateway } from "../../../gateway/server.js";

@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { getAddress, id, parseEther, toBeHex } from "ethers";
 
-import { currentRoleHolders, PROPOSAL_STATES, proposalOf, Roles, Vote } from "#sdk";
+import { currentRoleHolders, PROPOSAL_STATES, proposalOf, Roles, Vote } from "@compute-capacity/sdk";
 import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
-import type { Proposal } from "#sdk";
+import type { Proposal } from "@compute-capacity/sdk";
 import { RedemptionManagerV2__factory } from "../../../typechain-types/index.js";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import { reviewedSample } from "../../helpers/protocol.js";

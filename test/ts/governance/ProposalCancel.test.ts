@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { descriptionHash, PROPOSAL_STATES, proposalOf, Vote } from "#sdk";
+import { descriptionHash, PROPOSAL_STATES, proposalOf, Vote } from "@compute-capacity/sdk";
 import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
-import type { Proposal } from "#sdk";
+import type { Proposal } from "@compute-capacity/sdk";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import type { GovernedFixture } from "../../helpers/governance.js";
 

@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 
-import { PROPOSAL_STATES, Roles, Vote, proposalOf } from "#sdk";
+import { PROPOSAL_STATES, Roles, Vote, proposalOf } from "@compute-capacity/sdk";
 import { contractCall, propose } from "../../../testing/governance.js";
-import type { Proposal } from "#sdk";
+import type { Proposal } from "@compute-capacity/sdk";
 import { LOCAL_GOVERNANCE } from "../../../devnet/samples.js";
 import { ARB, ETH, TRANSPORT_FEE, deployBridgePair, withRelayer } from "../../helpers/bridge.js";
 import type { BridgePair } from "../../helpers/bridge.js";

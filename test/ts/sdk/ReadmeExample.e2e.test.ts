@@ -33,7 +33,7 @@ describe("README.md's SDK example", function () {
   });
 
   it("runs as written against the devnet's deployments file and prints what the README says", async function () {
-    // inside the project (cache/ is git-ignored), so "#sdk" resolves through package.json
+    // inside the project (cache/ is git-ignored), so "@compute-capacity/sdk" resolves through package.json
     const file = path.join(ROOT, "cache", `readme-sdk-example-${process.pid}.ts`);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, await readmeExample());

@@ -35,8 +35,8 @@ import {
   terminateLease,
   terminateLeaseSync,
   withdrawRenewalOfferSync,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import { RedemptionManager__factory } from "../../../typechain-types/index.js";
 import { sampleAccessDetails } from "../../../devnet/samples.js";
 import { DAY, deployProtocol, mintFor, registerActive } from "../../helpers/protocol.js";

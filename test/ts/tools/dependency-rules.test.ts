@@ -12,7 +12,7 @@ const DEPCRUISE = path.join(ROOT, "node_modules", "dependency-cruiser", "bin", "
 const FIXTURE: Record<string, string> = {
   "package.json": JSON.stringify({
     type: "module",
-    imports: { "#sdk": "./sdk/index.ts", "#sdk/roles": "./sdk/roles.ts" },
+    imports: { "@compute-capacity/sdk": "./sdk/index.ts", "@compute-capacity/sdk/constants": "./sdk/roles.ts" },
   }),
   "tsconfig.json": JSON.stringify({ compilerOptions: { module: "node16", strict: true, rootDir: "." } }),
   "sdk/index.ts": 'export { value } from "./value.js";\n',
@@ -20,17 +20,17 @@ const FIXTURE: Record<string, string> = {
   "sdk/roles.ts": "export const Roles = { A: 1 };\n",
   "sdk/reads-files.ts": 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n',
   "devnet/helper.ts": "export const helper = 1;\n",
-  "gateway/right.ts": 'import { value } from "#sdk";\nexport const right = value;\n',
+  "gateway/right.ts": 'import { value } from "@compute-capacity/sdk";\nexport const right = value;\n',
   "gateway/wrong.ts": 'import { helper } from "../devnet/helper.js";\nexport const wrong = helper;\n',
   "gateway/ping.ts": 'import { pong } from "./pong.js";\nexport const ping = () => pong;\n',
   "gateway/pong.ts": 'import { ping } from "./ping.js";\nexport const pong = () => ping;\n',
-  "deploy/roles-only.ts": 'import { Roles } from "#sdk/roles";\nexport const roles = Roles;\n',
-  "deploy/operations.ts": 'import { value } from "#sdk";\nexport const operations = value;\n',
+  "deploy/roles-only.ts": 'import { Roles } from "@compute-capacity/sdk/constants";\nexport const roles = Roles;\n',
+  "deploy/operations.ts": 'import { value } from "@compute-capacity/sdk";\nexport const operations = value;\n',
   "tools/by-path.ts": 'import { value } from "../sdk/value.js";\nexport const byPath = value;\n',
   "devnet/uses-test.ts": 'import { fixture } from "../test/fixture.js";\nexport const usesTest = fixture;\n',
   "test/fixture.ts": "export const fixture = 1;\n",
   "provider/right.ts":
-    'import { readFileSync } from "node:fs";\nimport { value } from "#sdk";\nexport const right = [value, readFileSync];\n',
+    'import { readFileSync } from "node:fs";\nimport { value } from "@compute-capacity/sdk";\nexport const right = [value, readFileSync];\n',
   "provider/wrong.ts": 'import { right } from "../gateway/right.js";\nexport const wrong = right;\n',
   "gateway/uses-provider.ts": 'import { right } from "../provider/right.js";\nexport const usesProvider = right;\n',
 };
