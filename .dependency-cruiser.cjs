@@ -20,8 +20,8 @@ module.exports = {
       name: "sdk-no-node-builtins",
       severity: "error",
       comment:
-        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/.",
-      from: { path: "^sdk/" },
+        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/ (the package's own build scripts, sdk/*.mjs, are not SDK code).",
+      from: { path: "^sdk/", pathNot: "^sdk/[^/]+[.]mjs$" },
       to: { dependencyTypes: ["core"] },
     },
     {
@@ -34,9 +34,10 @@ module.exports = {
     {
       name: "sdk-through-its-name",
       severity: "error",
-      comment: 'Import the SDK as "#sdk" (or a "#sdk/<constants>" subpath from deploy/), not by a relative path.',
+      comment:
+        'Import the SDK by its package name, "@compute-capacity/sdk" or one of its entries (tsconfig.sdk.json), not by a relative path.',
       from: { pathNot: "^sdk/" },
-      to: { path: "^sdk/", dependencyTypesNot: ["aliased-subpath-import"] },
+      to: { path: "^sdk/", dependencyTypesNot: ["aliased-tsconfig-paths"] },
     },
     {
       name: "sdk-constants-are-leaves",
@@ -48,7 +49,7 @@ module.exports = {
     {
       name: "deploy-reads-sdk-constants-only",
       severity: "error",
-      comment: "deploy/ imports only the SDK's constants: #sdk/roles, #sdk/chains, #sdk/bridge, #sdk/deployments.",
+      comment: "deploy/ imports only the SDK's constants: @compute-capacity/sdk/constants.",
       from: { path: "^deploy/" },
       to: { path: "^sdk/", pathNot: SDK_CONSTANTS },
     },
@@ -144,7 +145,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ["node_modules", "typechain-types"] },
-    exclude: { path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist"] },
+    exclude: {
+      path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist", "^sdk/dist"],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

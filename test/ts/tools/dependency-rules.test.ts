@@ -8,14 +8,19 @@ import { expect } from "chai";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const DEPCRUISE = path.join(ROOT, "node_modules", "dependency-cruiser", "bin", "dependency-cruiser.mjs");
 
-/** A small tree with the project's layout and import map, one file per kind of wrong import. */
+/** A small tree with the project's layout and the SDK's paths (tsconfig.sdk.json), one file per kind of wrong import. */
 const FIXTURE: Record<string, string> = {
-  "package.json": JSON.stringify({
-    type: "module",
-    imports: { "@compute-capacity/sdk": "./sdk/index.ts", "@compute-capacity/sdk/constants": "./sdk/roles.ts" },
+  "package.json": JSON.stringify({ type: "module" }),
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: {
+      module: "node16",
+      strict: true,
+      rootDir: ".",
+      paths: { "@compute-capacity/sdk": ["./sdk/index.ts"], "@compute-capacity/sdk/constants": ["./sdk/constants.ts"] },
+    },
   }),
-  "tsconfig.json": JSON.stringify({ compilerOptions: { module: "node16", strict: true, rootDir: "." } }),
   "sdk/index.ts": 'export { value } from "./value.js";\n',
+  "sdk/constants.ts": 'export { Roles } from "./roles.js";\n',
   "sdk/value.ts": "export const value = 1;\n",
   "sdk/roles.ts": "export const Roles = { A: 1 };\n",
   "sdk/reads-files.ts": 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n',
