@@ -398,8 +398,26 @@ export {
 export type { Proposal, ProposalCall, ProposalCallParameters, ProposalStateName, RoleHolding } from "./governance.js";
 
 // --- the gateway's HTTP API (also the `./api` entry) ---
-export { ApiResponseError, createApiClient, unwrap } from "./api/client.js";
-export type { ApiClient, ApiErrorBody, ApiPaths, CreateApiClientParameters } from "./api/client.js";
+export { createApiClient, unwrap } from "./api/client.js";
+export type { ApiClient, ApiPaths, CreateApiClientParameters } from "./api/client.js";
+export {
+  API_ERROR_CODES,
+  ApiAuthenticationError,
+  ApiAuthorizationError,
+  ApiConnectionError,
+  ApiInternalError,
+  ApiInvalidParameterError,
+  ApiNotFoundError,
+  ApiRateLimitError,
+  ApiResponseError,
+  REQUEST_ID_HEADER,
+  apiErrorOf,
+} from "./api/errors.js";
+export type { ApiErrorBody, ApiErrorCode, ApiResponseErrorOptions } from "./api/errors.js";
+export { paginate } from "./api/paginate.js";
+export type { PagedItem, PagedPath, PagedQuery, PaginateInit } from "./api/paginate.js";
+export { IDEMPOTENCY_KEY_HEADER, backoffMs, createRetryingFetch, retryAfterMs } from "./api/transport.js";
+export type { RetryOptions } from "./api/transport.js";
 
 // --- webhooks (also the `./webhooks` entry) ---
 export {

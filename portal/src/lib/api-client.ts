@@ -1,5 +1,5 @@
-import { ApiResponseError, createApiClient, unwrap } from "@compute-capacity/sdk";
-import type { ApiClient, ApiPaths } from "@compute-capacity/sdk";
+import { apiErrorOf, createApiClient, unwrap } from "@compute-capacity/sdk";
+import type { ApiClient, ApiErrorBody, ApiPaths } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError } from "./errors";
 
@@ -43,7 +43,7 @@ export const api: ApiClient = createApiClient({
   fetch: portalFetch,
 });
 
-/** The `data` of a successful answer, or an `ApiResponseError`. */
+/** The `data` of a successful answer, or the `ApiResponseError` of its code. */
 export { unwrap };
 
 /** `data` of a JSON answer of the API at a path and method (for typing the features' fetchers). */
@@ -67,10 +67,7 @@ export async function untypedPost<T>(path: string): Promise<T> {
       credentials: "same-origin",
     }),
   );
-  const body = (await response.json().catch(() => undefined)) as
-    | { success: true; data: T }
-    | { success: false; error: { code: string; message: string; details: Record<string, unknown> } }
-    | undefined;
+  const body = (await response.json().catch(() => undefined)) as { success: true; data: T } | ApiErrorBody | undefined;
   if (response.ok && body?.success === true) return body.data;
-  throw new ApiResponseError(response.status, body?.success === false ? body.error : undefined);
+  throw apiErrorOf(response, body);
 }
