@@ -16,14 +16,16 @@ export { getContract } from "./contracts.js";
 export type { ContractName, ContractOf } from "./contracts.js";
 export {
   contractAt,
+  contractReader,
   decodeFunctionResult,
   deployedContract,
+  deployedReader,
   encodeFunctionCall,
   interfaceOf,
   parseEventLogs,
   readContract,
 } from "./contract-calls.js";
-export type { DecodedEvent, ReadContractParameters } from "./contract-calls.js";
+export type { ContractReader, DecodedEvent, ReadContractParameters } from "./contract-calls.js";
 export type {
   Abi,
   AbiEvent,

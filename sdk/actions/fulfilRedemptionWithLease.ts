@@ -5,7 +5,7 @@ import { encryptAccessDetails } from "../access-details.js";
 import type { AccessDetails, AccessDetailsError } from "../access-details.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
-import { deployedContract, encodeFunctionCall } from "../contract-calls.js";
+import { deployedReader, encodeFunctionCall } from "../contract-calls.js";
 import { AccessKeyNotRegisteredError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
@@ -58,7 +58,7 @@ export async function prepareFulfilRedemptionWithLease(
   const manager = addressOf(client, "RedemptionManager");
   let user: string;
   try {
-    user = (await deployedContract(client, "RedemptionManager", redemptionManagerAbi).redemptions(redemptionId)).user;
+    user = (await deployedReader(client, "RedemptionManager", redemptionManagerAbi).redemptions(redemptionId)).user;
   } catch (error) {
     throw getContractError(error, { functionName: "redemptions" });
   }

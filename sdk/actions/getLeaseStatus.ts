@@ -1,6 +1,6 @@
 import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import type { ProtocolClient } from "../client.js";
-import { deployedContract } from "../contract-calls.js";
+import { deployedReader } from "../contract-calls.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError, InvalidParameterError } from "../errors.js";
 import { leaseStatusName } from "../lease.js";
@@ -25,7 +25,7 @@ export async function getLeaseStatus(
 ): Promise<LeaseStatusName> {
   try {
     return leaseStatusName(
-      await deployedContract(client, "RedemptionManager", redemptionManagerAbi).leaseStatus(leaseId),
+      await deployedReader(client, "RedemptionManager", redemptionManagerAbi).leaseStatus(leaseId),
     );
   } catch (error) {
     throw getContractError(error, { functionName: "leaseStatus" });

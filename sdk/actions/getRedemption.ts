@@ -1,6 +1,6 @@
 import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import type { ProtocolClient } from "../client.js";
-import { deployedContract } from "../contract-calls.js";
+import { deployedReader } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import { statusName } from "../redemption.js";
@@ -34,7 +34,7 @@ export async function getRedemption(
   client: ProtocolClient,
   { redemptionId }: GetRedemptionParameters,
 ): Promise<GetRedemptionReturnType> {
-  const manager = deployedContract(client, "RedemptionManager", redemptionManagerAbi);
+  const manager = deployedReader(client, "RedemptionManager", redemptionManagerAbi);
   try {
     const [record, status] = await Promise.all([
       manager.redemptions(redemptionId),

@@ -5,7 +5,7 @@ import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { sstbAbi } from "../abis/sstb.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
-import { deployedContract, encodeFunctionCall } from "../contract-calls.js";
+import { deployedReader, encodeFunctionCall } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 import { getPermitTypedData } from "../permits.js";
 import type { PermitTypedData } from "../permits.js";
@@ -39,9 +39,9 @@ export async function getRedemptionPermit(
   client: ProtocolClient,
   { owner, amount, deadline }: RedemptionPermitParameters,
 ): Promise<PermitTypedData & { total: bigint }> {
-  const [, total] = await deployedContract(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
   const typed = await getPermitTypedData(
-    deployedContract(client, "SSTB", sstbAbi),
+    deployedReader(client, "SSTB", sstbAbi),
     owner,
     addressOf(client, "RedemptionManager"),
     total,
@@ -61,7 +61,7 @@ export async function preparePermitRedemption(
   client: ProtocolClient,
   { owner, amount, deadline, signature }: PermitRedemptionParameters,
 ): Promise<PreparedTransaction> {
-  const [, total] = await deployedContract(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
   const { v, r, s } = Signature.from(signature);
   const data = encodeFunctionCall(sstbAbi, "permit", [
     owner,
