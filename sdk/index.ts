@@ -2,7 +2,7 @@
 // `export *`; nothing runs at import, `"sideEffects": false`, so a bundle keeps what it uses). The
 // narrower entries are `./actions`, `./api`, `./webhooks`, `./constants` and `./abis`. It runs in
 // Node and in the browser: nothing under sdk/ imports a Node built-in (npm run lint:deps;
-// test/ts/sdk/browser-bundle.test.ts bundles it for the browser).
+// test/unit/sdk/browser-bundle.test.ts bundles it for the browser).
 
 // --- client, contracts, deployments ---
 export { addressOf, createProtocolClient, sendPrepared, signerOf, waitForReceipt } from "./client.js";
@@ -301,6 +301,36 @@ export {
   prepareExecuteQueuedMessage,
 } from "./actions/executeQueuedMessage.js";
 export type { ExecuteQueuedMessageErrorType, ExecuteQueuedMessageParameters } from "./actions/executeQueuedMessage.js";
+
+// --- providers: registration, collateral, minting, retirement, and the account read ---
+export { prepareRegisterProvider, registerProvider, registerProviderSync } from "./actions/registerProvider.js";
+export type {
+  ProviderProfile,
+  RegisterProviderErrorType,
+  RegisterProviderParameters,
+} from "./actions/registerProvider.js";
+export { approveCollateral, approveCollateralSync, prepareApproveCollateral } from "./actions/approveCollateral.js";
+export type { ApproveCollateralErrorType, ApproveCollateralParameters } from "./actions/approveCollateral.js";
+export { depositCollateral, depositCollateralSync, prepareDepositCollateral } from "./actions/depositCollateral.js";
+export type { DepositCollateralErrorType, DepositCollateralParameters } from "./actions/depositCollateral.js";
+export { prepareWithdrawCollateral, withdrawCollateral, withdrawCollateralSync } from "./actions/withdrawCollateral.js";
+export type { WithdrawCollateralErrorType, WithdrawCollateralParameters } from "./actions/withdrawCollateral.js";
+export { prepareVerifyAndMintSSTB, verifyAndMintSSTB, verifyAndMintSSTBSync } from "./actions/verifyAndMintSSTB.js";
+export type {
+  VerifyAndMintSSTBErrorType,
+  VerifyAndMintSSTBParameters,
+  VerifyAndMintSSTBReturnType,
+} from "./actions/verifyAndMintSSTB.js";
+export { approveRetirement, approveRetirementSync, prepareApproveRetirement } from "./actions/approveRetirement.js";
+export type { ApproveRetirementErrorType, ApproveRetirementParameters } from "./actions/approveRetirement.js";
+export { prepareRetireCapacity, retireCapacity, retireCapacitySync } from "./actions/retireCapacity.js";
+export type { RetireCapacityErrorType, RetireCapacityParameters } from "./actions/retireCapacity.js";
+export { getProviderAccount } from "./actions/getProviderAccount.js";
+export type {
+  GetProviderAccountErrorType,
+  GetProviderAccountParameters,
+  GetProviderAccountReturnType,
+} from "./actions/getProviderAccount.js";
 
 // --- governance: delegate, propose, vote, queue, execute, and a proposal's state ---
 export { delegateVotes, delegateVotesSync, prepareDelegateVotes } from "./actions/delegateVotes.js";

@@ -157,6 +157,32 @@ export type {
 export { executeQueuedMessage, executeQueuedMessageSync, prepareExecuteQueuedMessage } from "./executeQueuedMessage.js";
 export type { ExecuteQueuedMessageErrorType, ExecuteQueuedMessageParameters } from "./executeQueuedMessage.js";
 
+// --- providers: registration, collateral, minting, retirement, and the account read ---
+export { prepareRegisterProvider, registerProvider, registerProviderSync } from "./registerProvider.js";
+export type { ProviderProfile, RegisterProviderErrorType, RegisterProviderParameters } from "./registerProvider.js";
+export { approveCollateral, approveCollateralSync, prepareApproveCollateral } from "./approveCollateral.js";
+export type { ApproveCollateralErrorType, ApproveCollateralParameters } from "./approveCollateral.js";
+export { depositCollateral, depositCollateralSync, prepareDepositCollateral } from "./depositCollateral.js";
+export type { DepositCollateralErrorType, DepositCollateralParameters } from "./depositCollateral.js";
+export { prepareWithdrawCollateral, withdrawCollateral, withdrawCollateralSync } from "./withdrawCollateral.js";
+export type { WithdrawCollateralErrorType, WithdrawCollateralParameters } from "./withdrawCollateral.js";
+export { prepareVerifyAndMintSSTB, verifyAndMintSSTB, verifyAndMintSSTBSync } from "./verifyAndMintSSTB.js";
+export type {
+  VerifyAndMintSSTBErrorType,
+  VerifyAndMintSSTBParameters,
+  VerifyAndMintSSTBReturnType,
+} from "./verifyAndMintSSTB.js";
+export { approveRetirement, approveRetirementSync, prepareApproveRetirement } from "./approveRetirement.js";
+export type { ApproveRetirementErrorType, ApproveRetirementParameters } from "./approveRetirement.js";
+export { prepareRetireCapacity, retireCapacity, retireCapacitySync } from "./retireCapacity.js";
+export type { RetireCapacityErrorType, RetireCapacityParameters } from "./retireCapacity.js";
+export { getProviderAccount } from "./getProviderAccount.js";
+export type {
+  GetProviderAccountErrorType,
+  GetProviderAccountParameters,
+  GetProviderAccountReturnType,
+} from "./getProviderAccount.js";
+
 // --- governance: delegate, propose, vote, queue, execute, and a proposal's state ---
 export { delegateVotes, delegateVotesSync, prepareDelegateVotes } from "./delegateVotes.js";
 export type { DelegateVotesErrorType, DelegateVotesParameters } from "./delegateVotes.js";

@@ -8,8 +8,8 @@ import { expect } from "chai";
 import { Wallet, keccak256, toUtf8Bytes } from "ethers";
 
 import { deriveAccessKeyPair, signBody } from "@compute-capacity/sdk";
-import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
+import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 import type { Gateway } from "../../../gateway/server.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
