@@ -1,13 +1,20 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 
 import { expect } from "chai";
 import { Wallet, keccak256, toUtf8Bytes } from "ethers";
 
-import { deriveAccessKeyPair, signBody } from "@compute-capacity/sdk";
+import * as root from "@compute-capacity/sdk";
+import { deriveAccessKeyPair, redemptionManagerAbi, signBody } from "@compute-capacity/sdk";
+import * as abisEntry from "@compute-capacity/sdk/abis";
+import * as actionsEntry from "@compute-capacity/sdk/actions";
+import * as apiEntry from "@compute-capacity/sdk/api";
+import * as constantsEntry from "@compute-capacity/sdk/constants";
+import * as webhooksEntry from "@compute-capacity/sdk/webhooks";
 import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import type { Gateway } from "../../../gateway/server.js";
@@ -26,13 +33,11 @@ const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const PROGRAM = `import { readFile } from "node:fs/promises";
 
 import { JsonRpcProvider, Wallet } from "ethers";
-import {
-  createProtocolClient,
-  deriveAccessKeyPair,
-  getRedemption,
-  parseDeploymentFile,
-} from "@compute-capacity/sdk";
-import type { AccessKeyPair, GetRedemptionReturnType } from "@compute-capacity/sdk";
+import { createProtocolClient, deriveAccessKeyPair, parseDeploymentFile } from "@compute-capacity/sdk";
+import type { AccessKeyPair } from "@compute-capacity/sdk";
+import { redemptionManagerAbi } from "@compute-capacity/sdk/abis";
+import { getRedemption } from "@compute-capacity/sdk/actions";
+import type { GetRedemptionReturnType } from "@compute-capacity/sdk/actions";
 import { ApiNotFoundError, createApiClient, paginate, unwrap } from "@compute-capacity/sdk/api";
 import type { ApiErrorCode } from "@compute-capacity/sdk/api";
 import { CHAINS, Roles } from "@compute-capacity/sdk/constants";
@@ -89,6 +94,7 @@ console.log(
     webhook: { genuine: genuine.ok, event: genuine.ok ? genuine.webhook.event : null, forged: forged.ok },
     publicKey: keys.publicKey,
     governanceRole: Roles.GOVERNANCE,
+    abiEvents: redemptionManagerAbi.filter((item) => item.type === "event").length,
   }),
 );
 `;
@@ -126,16 +132,21 @@ function outsideEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Runs a command in the outside environment. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs a command in the outside environment, without blocking this process: the gateway under test
+ * answers from this process's event loop.
+ */
+async function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
   try {
-    return execFileSync(command, args, {
+    const { stdout } = await execFileAsync(command, args, {
       cwd,
       env: outsideEnv(env),
       encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
       maxBuffer: 64 * 1024 * 1024,
     });
+    return stdout;
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${e.stdout ?? ""}\n${e.stderr ?? e.message}`);
@@ -156,38 +167,10 @@ describe("the SDK from outside: npm pack, installed in a fresh project, run with
     gateway = await startTestGateway(live);
     project = await mkdtemp(path.join(tmpdir(), "sdk-consumer-"));
     // npm pack builds the package first (prepack: tsc to dist/; its lines come before the JSON)
-    const output = run("npm", ["pack", "--json", "--pack-destination", project], SDK);
+    const output = await run("npm", ["pack", "--json", "--pack-destination", project], SDK);
     const [info] = JSON.parse(output.slice(output.indexOf("[\n"))) as [typeof packed & { filename: string }];
     packed = info;
     tarball = path.join(project, info.filename);
-  });
-
-  after(async function () {
-    await gateway?.close();
-    await live?.stop();
-    if (project !== undefined) await rm(project, { recursive: true, force: true });
-  });
-
-  it("packs the build alone: ESM, declarations and maps, no source, no bytecode, no test or server code", async function () {
-    const files = packed.files.map((f) => f.path).sort();
-    console.log(
-      `      ${path.basename(tarball)}: ${(packed.size / 1000).toFixed(1)} kB packed, ` +
-        `${(packed.unpackedSize / 1000).toFixed(1)} kB unpacked, ${packed.entryCount} files`,
-    );
-    for (const file of files)
-      expect(file).to.match(/^(dist\/.+\.(js|d\.ts|js\.map)|package\.json|README\.md|CHANGELOG\.md)$/);
-    expect(files).to.include.members(["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts"]);
-    const unpacked = path.join(project, "unpacked");
-    await mkdir(unpacked);
-    run("tar", ["-xzf", tarball, "-C", unpacked], project);
-    for (const file of files) {
-      const text = await readFile(path.join(unpacked, "package", file), "utf8");
-      expect(text, file).to.not.match(/0x60806040|typechain-types|\.\.\/(devnet|gateway|testing)\//);
-    }
-    expect(packed.size).to.be.below(400_000);
-  });
-
-  it("installs into a project outside the repository and runs there, as JavaScript under plain Node", async function () {
     // nothing of the repository above the project: no workspace, no node_modules, no package.json
     for (let dir = path.dirname(project); dir !== path.dirname(dir); dir = path.dirname(dir)) {
       expect(existsSync(path.join(dir, "node_modules")), dir).to.equal(false);
@@ -208,7 +191,7 @@ describe("the SDK from outside: npm pack, installed in a fresh project, run with
       JSON.stringify({ name: "sdk-consumer", private: true, type: "module" }, null, 2),
     );
     // the SDK from its tarball, ethers at the lowest version the peer range allows (the repository tests the highest)
-    run(
+    await run(
       "npm",
       ["install", "--no-audit", "--no-fund", tarball, `ethers@${ethersFloor}`, `@types/node@${typesNode}`],
       project,
@@ -218,12 +201,69 @@ describe("the SDK from outside: npm pack, installed in a fresh project, run with
     };
     expect(installed.version).to.equal(ethersFloor);
     expect(existsSync(path.join(project, "node_modules/@compute-capacity/sdk/dist/index.js"))).to.equal(true);
+  });
 
+  after(async function () {
+    await gateway?.close();
+    await live?.stop();
+    if (project !== undefined) await rm(project, { recursive: true, force: true });
+  });
+
+  it("packs the build alone: ESM, declarations and maps, no source, no bytecode, no test or server code", async function () {
+    const files = packed.files.map((f) => f.path).sort();
+    console.log(
+      `      ${path.basename(tarball)}: ${(packed.size / 1000).toFixed(1)} kB packed, ` +
+        `${(packed.unpackedSize / 1000).toFixed(1)} kB unpacked, ${packed.entryCount} files`,
+    );
+    for (const file of files)
+      expect(file).to.match(/^(dist\/.+\.(js|d\.ts|js\.map)|package\.json|README\.md|CHANGELOG\.md)$/);
+    expect(files).to.include.members(["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts"]);
+    const unpacked = path.join(project, "unpacked");
+    await mkdir(unpacked);
+    await run("tar", ["-xzf", tarball, "-C", unpacked], project);
+    for (const file of files) {
+      const text = await readFile(path.join(unpacked, "package", file), "utf8");
+      expect(text, file).to.not.match(/0x60806040|typechain-types|\.\.\/(devnet|gateway|testing)\//);
+    }
+    expect(packed.size).to.be.below(400_000);
+  });
+
+  it("imports every entry of its exports map under plain Node 22, each exporting what the source does", async function () {
+    const pkg = JSON.parse(await readFile(path.join(SDK, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    const entries = Object.keys(pkg.exports).filter((subpath) => subpath !== "./package.json");
+    expect(entries).to.have.length(6);
+    const script = `const names = {};
+for (const entry of ${JSON.stringify(entries)}) {
+  const specifier = "@compute-capacity/sdk" + entry.slice(1);
+  names[entry] = Object.keys(await import(specifier)).sort();
+}
+console.log(JSON.stringify(names));`;
+    const built = JSON.parse(await run(process.execPath, ["--input-type=module", "-e", script], project)) as Record<
+      string,
+      string[]
+    >;
+    // the repository's source of the same entries, through tsconfig.sdk.json's paths
+    const source: Record<string, string[]> = {
+      ".": Object.keys(root).sort(),
+      "./actions": Object.keys(actionsEntry).sort(),
+      "./api": Object.keys(apiEntry).sort(),
+      "./webhooks": Object.keys(webhooksEntry).sort(),
+      "./constants": Object.keys(constantsEntry).sort(),
+      "./abis": Object.keys(abisEntry).sort(),
+    };
+    expect(built).to.deep.equal(source);
+    for (const entry of entries) expect(built[entry], entry).to.not.be.empty;
+    console.log(`      ${entries.map((entry) => `${entry} ${built[entry]!.length}`).join(", ")} runtime names`);
+  });
+
+  it("type-checks in that project with strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes, and runs as JavaScript", async function () {
     await mkdir(path.join(project, "src"));
     await writeFile(path.join(project, "src", "program.ts"), PROGRAM);
     await writeFile(path.join(project, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
     // type-checked (the SDK's declarations included: no skipLibCheck) and compiled by TypeScript
-    run(process.execPath, [TSC, "-p", "tsconfig.json"], project);
+    await run(process.execPath, [TSC, "-p", "tsconfig.json"], project);
 
     const user = live.signers[ROLE.user]!;
     const provider = live.signers[ROLE.providerA]!.address;
@@ -231,7 +271,7 @@ describe("the SDK from outside: npm pack, installed in a fresh project, run with
     const secret = "whsec-test-secret";
     const body = JSON.stringify({ id: "evt_1", event: "sstb.minted", timestamp: 1, data: { amount: 1 } });
     const walletKey = keccak256(toUtf8Bytes("outside-wallet"));
-    const printed = run(process.execPath, [path.join("dist", "program.js")], project, {
+    const printed = await run(process.execPath, [path.join("dist", "program.js")], project, {
       GATEWAY_URL: gateway.url,
       API_KEY: token,
       PROVIDER: provider,
@@ -261,6 +301,7 @@ describe("the SDK from outside: npm pack, installed in a fresh project, run with
       webhook: { genuine: true, event: "sstb.minted", forged: false },
       publicKey: expectedKey.publicKey,
       governanceRole: keccak256(toUtf8Bytes("GOVERNANCE_ROLE")),
+      abiEvents: redemptionManagerAbi.filter((item) => item.type === "event").length,
     });
   });
 });
