@@ -127,7 +127,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
     );
     expect(output).to.contain(
       "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
     );
     expect(output).to.contain("x 14 dependency violations (14 errors, 0 warnings)");
     expect(result.status).to.equal(14); // npm run lint fails
