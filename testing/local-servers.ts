@@ -11,7 +11,7 @@ import {
   WEBHOOK_ID_HEADER,
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
-} from "#sdk";
+} from "@compute-capacity/sdk";
 import { webhookHandler } from "../gateway/webhooks/receiver.js";
 
 /** A webhook the test receiver accepted (signature checked by the receiver helper). */

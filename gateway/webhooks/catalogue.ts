@@ -5,7 +5,7 @@
  * mappers (events.ts) build exactly these bodies: the catalogue test delivers every event to a
  * receiver that validates each body against its schema.
  */
-import { FEE_OPTION_NAMES, POSITION_KINDS, TRADE_TYPES } from "#sdk";
+import { FEE_OPTION_NAMES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
 import { component, exampleOf } from "../http/components.js";
 import type { Ref } from "../http/components.js";
 import * as s from "../http/schemas.js";

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_ID_HEADER, WebhookVerificationError, constructEvent } from "#sdk";
-import type { WebhookEvent } from "#sdk";
+import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_ID_HEADER, WebhookVerificationError, constructEvent } from "@compute-capacity/sdk";
+import type { WebhookEvent } from "@compute-capacity/sdk";
 
 /** A webhook as the receiver sees it once its signatures and timestamp checked out. */
 export interface ReceivedWebhook {

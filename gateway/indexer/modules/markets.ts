@@ -2,7 +2,7 @@ import { Contract } from "ethers";
 import type { JsonRpcProvider } from "ethers";
 import { and, eq, sql } from "drizzle-orm";
 
-import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "#sdk";
+import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
 import { FuturesMarket__factory, OptionsMarket__factory, SpotMarket__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { claimableBalances, listings, trades } from "../../store/schema.js";

@@ -1,5 +1,5 @@
-import { createApiClient, unwrap } from "#sdk";
-import type { ApiClient } from "#sdk";
+import { createApiClient, unwrap } from "@compute-capacity/sdk";
+import type { ApiClient } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError } from "./errors";
 
@@ -43,5 +43,5 @@ export const api: ApiClient = createApiClient({
   fetch: portalFetch,
 });
 
-/** The `data` of a successful answer, or an `ApiResponseError`. */
+/** The `data` of a successful answer, or the `ApiResponseError` of its code. */
 export { unwrap };

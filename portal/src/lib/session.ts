@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
 import { api, unwrap } from "./api-client";
-import type { PortalSession } from "#sdk";
+import type { PortalSession } from "@compute-capacity/sdk";
 
 export type Session = PortalSession;
 

@@ -6,7 +6,7 @@ import type {
   Redemption,
   RedemptionQuote,
   SstbBalance,
-} from "#sdk";
+} from "@compute-capacity/sdk";
 
 /** Addresses the tests' people use. */
 export const HOLDER = "0x1111111111111111111111111111111111111111";

@@ -13,14 +13,13 @@ import {
   acceptRenewalSync,
   approveRedemptionSync,
   createProtocolClient,
-  fulfilEncrypted,
   fulfilRedemptionWithLeaseSync,
   generateAccessKeyPair,
   initiateRedemptionSync,
   offerRenewalSync,
   terminateLeaseSync,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import type { Gateway } from "../../../gateway/server.js";
 import { webhookHandler } from "../../../gateway/webhooks/receiver.js";
 import { DELIVERY_EVENTS, TWIN_EVENTS, WEBHOOK_EVENTS } from "../../../gateway/webhooks/event-names.js";
@@ -34,6 +33,7 @@ import {
   startTestGateway,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { fulfilEncrypted } from "../../../testing/redemption.js";
 import { MockBlacklistStablecoin__factory } from "../../../typechain-types/index.js";
 import { HttpClient } from "../../helpers/http.js";
 import { signedReport } from "../../helpers/verification.js";

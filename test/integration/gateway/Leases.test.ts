@@ -16,8 +16,8 @@ import {
   registerAccessKeySync,
   terminateLeaseSync,
   withdrawRenewalOfferSync,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";

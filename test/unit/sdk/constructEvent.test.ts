@@ -13,8 +13,8 @@ import {
   constructEvent,
   signBody,
   signatureHeaders,
-} from "#sdk";
-import type { WebhookEvent } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { WebhookEvent } from "@compute-capacity/sdk";
 
 /** A secret as the gateway makes them. */
 const secret = () => `whsec_${randomBytes(32).toString("hex")}`;

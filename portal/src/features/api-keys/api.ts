@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { api, unwrap } from "../../lib/api-client";
-import type { ApiKey, CreatedApiKey } from "#sdk";
+import type { ApiKey, CreatedApiKey } from "@compute-capacity/sdk";
 import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 
 export type ApiKeyView = ApiKey;

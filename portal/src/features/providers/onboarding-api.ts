@@ -12,8 +12,8 @@ import {
   signerOf,
   verifyAndMintSSTBSync,
   withdrawCollateralSync,
-} from "#sdk";
-import type { ApiPaths, BenchmarkReport, ProviderProfile, Verification } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ApiPaths, BenchmarkReport, ProviderProfile, Verification } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import type { WebhookDelivery, WebhookSubscription, WebhookSubscriptionWithSecret } from "#sdk";
+import type { WebhookDelivery, WebhookSubscription, WebhookSubscriptionWithSecret } from "@compute-capacity/sdk";
 import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 
 import { api, unwrap } from "../../lib/api-client";
