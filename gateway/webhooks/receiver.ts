@@ -1,5 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_ID_HEADER, WebhookVerificationError, constructEvent } from "@compute-capacity/sdk";
+import {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_ID_HEADER,
+  WebhookVerificationError,
+  constructEvent,
+} from "@compute-capacity/sdk";
 import type { WebhookEvent } from "@compute-capacity/sdk";
 
 /** A webhook as the receiver sees it once its signatures and timestamp checked out. */

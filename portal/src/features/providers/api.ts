@@ -1,7 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { fulfilRedemptionWithLeaseSync, offerRenewalSync, withdrawRenewalOfferSync } from "@compute-capacity/sdk";
-import type { AccountRedemption, FulfilRedemptionWithLeaseParameters, ProviderCollateral, ProviderDetail } from "@compute-capacity/sdk";
+import type {
+  AccountRedemption,
+  FulfilRedemptionWithLeaseParameters,
+  ProviderCollateral,
+  ProviderDetail,
+} from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
