@@ -64,8 +64,10 @@ async function handWrittenExports(root: string): Promise<Set<string>> {
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(path.join(root, dir), { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(file);
-      else if (file.endsWith(".ts") && !file.startsWith(path.join("sdk", "api"))) {
+      // the sources only: not the package's build (sdk/dist, whose .d.ts repeat the generated names)
+      if (entry.isDirectory()) {
+        if (entry.name !== "dist" && entry.name !== "node_modules") await walk(file);
+      } else if (file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.startsWith(path.join("sdk", "api"))) {
         const text = await readFile(path.join(root, file), "utf8");
         for (const m of text.matchAll(
           /^export (?:declare )?(?:abstract )?(?:type|interface|class|const|function|enum) (\w+)/gm,
