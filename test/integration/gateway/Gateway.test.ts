@@ -21,7 +21,7 @@ import {
   bridgeSstbToEthereum,
   populate,
   relayMessages,
-  startLiveDeployment,
+  sharedLiveDeployment,
   startTestGateway,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -46,7 +46,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
   const logLines: string[] = [];
 
   before(async function () {
-    live = await startLiveDeployment("api");
+    live = await sharedLiveDeployment("api");
     await populate(live);
     gw = await startTestGateway(
       live,
