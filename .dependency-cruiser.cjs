@@ -141,9 +141,17 @@ module.exports = {
       name: "only-tests-and-tools-import-testing",
       severity: "error",
       comment:
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product; hardhat.config.ts loads the mocha root hooks (testing/root-hooks.ts) and nothing else of it.",
       from: { pathNot: "^(test|tools|testing|portal/e2e)/" },
-      to: { path: "^testing/" },
+      to: { path: "^testing/", pathNot: "^testing/root-hooks[.]ts$" },
+    },
+    {
+      name: "only-the-config-loads-the-root-hooks",
+      severity: "error",
+      comment:
+        "testing/root-hooks.ts (the integration tier's shared deployment) is loaded by hardhat.config.ts's test.mocha.rootHooks, and by no product code.",
+      from: { pathNot: "^(hardhat[.]config[.]ts$|test/|tools/|testing/)" },
+      to: { path: "^testing/root-hooks[.]ts$" },
     },
     {
       name: "testing-below-tests",

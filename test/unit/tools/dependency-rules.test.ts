@@ -38,6 +38,10 @@ const FIXTURE: Record<string, string> = {
   // test support: testing/ may use the product; test/ and tools/ (benchmarks) may use it, the product may not
   "testing/support.ts": 'import { helper } from "../devnet/helper.js";\nexport const support = helper;\n',
   "test/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const usesSupport = support;\n',
+  // the mocha root hooks (the integration tier's shared deployment): the Hardhat config loads them, the product may not
+  "testing/root-hooks.ts": 'import { support } from "./support.js";\nexport const beforeAll = support;\n',
+  "hardhat.config.ts": 'export default { hooks: () => import("./testing/root-hooks.js") };\n',
+  "gateway/uses-hooks.ts": 'import { beforeAll } from "../testing/root-hooks.js";\nexport const hooked = beforeAll;\n',
   "tools/bench.ts": 'import { support } from "../testing/support.js";\nexport const bench = support;\n',
   "devnet/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const demo = support;\n',
   "gateway/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const served = support;\n',
@@ -54,6 +58,7 @@ function cruise(cwd: string, outputType: "err-long" | "json") {
       path.join(ROOT, ".dependency-cruiser.cjs"),
       "--output-type",
       outputType,
+      "hardhat.config.ts",
       "sdk",
       "deploy",
       "devnet",
@@ -96,6 +101,8 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
         "devnet-below-tools-and-entry-points: devnet/uses-test.ts -> test/fixture.ts",
         "gateway-imports-sdk-only: gateway/uses-provider.ts -> provider/right.ts",
         "gateway-imports-sdk-only: gateway/uses-support.ts -> testing/support.ts",
+        "gateway-imports-sdk-only: gateway/uses-hooks.ts -> testing/root-hooks.ts",
+        "only-the-config-loads-the-root-hooks: gateway/uses-hooks.ts -> testing/root-hooks.ts",
         "gateway-imports-sdk-only: gateway/wrong.ts -> devnet/helper.ts",
         "no-circular: gateway/ping.ts -> gateway/pong.ts",
         "only-tests-and-tools-import-testing: devnet/uses-support.ts -> testing/support.ts",
@@ -122,9 +129,9 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
     );
     expect(output).to.contain(
       "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product; hardhat.config.ts loads the mocha root hooks (testing/root-hooks.ts) and nothing else of it.",
     );
-    expect(output).to.contain("x 14 dependency violations (14 errors, 0 warnings)");
-    expect(result.status).to.equal(14); // npm run lint fails
+    expect(output).to.contain("x 16 dependency violations (16 errors, 0 warnings)");
+    expect(result.status).to.equal(16); // npm run lint fails
   });
 });
