@@ -105,20 +105,6 @@ export default defineConfig({
     },
   },
   test: {
-    mocha: {
-      // The integration tier's one live deployment per run: started before the first test when the run
-      // holds a file of test/integration/, stopped after the last (testing/root-hooks.ts, docs/testing.md).
-      rootHooks: {
-        async beforeAll(this: Mocha.Context) {
-          const hooks = await import("./testing/root-hooks.js");
-          await hooks.beforeAll.call(this);
-        },
-        async afterAll(this: Mocha.Context) {
-          const hooks = await import("./testing/root-hooks.js");
-          await hooks.afterAll.call(this);
-        },
-      },
-    },
     solidity: {
       profiles: {
         // CI and `npm test`: fast

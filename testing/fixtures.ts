@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -8,20 +8,22 @@ import { JsonRpcProvider, keccak256, parseEther, parseUnits, toUtf8Bytes } from 
 import type { JsonRpcSigner, Wallet } from "ethers";
 
 import {
+  approveRedemptionSync,
   attestationDomain,
   buildProof,
   chainSelectorOf,
   cuHashOf,
   FeeOption,
-  fulfilEncrypted,
+  fulfilRedemptionSync,
   generateAccessKeyPair,
   hashReviewedProfile,
+  initiateRedemptionSync,
   IssueType,
   randomNonce,
-  redeem,
-  sampleVerifierKeys,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import type { GatewayConfig } from "../gateway/config.js";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import { startGateway } from "../gateway/server.js";
 import type { Gateway, StartOptions } from "../gateway/server.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
@@ -245,31 +247,26 @@ export async function populate(live: LiveDeployment): Promise<void> {
   const user = s[ROLE.user];
   const B = s[ROLE.providerB];
   await (await sstb.connect(B).transfer(user.address, parseEther("30"))).wait();
-  await redeem(manager, sstb, user, parseEther("3"), B.address); // 3: pending
+  const addresses = await addressesOf(live.d);
+  const clientOf = (runner: JsonRpcSigner): ProtocolClient => ({ runner, chainId: 42161n, addresses });
+  const redeem = async (amount: bigint) => {
+    await approveRedemptionSync(clientOf(user), { amount });
+    return (await initiateRedemptionSync(clientOf(user), { amount, provider: B.address })).redemptionId;
+  };
   const keys = generateAccessKeyPair();
-  const disputed = await redeem(manager, sstb, user, parseEther("4"), B.address); // 4: disputed
-  await fulfilEncrypted(
-    manager,
-    B,
-    disputed.redemptionId,
-    sampleAccessDetails(disputed.redemptionId),
-    keys.publicKey,
-    42161n,
-  );
+  const fulfil = (redemptionId: bigint) =>
+    fulfilRedemptionSync(clientOf(B), {
+      redemptionId,
+      details: sampleAccessDetails(redemptionId),
+      userPublicKey: keys.publicKey,
+    });
+  await redeem(parseEther("3")); // 3: pending
+  const disputed = await redeem(parseEther("4")); // 4: disputed
+  await fulfil(disputed);
   await (
-    await manager
-      .connect(user)
-      .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
+    await manager.connect(user).openDispute(disputed, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
   ).wait();
-  const fulfilled = await redeem(manager, sstb, user, parseEther("2"), B.address); // 5: fulfilled
-  await fulfilEncrypted(
-    manager,
-    B,
-    fulfilled.redemptionId,
-    sampleAccessDetails(fulfilled.redemptionId),
-    keys.publicKey,
-    42161n,
-  );
+  await fulfil(await redeem(parseEther("2"))); // 5: fulfilled
 
   // markets (the scenario left spot #1 active, future #2 settled, call #3 exercised): provider B
   // lists spot #4, offers future #5, writes call #6, lists spot #7 and cancels it
@@ -412,98 +409,6 @@ export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<Gatew
     async kill() {
       child.kill("SIGKILL");
       await exited;
-    },
-  };
-}
-
-/**
- * The integration tier's one live deployment per run (docs/testing.md): the devnet's primary and
- * satellite, deployed once (the root hook in testing/root-hooks.ts starts it when the run holds an
- * integration test file) and handed to each file by {@link sharedLiveDeployment}.
- */
-interface SharedDeployment {
-  live: LiveDeployment;
-  /** `devnet.json` with the primary alone, for a file that asks for no satellite. */
-  primaryOnlyFile: string;
-  /** Per node, the `evm_snapshot` of the chain as the deployment left it. */
-  snapshots: string[];
-}
-
-let shared: Promise<SharedDeployment> | undefined;
-
-/** A JSON-RPC call to a node, outside any provider (nothing caches or polls). */
-async function nodeCall<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(`${method} on ${url}: ${body.error.message}`);
-  return body.result as T;
-}
-
-/** Starts the run's shared deployment, once: later calls return the same one. */
-export function startSharedDeployment(): Promise<SharedDeployment> {
-  shared ??= (async () => {
-    const live = await startLiveDeployment("shared");
-    try {
-      const chains = JSON.parse(await readFile(live.deploymentFile, "utf8")) as Record<string, unknown>;
-      const primaryOnlyFile = path.join(live.dir, "primary-only.json");
-      await writeFile(primaryOnlyFile, JSON.stringify({ arbitrum: chains.arbitrum }, null, 2) + "\n");
-      const snapshots = await Promise.all(live.nodes.map((n) => nodeCall<string>(n.url, "evm_snapshot")));
-      return { live, primaryOnlyFile, snapshots };
-    } catch (error) {
-      await live.stop();
-      throw error;
-    }
-  })();
-  shared.catch(() => (shared = undefined));
-  return shared;
-}
-
-/** Stops the shared deployment if this run started one (the root hook's `afterAll`). */
-export async function stopSharedDeployment(): Promise<void> {
-  const started = shared;
-  shared = undefined;
-  const deployment = await started?.catch(() => undefined);
-  await deployment?.live.stop();
-}
-
-/**
- * The run's shared deployment for one test file, on chains back where the deployment left them
- * (`evm_revert` to the snapshot taken after it, then a new snapshot): what an earlier file did on
- * chain is gone, as if the file had deployed its own. The file gets a folder of its own (`dir`, where
- * {@link testConfig} puts a PGlite database) with its own copy of `devnet.json`; `satellite: false`
- * gives it the primary alone (a gateway on it indexes one chain). `stop()` removes the folder; the
- * nodes stay up for the next file and stop with the run.
- */
-export async function sharedLiveDeployment(
-  label: string,
-  options: { satellite?: boolean } = {},
-): Promise<LiveDeployment> {
-  const deployment = await startSharedDeployment();
-  const { live } = deployment;
-  for (const [i, node] of live.nodes.entries()) {
-    // a snapshot is consumed by its revert: take the next one at once
-    if (!(await nodeCall<boolean>(node.url, "evm_revert", [deployment.snapshots[i]]))) {
-      throw new Error(`could not revert ${node.url} to the shared deployment's snapshot`);
-    }
-    deployment.snapshots[i] = await nodeCall<string>(node.url, "evm_snapshot");
-    // a mining mode is not part of a snapshot: every file starts with a block per transaction
-    await nodeCall(node.url, "evm_setAutomine", [true]);
-  }
-  const satellite = options.satellite !== false;
-  const dir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
-  const deploymentFile = path.join(dir, "devnet.json");
-  await writeFile(deploymentFile, await readFile(satellite ? live.deploymentFile : deployment.primaryOnlyFile));
-  return {
-    ...live,
-    nodes: satellite ? live.nodes : live.nodes.slice(0, 1),
-    deploymentFile,
-    dir,
-    async stop() {
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -37,7 +37,23 @@ import { satelliteExecutorAbi } from "./satelliteExecutor.js";
 import { spotMarketAbi } from "./spotMarket.js";
 
 /** Every contract's ABI by its contract name (a deployments file's name, but the satellites' `GovernanceToken`, which is `BridgedGovernanceToken`). */
-export const contractAbis = {
+export const contractAbis: {
+  AttestationVerifier: typeof attestationVerifierAbi;
+  Bridge: typeof bridgeAbi;
+  BridgedGovernanceToken: typeof bridgedGovernanceTokenAbi;
+  CUToken: typeof cuTokenAbi;
+  FuturesMarket: typeof futuresMarketAbi;
+  GovernanceToken: typeof governanceTokenAbi;
+  MintingAgent: typeof mintingAgentAbi;
+  OptionsMarket: typeof optionsMarketAbi;
+  ProtocolGovernor: typeof protocolGovernorAbi;
+  ProtocolTimelock: typeof protocolTimelockAbi;
+  ProviderRegistry: typeof providerRegistryAbi;
+  RedemptionManager: typeof redemptionManagerAbi;
+  SSTB: typeof sstbAbi;
+  SatelliteExecutor: typeof satelliteExecutorAbi;
+  SpotMarket: typeof spotMarketAbi;
+} = {
   AttestationVerifier: attestationVerifierAbi,
   Bridge: bridgeAbi,
   BridgedGovernanceToken: bridgedGovernanceTokenAbi,
@@ -53,7 +69,7 @@ export const contractAbis = {
   SSTB: sstbAbi,
   SatelliteExecutor: satelliteExecutorAbi,
   SpotMarket: spotMarketAbi,
-} as const;
+};
 
 /** A contract the SDK has the ABI of. */
 export type ContractName = keyof typeof contractAbis;

@@ -16,8 +16,8 @@ import {
   retireCapacitySync,
   verifyAndMintSSTBSync,
   withdrawCollateralSync,
-} from "#sdk";
-import type { ProtocolClient, ProviderProfile } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient, ProviderProfile } from "@compute-capacity/sdk";
 import { DAY, collateralFor, deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 

@@ -9,7 +9,7 @@ import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseE
 
 import { Redis } from "ioredis";
 
-import { chainSelectorOf, parseDeploymentFile } from "#sdk";
+import { chainSelectorOf, parseDeploymentFile } from "@compute-capacity/sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
@@ -21,7 +21,7 @@ import {
   bridgeSstbToEthereum,
   populate,
   relayMessages,
-  sharedLiveDeployment,
+  startLiveDeployment,
   startTestGateway,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -46,7 +46,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
   const logLines: string[] = [];
 
   before(async function () {
-    live = await sharedLiveDeployment("api");
+    live = await startLiveDeployment("api");
     await populate(live);
     gw = await startTestGateway(
       live,

@@ -16,10 +16,10 @@ import {
   implausibleFigure,
   REFERENCE_SERVER,
   REFERENCE_VALUE,
-  sampleVerifierKeys,
   scoresFor,
   signAttestation,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { ConfigError, loadConfig } from "../../../gateway/config.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
@@ -30,7 +30,7 @@ import {
   ROLE,
   mintUnit,
   registerProvider,
-  sharedLiveDeployment,
+  startLiveDeployment,
   startTestGateway,
   testConfig,
 } from "../../../testing/fixtures.js";
@@ -92,7 +92,7 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   };
 
   before(async function () {
-    live = await sharedLiveDeployment("verification", { satellite: false });
+    live = await startLiveDeployment("verification", { satellite: false });
     const s = live.signers;
     await registerProvider(live, s[ROLE.providerA], sampleProfile("Acme Compute"), 1);
     await registerProvider(live, s[ROLE.providerB], sampleProfile("Borealis Cloud"), 0);

@@ -5,7 +5,8 @@ import { expect } from "chai";
 import { and, eq, sql } from "drizzle-orm";
 import { keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
-import { fulfilEncrypted, generateAccessKeyPair, IssueType, redeem, signBody, verifySignature } from "#sdk";
+import { generateAccessKeyPair, IssueType, signBody, verifySignature } from "@compute-capacity/sdk";
+import { fulfilEncrypted, redeem } from "../../../testing/redemption.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
@@ -21,7 +22,7 @@ import {
   ROLE,
   mintUnit,
   registerProvider,
-  sharedLiveDeployment,
+  startLiveDeployment,
   startTestGateway,
   testConfig,
 } from "../../../testing/fixtures.js";
@@ -77,7 +78,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
     (await rowsOf(subscriptionId)).find((r) => r.event === event && r.body.includes(txHash));
 
   before(async function () {
-    live = await sharedLiveDeployment("webhooks", { satellite: false });
+    live = await startLiveDeployment("webhooks", { satellite: false });
     const nodeUrl = new URL(live.nodes[0].url);
     proxy = await new TcpProxy({ host: nodeUrl.hostname, port: Number(nodeUrl.port) }).start();
     smtp = await new SmtpCatcher().start();

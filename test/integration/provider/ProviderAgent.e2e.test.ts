@@ -21,8 +21,8 @@ import {
   initiateRedemptionSync,
   registerDerivedAccessKey,
   terminateLeaseSync,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { sampleProfile } from "../../../devnet/samples.js";
@@ -31,7 +31,7 @@ import {
   mintUnit,
   registerProvider,
   resetDatabase,
-  sharedLiveDeployment,
+  startLiveDeployment,
   testConfig,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -225,7 +225,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     (await live.d.redemptionManager.queryFilter(live.d.redemptionManager.filters.RedemptionFulfilled(id))).length;
 
   before(async function () {
-    live = await sharedLiveDeployment("provider-agent", { satellite: false });
+    live = await startLiveDeployment("provider-agent", { satellite: false });
     await registerProvider(live, signer("providerA"), sampleProfile("Acme Compute"), 0);
     await mintUnit(live, signer("providerA"), parseEther("100"));
     for (const role of ["user", "user2"] as const) {
