@@ -13,6 +13,7 @@ import { useDeployment } from "../../lib/deployment";
 import { plural } from "../../lib/format";
 import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
+import { useCancelListing } from "./api";
 import type { Listing, MarketStep } from "./api";
 import {
   useExpireListing,
@@ -104,6 +105,8 @@ function OfferRow({ offer, onTake }: { offer: Listing; onTake: () => void }) {
   const onChain = usePosition(wallet, deployment, offer.listing_id);
   const expire = useExpireListing(wallet, deployment);
   const expireOnce = useSingleFlight(expire);
+  const cancel = useCancelListing(wallet, deployment);
+  const cancelOnce = useSingleFlight(cancel);
   const mine = wallet.account?.toLowerCase() === offer.seller.toLowerCase();
   const over = now !== undefined && now >= offer.expiration;
   const side = onChain.data === undefined ? undefined : onChain.data.kind === "future_buy" ? "buys" : "sells";
@@ -137,7 +140,18 @@ function OfferRow({ offer, onTake }: { offer: Listing; onTake: () => void }) {
             {expire.isError ? <ErrorState error={expire.error} /> : null}
           </>
         ) : mine ? (
-          <span className="muted">your offer</span>
+          <>
+            <button
+              type="button"
+              className="danger"
+              disabled={cancel.isPending}
+              aria-label={`Cancel offer ${offer.listing_id}`}
+              onClick={() => cancelOnce(BigInt(offer.listing_id))}
+            >
+              {cancel.isPending ? "Cancelling…" : "Cancel"}
+            </button>
+            {cancel.isError ? <ErrorState error={cancel.error} /> : null}
+          </>
         ) : (
           <button
             type="button"

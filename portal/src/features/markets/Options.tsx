@@ -1,4 +1,4 @@
-import { parseUnits } from "ethers";
+import { formatUnits, parseUnits } from "ethers";
 import { useState } from "react";
 import type { FormEvent } from "react";
 import type { GetListingReturnType } from "@compute-capacity/sdk";
@@ -14,6 +14,7 @@ import { useDeployment } from "../../lib/deployment";
 import { plural } from "../../lib/format";
 import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
+import { useCancelListing } from "./api";
 import type { Listing, MarketStep } from "./api";
 import {
   useBuyOption,
@@ -118,6 +119,8 @@ function OptionRow({ option, onBuy }: { option: Listing; onBuy: (p: GetListingRe
   const onChain = usePosition(wallet, deployment, option.listing_id);
   const reclaim = useExpireListing(wallet, deployment);
   const reclaimOnce = useSingleFlight(reclaim);
+  const cancel = useCancelListing(wallet, deployment);
+  const cancelOnce = useSingleFlight(cancel);
   const mine = wallet.account?.toLowerCase() === option.seller.toLowerCase();
   const expired = now !== undefined && now >= option.expiration;
   const p = onChain.data;
@@ -149,10 +152,27 @@ function OptionRow({ option, onBuy }: { option: Listing; onBuy: (p: GetListingRe
             >
               {reclaim.isPending ? "Returning…" : "Reclaim escrow"}
             </button>
+            {exercise.isSuccess ? (
+              <p className="state" role="status" data-testid="exercised">
+                Exercised: {pay(exercise.data.payment)} at the strike ({pay(exercise.data.fee)} fee);{" "}
+                {sstb(exercise.data.remaining)} left to exercise.
+              </p>
+            ) : null}
             {reclaim.isError ? <ErrorState error={reclaim.error} /> : null}
           </>
         ) : mine ? (
-          <span className="muted">your option</span>
+          <>
+            <button
+              type="button"
+              className="danger"
+              disabled={cancel.isPending}
+              aria-label={`Cancel option ${option.listing_id}`}
+              onClick={() => cancelOnce(BigInt(option.listing_id))}
+            >
+              {cancel.isPending ? "Cancelling…" : "Cancel"}
+            </button>
+            {cancel.isError ? <ErrorState error={cancel.error} /> : null}
+          </>
         ) : (
           <button
             type="button"
@@ -339,6 +359,7 @@ function OptionPosition({ initial }: { initial: number | undefined }) {
   const position = usePosition(wallet, deployment, id);
   const reclaim = useExpireListing(wallet, deployment);
   const reclaimOnce = useSingleFlight(reclaim);
+  const exercise = useExerciseOption(wallet, deployment);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const n = Number(text);
@@ -388,7 +409,7 @@ function OptionPosition({ initial }: { initial: number | undefined }) {
               {reclaim.isPending ? "Returning…" : `Return the escrow of option #${id} to its writer`}
             </button>
           ) : holder && p.status === "sold" && p.remaining > 0n ? (
-            <ExerciseForm position={p} />
+            <ExerciseForm position={p} exercise={exercise} />
           ) : (
             <p className="muted">
               {p.status === "active"
@@ -396,6 +417,12 @@ function OptionPosition({ initial }: { initial: number | undefined }) {
                 : "Only its holder can exercise it, until expiry; after expiry anyone can return the escrow to the writer."}
             </p>
           )}
+          {exercise.isSuccess ? (
+            <p className="state" role="status" data-testid="exercised">
+              Exercised: {pay(exercise.data.payment)} at the strike ({pay(exercise.data.fee)} fee);{" "}
+              {sstb(exercise.data.remaining)} left to exercise.
+            </p>
+          ) : null}
           {reclaim.isError ? <ErrorState error={reclaim.error} /> : null}
           {reclaim.isSuccess ? (
             <p className="state" role="status" data-testid="reclaimed">
@@ -408,12 +435,17 @@ function OptionPosition({ initial }: { initial: number | undefined }) {
   );
 }
 
-function ExerciseForm({ position }: { position: GetListingReturnType }) {
+function ExerciseForm({
+  position,
+  exercise,
+}: {
+  position: GetListingReturnType;
+  exercise: ReturnType<typeof useExerciseOption>;
+}) {
   const deployment = useDeployment();
   const wallet = useWallet();
-  const [text, setText] = useState(String(Number(position.remaining) / 1e18));
+  const [text, setText] = useState(formatUnits(position.remaining, 18));
   const [step, setStep] = useState<MarketStep>();
-  const exercise = useExerciseOption(wallet, deployment);
   const exerciseOnce = useSingleFlight(exercise);
   const a = parseAmount(text, "sSTB");
   const problem = !a.ok
@@ -461,12 +493,6 @@ function ExerciseForm({ position }: { position: GetListingReturnType }) {
       </button>
       <StepStatus step={step} />
       {exercise.isError ? <ErrorState error={exercise.error} /> : null}
-      {exercise.isSuccess ? (
-        <p className="state" role="status" data-testid="exercised">
-          Exercised: {pay(exercise.data.payment)} at the strike ({pay(exercise.data.fee)} fee);{" "}
-          {sstb(exercise.data.remaining)} left to exercise.
-        </p>
-      ) : null}
     </form>
   );
 }

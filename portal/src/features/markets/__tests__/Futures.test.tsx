@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { gateway } from "../../../testing/api";
-import { CHAIN_NOW, HOLDER } from "../../../testing/data";
+import { CHAIN_NOW, HOLDER, PROVIDER } from "../../../testing/data";
 import { renderPortal } from "../../../testing/render";
 import { server } from "../../../testing/server";
 import { installTestWallet } from "../../../testing/wallet";
@@ -18,14 +18,16 @@ const OFFER: Position = { kind: 3, status: 1, price: 1_500_000n, expiration: CHA
 let uninstall = () => {};
 afterEach(() => uninstall());
 
-function openFutures(options: { positions?: Record<number, Position>; listed?: ReturnType<typeof anItem>[] } = {}) {
+function openFutures(
+  options: { positions?: Record<number, Position>; listed?: ReturnType<typeof anItem>[]; account?: string } = {},
+) {
   const rpc: string[] = [];
   const listed = options.listed ?? [anItem(5, "futures", 1.5, CHAIN_NOW + WEEK)];
   server.use(
     gateway().get("/api/v1/marketplace/listings", { listings: listed, total: listed.length, page: 1, limit: 50 }),
     derivativesChain(options.positions ?? { 5: OFFER }, rpc),
   );
-  uninstall = installTestWallet({ account: HOLDER, connected: true });
+  uninstall = installTestWallet({ account: options.account ?? HOLDER, connected: true });
   renderPortal(<Futures />, { deployment });
   return { rpc, user: userEvent.setup() };
 }
@@ -63,6 +65,19 @@ describe("Futures page: the open offers", () => {
     const row = await screen.findByTestId("future-5");
     expect(await within(row).findByRole("button", { name: "Return the escrow of offer 5" })).toBeInTheDocument();
     expect(within(row).queryByRole("button", { name: "Take offer 5" })).toBeNull();
+  });
+});
+
+describe("Futures page: the maker's own offer", () => {
+  it("offers its maker Cancel instead of Take, and cancels with one transaction however often it is clicked", async () => {
+    const { user, rpc } = openFutures({ account: PROVIDER });
+    const row = await screen.findByTestId("future-5");
+    expect(within(row).queryByRole("button", { name: "Take offer 5" })).toBeNull();
+    await user.dblClick(within(row).getByRole("button", { name: "Cancel offer 5" }));
+    await waitFor(() => expect(sent(rpc)).toEqual(["eth_sendTransaction"]));
+    expect(within(row).getByRole("button", { name: "Cancel offer 5" })).toBeDisabled();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sent(rpc)).toEqual(["eth_sendTransaction"]);
   });
 });
 

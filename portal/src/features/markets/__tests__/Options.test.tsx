@@ -4,7 +4,7 @@ import { parseEther } from "ethers";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { gateway } from "../../../testing/api";
-import { CHAIN_NOW, HOLDER, STRANGER } from "../../../testing/data";
+import { CHAIN_NOW, HOLDER, PROVIDER, STRANGER } from "../../../testing/data";
 import { renderPortal } from "../../../testing/render";
 import { server } from "../../../testing/server";
 import { installTestWallet } from "../../../testing/wallet";
@@ -61,6 +61,16 @@ describe("Options page: the options for sale", () => {
     server.use(gateway().error("get", "/api/v1/marketplace/listings", 503, "internal_error", "the indexer is behind"));
     renderPortal(<Options />, { deployment });
     expect(await screen.findByRole("alert")).toHaveTextContent("the indexer is behind");
+  });
+});
+
+describe("Options page: the writer's own option", () => {
+  it("offers its writer Cancel instead of Buy while nobody bought it", async () => {
+    const { user, rpc } = openOptions({ account: PROVIDER });
+    const row = await screen.findByTestId("option-6");
+    expect(within(row).queryByRole("button", { name: "Buy option 6" })).toBeNull();
+    await user.click(within(row).getByRole("button", { name: "Cancel option 6" }));
+    await waitFor(() => expect(sent(rpc)).toEqual(["eth_sendTransaction"]));
   });
 });
 
