@@ -152,12 +152,6 @@ function OptionRow({ option, onBuy }: { option: Listing; onBuy: (p: GetListingRe
             >
               {reclaim.isPending ? "Returning…" : "Reclaim escrow"}
             </button>
-            {exercise.isSuccess ? (
-              <p className="state" role="status" data-testid="exercised">
-                Exercised: {pay(exercise.data.payment)} at the strike ({pay(exercise.data.fee)} fee);{" "}
-                {sstb(exercise.data.remaining)} left to exercise.
-              </p>
-            ) : null}
             {reclaim.isError ? <ErrorState error={reclaim.error} /> : null}
           </>
         ) : mine ? (

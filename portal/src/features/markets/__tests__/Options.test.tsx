@@ -64,6 +64,21 @@ describe("Options page: the options for sale", () => {
   });
 });
 
+describe("Options page: an option past its expiry", () => {
+  it("offers anyone to return the escrow to its writer instead of Buy", async () => {
+    openOptions({
+      positions: { 6: { ...CALL, expiration: CHAIN_NOW - 60 } },
+      listed: [anItem(6, "options", 0.1, CHAIN_NOW - 60)],
+    });
+    const row = await screen.findByTestId("option-6");
+    expect(
+      await within(row).findByRole("button", { name: "Return the escrow of option 6 to its writer" }),
+    ).toBeEnabled();
+    expect(within(row).getByTestId("countdown")).toHaveTextContent("expired");
+    expect(within(row).queryByRole("button", { name: "Buy option 6" })).toBeNull();
+  });
+});
+
 describe("Options page: the writer's own option", () => {
   it("offers its writer Cancel instead of Buy while nobody bought it", async () => {
     const { user, rpc } = openOptions({ account: PROVIDER });
