@@ -1,11 +1,13 @@
 /**
  * The layers' import directions (docs/architecture.md), checked by `npm run lint:deps`:
  * entry points (scripts/, hardhat.config.ts) -> devnet/, tools/, gateway/, portal/, provider/ -> sdk/;
- * deploy/ (beside devnet) reads only the SDK's constants modules; test/ may import anything.
- * Every rule is an error; test/ts/tools/dependency-rules.test.ts shows each one catching a wrong import.
+ * deploy/ (beside devnet) reads only the SDK's constants modules; the devnet runs the gateway and the
+ * provider agent in its process; testing/ (test support) is imported only by test/, tools/ and the
+ * portal's browser tests; test/ may import anything.
+ * Every rule is an error; test/unit/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
-const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|tools)/";
-const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";
+const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|testing|tools)/";
+const SDK_CONSTANTS = "^sdk/(constants|roles|chains|bridge|deployments|markets)[.]ts$";
 
 module.exports = {
   forbidden: [
@@ -20,8 +22,8 @@ module.exports = {
       name: "sdk-no-node-builtins",
       severity: "error",
       comment:
-        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/.",
-      from: { path: "^sdk/" },
+        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/ (the package's own build scripts, sdk/*.mjs, are not SDK code).",
+      from: { path: "^sdk/", pathNot: "^sdk/[^/]+[.]mjs$" },
       to: { dependencyTypes: ["core"] },
     },
     {
@@ -34,9 +36,10 @@ module.exports = {
     {
       name: "sdk-through-its-name",
       severity: "error",
-      comment: 'Import the SDK as "#sdk" (or a "#sdk/<constants>" subpath from deploy/), not by a relative path.',
+      comment:
+        'Import the SDK by its package name, "@compute-capacity/sdk" or one of its entries (tsconfig.sdk.json), not by a relative path.',
       from: { pathNot: "^sdk/" },
-      to: { path: "^sdk/", dependencyTypesNot: ["aliased-subpath-import"] },
+      to: { path: "^sdk/", dependencyTypesNot: ["aliased-tsconfig-paths"] },
     },
     {
       name: "sdk-constants-are-leaves",
@@ -48,7 +51,7 @@ module.exports = {
     {
       name: "deploy-reads-sdk-constants-only",
       severity: "error",
-      comment: "deploy/ imports only the SDK's constants: #sdk/roles, #sdk/chains, #sdk/bridge, #sdk/deployments.",
+      comment: "deploy/ imports only the SDK's constants: @compute-capacity/sdk/constants.",
       from: { path: "^deploy/" },
       to: { path: "^sdk/", pathNot: SDK_CONSTANTS },
     },
@@ -57,14 +60,14 @@ module.exports = {
       severity: "error",
       comment: "deploy/ does not depend on the devnet, the gateway, the tools or the entry points.",
       from: { path: "^deploy/" },
-      to: { path: "^(devnet|gateway|portal|provider|scripts|test|tools)/" },
+      to: { path: "^(devnet|gateway|portal|provider|scripts|test|testing|tools)/" },
     },
     {
       name: "gateway-imports-sdk-only",
       severity: "error",
       comment: "gateway/ imports the SDK, never deploy/, devnet/, tools/, scripts/ or test/.",
       from: { path: "^gateway/" },
-      to: { path: "^(deploy|devnet|portal|provider|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|portal|provider|scripts|test|testing|tools)/" },
     },
     {
       name: "portal-imports-sdk-only",
@@ -72,7 +75,7 @@ module.exports = {
       comment:
         "portal/ runs in the browser on the SDK alone (its browser tests, portal/e2e/, drive the devnet like test/ does).",
       from: { path: "^portal/", pathNot: "^portal/(e2e/|playwright[.]config[.]ts$)" },
-      to: { path: "^(deploy|devnet|gateway|provider|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|gateway|provider|scripts|test|testing|tools)/" },
     },
     {
       name: "provider-imports-sdk-only",
@@ -80,7 +83,7 @@ module.exports = {
       comment:
         "provider/ (the provider agent) runs on the SDK, packages and Node built-ins alone: never deploy/, devnet/, gateway/, portal/, tools/, scripts/ or test/.",
       from: { path: "^provider/" },
-      to: { path: "^(deploy|devnet|gateway|portal|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|gateway|portal|scripts|test|testing|tools)/" },
     },
     {
       name: "portal-no-node-builtins",
@@ -107,14 +110,16 @@ module.exports = {
     {
       name: "devnet-below-tools-and-entry-points",
       severity: "error",
-      comment: "devnet/ may import gateway/, deploy/ and the SDK, not tools/, scripts/ or test/.",
+      comment:
+        "devnet/ (npm start) may import gateway/, provider/ (it runs both in its process), deploy/ and the SDK; not tools/, scripts/, test/ or the test support in testing/.",
       from: { path: "^devnet/" },
-      to: { path: "^(portal|scripts|test|tools)/" },
+      to: { path: "^(portal|scripts|test|testing|tools)/" },
     },
     {
       name: "tools-below-entry-points",
       severity: "error",
-      comment: "tools/ may import devnet/, deploy/, gateway/ and the SDK, not scripts/ or test/.",
+      comment:
+        "tools/ may import devnet/, deploy/, gateway/, testing/ (the benchmarks) and the SDK, not scripts/ or test/.",
       from: { path: "^tools/" },
       to: { path: "^(portal|provider|scripts|test)/" },
     },
@@ -129,14 +134,31 @@ module.exports = {
     {
       name: "only-tests-import-tests",
       severity: "error",
-      comment: "Nothing outside test/ imports test/: shared fixtures live in devnet/.",
+      comment: "Nothing outside test/ imports test/: support shared with tools and benchmarks lives in testing/.",
       from: { pathNot: "^test/" },
       to: { path: "^test/" },
+    },
+    {
+      name: "only-tests-and-tools-import-testing",
+      severity: "error",
+      comment:
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+      from: { pathNot: "^(test|tools|testing|portal/e2e)/" },
+      to: { path: "^testing/" },
+    },
+    {
+      name: "testing-below-tests",
+      severity: "error",
+      comment: "testing/ may import the product layers, not tests, tools or entry points.",
+      from: { path: "^testing/" },
+      to: { path: "^(portal|scripts|test|tools)/" },
     },
   ],
   options: {
     doNotFollow: { path: ["node_modules", "typechain-types"] },
-    exclude: { path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist"] },
+    exclude: {
+      path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist", "^sdk/dist"],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

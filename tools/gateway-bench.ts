@@ -14,8 +14,8 @@ import { pino } from "pino";
 import { startGateway } from "../gateway/server.js";
 import { createLogger } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
-import { populate, resetDatabase, startLiveDeployment, testConfig } from "../devnet/fixtures.js";
-import type { LiveDeployment } from "../devnet/fixtures.js";
+import { populate, resetDatabase, startLiveDeployment, testConfig } from "../testing/fixtures.js";
+import type { LiveDeployment } from "../testing/fixtures.js";
 import { GATEWAY_CATEGORIES, profiled, selfTimeByCategory } from "./cpu-profile.js";
 
 const CONNECTIONS = 10;

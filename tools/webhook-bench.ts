@@ -8,13 +8,13 @@ import { writeFile } from "node:fs/promises";
 
 import { getAddress } from "ethers";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "#sdk";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "@compute-capacity/sdk";
 import { webhookSettings } from "../gateway/webhooks/settings.js";
 import { DeliveryWorkers } from "../gateway/webhooks/worker.js";
 import { silentLog } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
-import { ROLE, startLiveDeployment, startTestGateway } from "../devnet/fixtures.js";
-import { TestReceiver } from "../devnet/local-servers.js";
+import { ROLE, startLiveDeployment, startTestGateway } from "../testing/fixtures.js";
+import { TestReceiver } from "../testing/local-servers.js";
 
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 50);
 /** Deliveries per measurement, spread over {@link SUBSCRIPTIONS} subscriptions. */

@@ -5,7 +5,7 @@ import { isIP } from "node:net";
 
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from "#sdk";
+import { DELIVERY_HEADER, EVENT_HEADER, signatureHeaders } from "@compute-capacity/sdk";
 import type { Db } from "../store/db.js";
 import { webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import type { Log } from "../observability/log.js";
@@ -15,7 +15,8 @@ import type { EmailMessage, Mailer } from "./email.js";
 import type { WebhookSettings } from "./settings.js";
 import { guardedLookup, hostOf, parseTargetUrl, refusalOf } from "./targets.js";
 import { WebhookSecrets } from "./secrets.js";
-import { signatureOf } from "./signature.js";
+import { nodeHmac } from "./signature.js";
+import { previousSecretValid } from "./subscriptions.js";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
@@ -310,7 +311,7 @@ export class DeliveryWorkers {
         attempt =
           row.channel === "email"
             ? await this.sendEmail(row)
-            : await this.post(run.subscription!.url, row, this.signingSecret(run.subscription!));
+            : await this.post(run.subscription!.url, row, this.signingSecrets(run.subscription!));
       } catch (error) {
         // a secret that does not open, a malformed stored body: a failed attempt, retried later
         attempt = { ok: false, statusCode: null, error: (error as Error).message };
@@ -334,9 +335,20 @@ export class DeliveryWorkers {
     }
   }
 
-  /** The secret a delivery is signed with, read at send time: a rotation applies to retries too. */
-  private signingSecret(subscription: SubscriptionRow): string {
-    return this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
+  /**
+   * The secrets a delivery is signed with, read at send time (a rotation applies to retries too):
+   * while a rotation's window lasts the replaced secret signs as well (`webhook-signature`) and
+   * alone signs the single-valued spec header.
+   */
+  private signingSecrets(subscription: SubscriptionRow): { secrets: string[]; specSecret: string } {
+    const current = this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
+    const previous = previousSecretValid(subscription)
+      ? this.secrets.fromStored(subscription.previousSecret!, subscription.subscriptionId)
+      : undefined;
+    return {
+      secrets: previous === undefined ? [current] : [current, previous],
+      specSecret: previous ?? current,
+    };
   }
 
   /**
@@ -394,12 +406,17 @@ export class DeliveryWorkers {
   }
 
   /**
-   * POSTs the stored body with its signature over a kept-alive connection (a connection the
+   * POSTs the stored body with its signatures (X-SERVICE-Signature and the Standard Webhooks
+   * headers, made at send time: a receiver refuses a delivery older than its tolerance) over a kept-alive connection (a connection the
    * receiver closed meanwhile is replaced once, at once). The receiver's name is resolved and
    * checked at connection time (guardedLookup): DNS rebinding after the subscription cannot reach
    * inside. Redirects are not followed (a 3xx is a failure).
    */
-  private async post(target: string, row: DeliveryRow, secret: string): Promise<Attempt> {
+  private async post(
+    target: string,
+    row: DeliveryRow,
+    signing: { secrets: string[]; specSecret: string },
+  ): Promise<Attempt> {
     const policy = { allowLoopback: this.settings.allowLoopback, requireHttps: this.settings.requireHttps };
     let url: URL;
     try {
@@ -416,7 +433,7 @@ export class DeliveryWorkers {
       "content-type": "application/json",
       "content-length": body.length,
       "user-agent": "compute-gateway-webhooks/1",
-      [SIGNATURE_HEADER]: signatureOf(body, secret),
+      ...signatureHeaders({ id: row.deliveryId, timestamp: Math.floor(Date.now() / 1000), body, ...signing }, nodeHmac),
       [DELIVERY_HEADER]: row.deliveryId,
       [EVENT_HEADER]: row.event,
     };

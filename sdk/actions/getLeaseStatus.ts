@@ -1,5 +1,6 @@
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader } from "../contract-calls.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError, InvalidParameterError } from "../errors.js";
 import { leaseStatusName } from "../lease.js";
@@ -23,7 +24,9 @@ export async function getLeaseStatus(
   { leaseId }: GetLeaseStatusParameters,
 ): Promise<LeaseStatusName> {
   try {
-    return leaseStatusName(await getContract(client, "RedemptionManager").leaseStatus(leaseId));
+    return leaseStatusName(
+      await deployedReader(client, "RedemptionManager", redemptionManagerAbi).leaseStatus(leaseId),
+    );
   } catch (error) {
     throw getContractError(error, { functionName: "leaseStatus" });
   }

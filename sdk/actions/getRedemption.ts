@@ -1,5 +1,6 @@
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import { statusName } from "../redemption.js";
@@ -33,7 +34,7 @@ export async function getRedemption(
   client: ProtocolClient,
   { redemptionId }: GetRedemptionParameters,
 ): Promise<GetRedemptionReturnType> {
-  const manager = getContract(client, "RedemptionManager");
+  const manager = deployedReader(client, "RedemptionManager", redemptionManagerAbi);
   try {
     const [record, status] = await Promise.all([
       manager.redemptions(redemptionId),

@@ -1,5 +1,5 @@
-import { ApiResponseError, createApiClient, unwrap } from "#sdk";
-import type { ApiClient, ApiPaths } from "#sdk";
+import { createApiClient, unwrap } from "@compute-capacity/sdk";
+import type { ApiClient } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError } from "./errors";
 
@@ -43,34 +43,5 @@ export const api: ApiClient = createApiClient({
   fetch: portalFetch,
 });
 
-/** The `data` of a successful answer, or an `ApiResponseError`. */
+/** The `data` of a successful answer, or the `ApiResponseError` of its code. */
 export { unwrap };
-
-/** `data` of a JSON answer of the API at a path and method (for typing the features' fetchers). */
-export type ApiData<
-  P extends keyof ApiPaths,
-  M extends "get" | "post" | "put" | "delete",
-  S extends number = 200,
-> = ApiPaths[P][M] extends { responses: Record<S, { content: { "application/json": { data: infer D } } }> } ? D : never;
-
-/**
- * A call to a route the typed client does not know yet (the gateway may not have it): the same
- * fetch, headers and error handling. Used only for `POST /webhooks/{id}/test` until the gateway
- * ships it (issue 17).
- */
-export async function untypedPost<T>(path: string): Promise<T> {
-  const response = await portalFetch(
-    new Request(window.location.origin + path, {
-      method: "POST",
-      headers: { [CSRF_HEADER]: "1", "content-type": "application/json" },
-      body: "{}",
-      credentials: "same-origin",
-    }),
-  );
-  const body = (await response.json().catch(() => undefined)) as
-    | { success: true; data: T }
-    | { success: false; error: { code: string; message: string; details: Record<string, unknown> } }
-    | undefined;
-  if (response.ok && body?.success === true) return body.data;
-  throw new ApiResponseError(response.status, body?.success === false ? body.error : undefined);
-}

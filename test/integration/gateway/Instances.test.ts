@@ -13,9 +13,9 @@ import { webhookDeliveries } from "../../../gateway/store/schema.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
 import { freePort } from "../../../devnet/local-node.js";
-import { ROLE, spawnGatewayProcess, startLiveDeployment } from "../../../devnet/fixtures.js";
-import type { GatewayProcess, LiveDeployment } from "../../../devnet/fixtures.js";
-import { TestReceiver } from "../../../devnet/local-servers.js";
+import { ROLE, spawnGatewayProcess, startLiveDeployment } from "../../../testing/fixtures.js";
+import type { GatewayProcess, LiveDeployment } from "../../../testing/fixtures.js";
+import { TestReceiver } from "../../../testing/local-servers.js";
 import { PrivatePostgres } from "../../helpers/postgres.js";
 
 const JWT_SECRET = "instances-test-secret-of-at-least-32-chars";

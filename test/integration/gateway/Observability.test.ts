@@ -11,9 +11,9 @@ import { GatewayMetrics } from "../../../gateway/observability/metrics.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { ReadModel } from "../../../gateway/store/queries.js";
-import { ROLE, resetDatabase, startLiveDeployment, testConfig } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { TcpProxy, TestReceiver, eventually } from "../../../devnet/local-servers.js";
+import { ROLE, resetDatabase, startLiveDeployment, testConfig } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { TcpProxy, TestReceiver, eventually } from "../../../testing/local-servers.js";
 
 /** The value of one series in a scrape (undefined when absent). */
 function valueOf(scrape: string, series: string): number | undefined {

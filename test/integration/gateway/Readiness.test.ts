@@ -5,9 +5,9 @@ import { expect } from "chai";
 
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
-import { startLiveDeployment, testConfig } from "../../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../../devnet/fixtures.js";
-import { TcpProxy, eventually } from "../../../devnet/local-servers.js";
+import { startLiveDeployment, testConfig } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { TcpProxy, eventually } from "../../../testing/local-servers.js";
 import { PrivatePostgres } from "../../helpers/postgres.js";
 
 interface Probe {

@@ -10,9 +10,15 @@ import { openStore } from "../../../gateway/store/db.js";
 import { webhookDeliveries } from "../../../gateway/store/schema.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
-import { ROLE, resetDatabase, spawnGatewayProcess, startLiveDeployment, testConfig } from "../../../devnet/fixtures.js";
-import type { GatewayProcess, LiveDeployment } from "../../../devnet/fixtures.js";
-import { TestReceiver } from "../../../devnet/local-servers.js";
+import {
+  ROLE,
+  resetDatabase,
+  spawnGatewayProcess,
+  startLiveDeployment,
+  testConfig,
+} from "../../../testing/fixtures.js";
+import type { GatewayProcess, LiveDeployment } from "../../../testing/fixtures.js";
+import { TestReceiver } from "../../../testing/local-servers.js";
 
 const JWT_SECRET = "shutdown-test-secret-of-at-least-32-chars";
 

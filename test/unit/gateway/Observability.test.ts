@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 
 import { expect } from "chai";
 
-import { signBody, verifySignature } from "#sdk";
+import { SIGNATURE_HEADER, signBody, signatureHeaders, verifySignature } from "@compute-capacity/sdk";
 import { REDACTED, createLogger, redactUrl } from "../../../gateway/observability/log.js";
 import { Readiness } from "../../../gateway/observability/health.js";
 import type { IndexerProgress } from "../../../gateway/observability/health.js";
 import { GatewayMetrics, failureReason } from "../../../gateway/observability/metrics.js";
-import { signatureOf } from "../../../gateway/webhooks/signature.js";
+import { nodeHmac } from "../../../gateway/webhooks/signature.js";
 
 /** A logger writing into an array of parsed lines. */
 function captured(level: "info" | "trace" = "trace") {
@@ -95,14 +95,19 @@ describe("Gateway observability (unit)", function () {
     });
   });
 
-  describe("signatureOf (the worker's signing)", function () {
-    it("equals the SDK's signBody for any body and secret, and the SDK verifies it", function () {
+  describe("nodeHmac (the worker's signing)", function () {
+    it("signs every header with the same bytes as the SDK's portable HMAC, and the SDK verifies them", function () {
+      const now = Math.floor(Date.now() / 1000);
       for (let i = 0; i < 50; i++) {
         const body = randomBytes(i * 37);
-        const secret = `whsec_${randomBytes(24).toString("base64url")}${i % 2 === 0 ? "é✓" : ""}`;
-        const signature = signatureOf(body, secret);
-        expect(signature).to.equal(signBody(body, secret));
-        expect(verifySignature(body, signature, secret)).to.equal(true);
+        const secret = `whsec_${randomBytes(24).toString("base64")}`;
+        const delivery = { id: `msg_${i}`, timestamp: now, body, secrets: [secret], specSecret: secret };
+        const headers = signatureHeaders(delivery, nodeHmac);
+        expect(headers).to.deep.equal(signatureHeaders(delivery));
+        expect(verifySignature(body, headers[SIGNATURE_HEADER], secret)).to.equal(true);
+        // the spec's header is keyed with the secret's text, whatever it holds
+        const text = `${secret}${i % 2 === 0 ? "é✓" : ""}`;
+        expect(signBody(body, text, nodeHmac)).to.equal(signBody(body, text));
       }
     });
   });

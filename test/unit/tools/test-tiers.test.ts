@@ -1,0 +1,131 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+
+import { runConcurrently } from "../../../tools/concurrent.js";
+import { TIERS, isTier, tierArguments, tierFiles, unitMochaArguments } from "../../../tools/test-tiers.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
+describe("the test tiers (scripts/test-tier.ts)", function () {
+  let root: string;
+
+  before(async function () {
+    root = await mkdtemp(path.join(tmpdir(), "tiers-"));
+    for (const file of [
+      "test/unit/sdk/b.test.ts",
+      "test/unit/sdk/a.test.ts",
+      "test/unit/deep/er/c.test.ts",
+      "test/unit/sdk/helper.ts",
+      "test/unit/sdk/notes.md",
+      "test/integration/gateway/d.test.ts",
+    ]) {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), "");
+    }
+  });
+
+  after(async function () {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  describe("tierFiles", function () {
+    it("lists every *.test.ts file under test/<tier>/ at any depth, sorted, and nothing else", function () {
+      expect(tierFiles(root, "unit")).to.deep.equal([
+        "test/unit/deep/er/c.test.ts",
+        "test/unit/sdk/a.test.ts",
+        "test/unit/sdk/b.test.ts",
+      ]);
+      expect(tierFiles(root, "integration")).to.deep.equal(["test/integration/gateway/d.test.ts"]);
+    });
+  });
+
+  describe("tierArguments", function () {
+    it("runs the tiers' files in one hardhat mocha run, options before the files", function () {
+      expect(tierArguments(root, ["integration", "unit"], ["--bail"])).to.deep.equal([
+        "test",
+        "mocha",
+        "--bail",
+        "test/integration/gateway/d.test.ts",
+        "test/unit/deep/er/c.test.ts",
+        "test/unit/sdk/a.test.ts",
+        "test/unit/sdk/b.test.ts",
+      ]);
+    });
+
+    it("refuses a tier without test files rather than passing with none", async function () {
+      await mkdir(path.join(root, "test", "e2e"), { recursive: true });
+      expect(() => tierArguments(root, ["e2e"])).to.throw("no test file under test/e2e/");
+      expect(() => tierArguments(root, ["contracts"])).to.throw(/ENOENT/);
+    });
+  });
+
+  describe("unitMochaArguments", function () {
+    it("runs the unit tier's files on mocha with Hardhat's time-out, options before the files", function () {
+      expect(unitMochaArguments(root, ["--grep", "x"])).to.deep.equal([
+        "--timeout",
+        "40000",
+        "--grep",
+        "x",
+        "test/unit/deep/er/c.test.ts",
+        "test/unit/sdk/a.test.ts",
+        "test/unit/sdk/b.test.ts",
+      ]);
+    });
+  });
+
+  describe("runConcurrently (npm run test:unit's two runs)", function () {
+    it("runs the jobs at the same time and keeps each one's output and exit code apart", async function () {
+      // each job waits for the other's file: they only finish if they run at the same time
+      const dir = await mkdtemp(path.join(tmpdir(), "concurrent-"));
+      const job = (name: string, mine: string, theirs: string, code: number) => ({
+        name,
+        command: process.execPath,
+        args: [
+          "-e",
+          `const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(path.join(dir, mine))}, "");
+           console.log("${name} out"); console.error("${name} err");
+           const wait = () => fs.existsSync(${JSON.stringify(path.join(dir, theirs))}) ? process.exit(${code}) : setTimeout(wait, 20);
+           wait();`,
+        ],
+      });
+      try {
+        const results = await runConcurrently([job("a", "a", "b", 0), job("b", "b", "a", 3)]);
+        expect(results.map((r) => [r.name, r.code, r.output])).to.deep.equal([
+          ["a", 0, "a out\na err\n"],
+          ["b", 3, "b out\nb err\n"],
+        ]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("reports a command that cannot start as failed, with the reason", async function () {
+      const [result] = await runConcurrently([{ name: "none", command: path.join(root, "no-such-command"), args: [] }]);
+      expect(result.code).to.equal(1);
+      expect(result.output).to.include("ENOENT");
+    });
+  });
+
+  it("knows the four tiers and nothing else", function () {
+    expect(TIERS).to.deep.equal(["unit", "contracts", "integration", "e2e"]);
+    expect(["unit", "e2e", "ts", "sol"].map(isTier)).to.deep.equal([true, true, false, false]);
+  });
+
+  it("leaves no TypeScript test file of this repository outside a tier's folder", async function () {
+    const everywhere: string[] = [];
+    const walk = async (dir: string) => {
+      for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(file);
+        else if (entry.name.endsWith(".test.ts")) everywhere.push(file);
+      }
+    };
+    await walk("test");
+    const inTiers = TIERS.flatMap((tier) => tierFiles(ROOT, tier));
+    expect(inTiers.length).to.be.greaterThan(60);
+    expect(everywhere.sort()).to.deep.equal([...inTiers].sort());
+  });
+});
