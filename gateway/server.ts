@@ -21,7 +21,7 @@ import {
 } from "./config.js";
 import { buildApp } from "./http/app.js";
 import { ResponseCache } from "./http/response-cache.js";
-import { activity } from "./http/format.js";
+import { activity } from "./api/format.js";
 import { ChainIndexer } from "./indexer/indexer.js";
 import type { IndexerOptions } from "./indexer/indexer.js";
 import { openStore, pendingMigrations, ping } from "./store/db.js";

@@ -4,7 +4,7 @@ import { createSigner, createVerifier } from "fast-jwt";
 import { Wallet, getAddress } from "ethers";
 import { asc, eq } from "drizzle-orm";
 
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { Db } from "../store/db.js";
 import { apiKeys } from "../store/schema.js";
 import type { ApiKeyRow } from "../store/queries.js";

@@ -1,7 +1,7 @@
 import { getAddress } from "ethers";
 
-import { invalidParameter } from "../http/errors.js";
-import { claimableBalance, reputation, sstb, units } from "../http/format.js";
+import { invalidParameter } from "../api/errors.js";
+import { claimableBalance, reputation, sstb, units } from "../api/format.js";
 import type { ComputeUnitRow, ProviderRow, ReadModel } from "../store/queries.js";
 
 /**

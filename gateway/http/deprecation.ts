@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from "fastify";
 
-import { componentSchema, refId } from "./components.js";
+import { componentSchema, refId } from "../api/components.js";
 
 /** The schema keyword that dates a deprecation's announcement (YYYY-MM-DD, UTC). */
 export const DEPRECATED_AT = "x-deprecated-at";

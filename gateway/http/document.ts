@@ -4,8 +4,8 @@
  * headers the gateway really uses (added to the document only: validation and serialization use the
  * route schemas as they are).
  */
-import { refId } from "./components.js";
-import { ERROR_STATUS } from "./errors.js";
+import { refId } from "../api/components.js";
+import { ERROR_STATUS } from "../api/errors.js";
 import { deprecationOf } from "./deprecation.js";
 import { GATEWAY_VERSION } from "../version.js";
 import { webhooksSection } from "../webhooks/catalogue.js";

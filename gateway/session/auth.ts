@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 import type { ApiKey } from "../auth/keys.js";
 import { TIER_LIMITS } from "../auth/keys.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import { SESSION_COOKIE } from "./sessions.js";
 import type { PortalSession, SessionService } from "./sessions.js";
 

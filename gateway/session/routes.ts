@@ -3,10 +3,10 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 
 import { KeyInputError } from "../auth/keys.js";
 import type { KeyService, Scope } from "../auth/keys.js";
-import { ApiError, invalidParameter, notFound } from "../http/errors.js";
-import { component, exampleOf } from "../http/components.js";
-import * as s from "../http/schemas.js";
-import { FREE_TEXT } from "../http/text.js";
+import { ApiError, invalidParameter, notFound } from "../api/errors.js";
+import { component, exampleOf } from "../api/components.js";
+import * as s from "../api/schemas.js";
+import { FREE_TEXT } from "../api/text.js";
 import type { Db } from "../store/db.js";
 import { accessPublicKeys, apiKeys } from "../store/schema.js";
 import { checkCsrf, clearSessionCookie, setSessionCookie } from "./auth.js";

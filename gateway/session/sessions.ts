@@ -4,7 +4,7 @@ import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { SiweMessage } from "siwe";
 import { getAddress } from "ethers";
 
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { Db } from "../store/db.js";
 import { portalSessions, siweNonces } from "../store/schema.js";
 

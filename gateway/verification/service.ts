@@ -26,7 +26,7 @@ import type {
 import { AttestationVerifier__factory, ProviderRegistry__factory } from "../../typechain-types/index.js";
 import type { AttestationVerifier, ProviderRegistry } from "../../typechain-types/index.js";
 import { ConfigError } from "../config-error.js";
-import { ApiError, invalidParameter, notFound } from "../http/errors.js";
+import { ApiError, invalidParameter, notFound } from "../api/errors.js";
 import type { Db, Tx } from "../store/db.js";
 import { rejectionOf } from "./checks.js";
 import type { Rejection } from "./checks.js";

@@ -1,5 +1,5 @@
 import type { GatewayConfig } from "../config.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import { adminRequest, runningGatewayUrl } from "../auth/admin-client.js";
 import { KeyInputError } from "../auth/keys.js";
 import { openStore } from "../store/db.js";

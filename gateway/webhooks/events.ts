@@ -2,7 +2,7 @@ import { ZeroAddress } from "ethers";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 
 import { FEE_OPTION_NAMES, TRADE_TYPES } from "@compute-capacity/sdk";
-import * as format from "../http/format.js";
+import * as format from "../api/format.js";
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import { addr, big, num } from "../indexer/module.js";
 import { bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";

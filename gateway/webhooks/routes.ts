@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import { ApiError } from "../http/errors.js";
-import { component, exampleOf } from "../http/components.js";
-import * as s from "../http/schemas.js";
+import { ApiError } from "../api/errors.js";
+import { component, exampleOf } from "../api/components.js";
+import * as s from "../api/schemas.js";
 import { EVENT_SCHEMAS } from "./catalogue.js";
 import { DELIVERY_EVENTS, TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
 import { DELIVERY_STATUSES, MAX_ROTATION_WINDOW_SECONDS, MAX_URL_LENGTH } from "./subscriptions.js";

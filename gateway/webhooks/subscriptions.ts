@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 
-import { invalidParameter, notFound } from "../http/errors.js";
+import { invalidParameter, notFound } from "../api/errors.js";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import { TEST_EVENT, WEBHOOK_EVENTS, twinPairsIn } from "./event-names.js";

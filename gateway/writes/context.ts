@@ -6,8 +6,8 @@ import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types
 import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
-import { ApiError, notFound } from "../http/errors.js";
-import { sstb as wholeSstb } from "../http/format.js";
+import { ApiError, notFound } from "../api/errors.js";
+import { sstb as wholeSstb } from "../api/format.js";
 import type { Db } from "../store/db.js";
 import type { ReadModel } from "../store/queries.js";
 import { TransactionSender } from "./sender.js";

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 
 import { prepareOpenDispute } from "@compute-capacity/sdk";
 
-import { invalidParameter, notFound } from "../http/errors.js";
+import { invalidParameter, notFound } from "../api/errors.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import { disputeEvidence, events } from "../store/schema.js";
 import { canonicalJson } from "./canonical.js";

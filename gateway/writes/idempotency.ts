@@ -5,7 +5,7 @@ import { and, eq, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 import type { Sealer } from "../accounts/sealed.js";
-import { ApiError, invalidParameter } from "../http/errors.js";
+import { ApiError, invalidParameter } from "../api/errors.js";
 import type { Db, Instance } from "../store/db.js";
 import { idempotencyKeys } from "../store/schema.js";
 import { canonicalJson } from "./canonical.js";

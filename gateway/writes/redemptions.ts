@@ -3,8 +3,8 @@ import { and, eq } from "drizzle-orm";
 
 import { prepareConfirmRedemption, prepareInitiateRedemption } from "@compute-capacity/sdk";
 
-import { ApiError, invalidParameter, notFound } from "../http/errors.js";
-import { amount as amountOf, sstb as wholeSstb } from "../http/format.js";
+import { ApiError, invalidParameter, notFound } from "../api/errors.js";
+import { amount as amountOf, sstb as wholeSstb } from "../api/format.js";
 import { redemptionRequests } from "../store/schema.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
@@ -18,7 +18,7 @@ export interface Specifications {
 }
 
 export interface RedemptionInput {
-  /** sSTB to redeem, base units (read from either of the body's amount fields: http/amounts.ts `amountOf`). */
+  /** sSTB to redeem, base units (read from either of the body's amount fields: api/amounts.ts `amountOf`). */
   amount: bigint;
   provider_id: string;
   specifications?: Specifications;

@@ -1,6 +1,6 @@
 import { decodeRevertData, revertDataOf } from "@compute-capacity/sdk";
 import { ProviderRegistry__factory, RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 
 /** Interfaces whose custom errors a write can revert with (the manager calls the registry and sSTB). */
 const INTERFACES = [

@@ -2,7 +2,7 @@ import type { JsonRpcProvider, TransactionReceipt } from "ethers";
 
 import { revertDataOf } from "@compute-capacity/sdk";
 import type { AccountQueue, AccountSigners } from "../accounts/signer.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../api/errors.js";
 import { revertToApiError } from "./reverts.js";
 
 /** One contract call of a write. */

@@ -1,7 +1,7 @@
 import { ZeroAddress, getAddress } from "ethers";
 
-import { invalidParameter } from "../http/errors.js";
-import { amount as amountOf } from "../http/format.js";
+import { invalidParameter } from "../api/errors.js";
+import { amount as amountOf } from "../api/format.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
 

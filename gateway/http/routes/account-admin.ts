@@ -5,7 +5,7 @@ import type { KeyService } from "../../auth/keys.js";
 import { WebhookCommandError, runWebhookAction } from "../../webhooks/command.js";
 import type { WebhookAction, WebhookCommandArgs } from "../../webhooks/command.js";
 import type { SubscriptionService } from "../../webhooks/subscriptions.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 
 /**
  * The gateway's own `accounts` and `webhooks` commands while a gateway holds the PGlite folder

@@ -14,12 +14,12 @@ import type { Db } from "../../store/db.js";
 import { LEASE_STATUS_FILTERS, listRedemptionViews } from "../../store/queries.js";
 import type { LeaseStatusFilter } from "../../store/queries.js";
 import { accessPublicKeys, events, redemptions } from "../../store/schema.js";
-import { amountOf } from "../amounts.js";
-import { component, exampleOf } from "../components.js";
+import { amountOf } from "../../api/amounts.js";
+import { component, exampleOf } from "../../api/components.js";
 import { DEPRECATED_AT, SUNSET } from "../deprecation.js";
-import { ApiError, notFound } from "../errors.js";
-import { amount, redemption as redemptionView } from "../format.js";
-import * as s from "../schemas.js";
+import { ApiError, notFound } from "../../api/errors.js";
+import { amount, redemption as redemptionView } from "../../api/format.js";
+import * as s from "../../api/schemas.js";
 import { accountOf } from "./read.js";
 
 export interface AccountReadRouteOptions {

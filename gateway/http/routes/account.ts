@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 
 import type { DeployedChain } from "@compute-capacity/sdk";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../../api/errors.js";
 import { rateLimitOf } from "../rate-limit-headers.js";
-import { component, exampleOf } from "../components.js";
-import * as s from "../schemas.js";
+import { component, exampleOf } from "../../api/components.js";
+import * as s from "../../api/schemas.js";
 
 export interface AccountRouteOptions {
   chains: readonly DeployedChain[];

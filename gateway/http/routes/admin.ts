@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 
 import { KeyInputError } from "../../auth/keys.js";
 import type { CreateKeyOptions, KeyService } from "../../auth/keys.js";
-import { ApiError, notFound } from "../errors.js";
+import { ApiError, notFound } from "../../api/errors.js";
 
 /**
  * Key management for the gateway's own `keys` command while a gateway runs (hidden from the

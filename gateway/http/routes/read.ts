@@ -6,10 +6,10 @@ import { QuoteInputError } from "../../chain/bridge-fees.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
 import type { ReadModel } from "../../store/queries.js";
-import { amountOf } from "../amounts.js";
-import { ApiError, invalidParameter, notFound } from "../errors.js";
-import * as format from "../format.js";
-import * as s from "../schemas.js";
+import { amountOf } from "../../api/amounts.js";
+import { ApiError, invalidParameter, notFound } from "../../api/errors.js";
+import * as format from "../../api/format.js";
+import * as s from "../../api/schemas.js";
 
 export interface ReadRouteOptions {
   model: ReadModel;

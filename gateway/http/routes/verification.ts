@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 
 import type { AttestationJson, SignedBenchmarkReport } from "@compute-capacity/sdk";
 import type { VerificationService } from "../../verification/service.js";
-import { ApiError, notFound } from "../errors.js";
-import * as s from "../schemas.js";
-import { object } from "../schemas.js";
+import { ApiError, notFound } from "../../api/errors.js";
+import * as s from "../../api/schemas.js";
+import { object } from "../../api/schemas.js";
 
 export interface VerificationRouteOptions {
   verification: VerificationService;

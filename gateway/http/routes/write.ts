@@ -3,11 +3,11 @@ import type { FastifyInstance } from "fastify";
 
 import { ISSUE_TYPES } from "../../indexer/modules/redemption-manager.js";
 import type { IssueTypeName, Specifications, WriteService } from "../../writes/operations.js";
-import { amountOf } from "../amounts.js";
-import { component, exampleOf } from "../components.js";
-import { invalidParameter } from "../errors.js";
-import * as s from "../schemas.js";
-import { FREE_TEXT } from "../text.js";
+import { amountOf } from "../../api/amounts.js";
+import { component, exampleOf } from "../../api/components.js";
+import { invalidParameter } from "../../api/errors.js";
+import * as s from "../../api/schemas.js";
+import { FREE_TEXT } from "../../api/text.js";
 import { accountOf } from "./read.js";
 
 export interface WriteRouteOptions {

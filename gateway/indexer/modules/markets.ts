@@ -6,7 +6,7 @@ import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "@co
 import { FuturesMarket__factory, OptionsMarket__factory, SpotMarket__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { claimableBalances, listings, trades } from "../../store/schema.js";
-import { marketTypeOf } from "../../http/format.js";
+import { marketTypeOf } from "../../api/format.js";
 import { addr, big, num } from "../module.js";
 import type { ChainContext, ContractModule, StoredEvent } from "../module.js";
 

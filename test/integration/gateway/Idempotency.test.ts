@@ -6,7 +6,7 @@ import { expect } from "chai";
 import Fastify from "fastify";
 import type { FastifyInstance } from "fastify";
 
-import { ApiError } from "../../../gateway/http/errors.js";
+import { ApiError } from "../../../gateway/api/errors.js";
 import { openStore } from "../../../gateway/store/db.js";
 import type { Store } from "../../../gateway/store/db.js";
 import { idempotencyKeys } from "../../../gateway/store/schema.js";

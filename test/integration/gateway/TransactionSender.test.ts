@@ -3,7 +3,7 @@ import { JsonRpcProvider, Wallet } from "ethers";
 import type { Provider } from "ethers";
 
 import { AccountQueue } from "../../../gateway/accounts/signer.js";
-import { ApiError } from "../../../gateway/http/errors.js";
+import { ApiError } from "../../../gateway/api/errors.js";
 import { TransactionSender } from "../../../gateway/writes/sender.js";
 import { startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 
-import { amountOf } from "../../../gateway/http/amounts.js";
-import { ApiError } from "../../../gateway/http/errors.js";
-import { amount } from "../../../gateway/http/format.js";
+import { amountOf } from "../../../gateway/api/amounts.js";
+import { ApiError } from "../../../gateway/api/errors.js";
+import { amount } from "../../../gateway/api/format.js";
 
 /** The invalid_parameter refusal of `read` (fails if it does not refuse). */
 function refusal(read: () => unknown): { parameter: string; reason: string } {
@@ -16,7 +16,7 @@ function refusal(read: () => unknown): { parameter: string; reason: string } {
   return expect.fail("the amount was accepted");
 }
 
-describe("amounts in and out of the API (gateway/http/amounts.ts, format.ts)", function () {
+describe("amounts in and out of the API (gateway/api/amounts.ts, format.ts)", function () {
   describe("amountOf: what a write takes", function () {
     it("reads a JSON number, a decimal string exactly, or base units, to the same base units", function () {
       expect(amountOf({ sstb_amount: 12.5 }, "sstb_amount")).to.equal(12_500_000_000_000_000_000n);

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { AbiCoder, concat, id } from "ethers";
 
-import { ApiError } from "../../../gateway/http/errors.js";
-import { baseUnitsOf } from "../../../gateway/http/amounts.js";
+import { ApiError } from "../../../gateway/api/errors.js";
+import { baseUnitsOf } from "../../../gateway/api/amounts.js";
 import { canonicalJson } from "../../../gateway/writes/canonical.js";
 import { decodeRevert, revertToApiError } from "../../../gateway/writes/reverts.js";
 import { RedemptionManager__factory, SSTB__factory } from "../../../typechain-types/index.js";
