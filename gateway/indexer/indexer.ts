@@ -23,7 +23,7 @@ import {
 import { plain } from "./module.js";
 import type { ChainContext, ContractModule, StoredEvent } from "./module.js";
 import { moduleOf } from "./modules/index.js";
-import type { EventSink } from "../webhooks/outbox.js";
+import type { EventSink } from "./sink.js";
 import type { Log as GatewayLog } from "../observability/log.js";
 import { readProvider } from "../chain/rpc.js";
 

@@ -11,7 +11,6 @@ import { DeliveryWorkers } from "./worker.js";
 export { TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
 export type { WebhookEventName } from "./event-names.js";
 export type { WebhookEvent } from "./events.js";
-export type { EventSink } from "./outbox.js";
 export { webhookSettings, webhookSettingsFromEnv } from "./settings.js";
 export type { WebhookSettings } from "./settings.js";
 export { WebhookSecrets } from "./secrets.js";

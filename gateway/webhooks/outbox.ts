@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
+import type { EventSink } from "../indexer/sink.js";
 import type { Db, Tx } from "../store/db.js";
 import { leaseNotices, providers, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import { alertOf } from "./email.js";
@@ -27,20 +28,11 @@ export interface OutboxOptions {
   email: boolean;
 }
 
-/** Hooks the indexer calls inside its batch transaction (gateway/indexer/indexer.ts). */
-export interface EventSink {
-  /** After a newly indexed event's projection was applied (not when projections are rebuilt). */
-  indexed(tx: Tx, event: StoredEvent, context: ChainContext): Promise<void>;
-  /** A reorg removed the chain's events above `block`. */
-  retract(tx: Tx, chainId: number, block: number): Promise<void>;
-  /** The batch's transaction committed: what it queued is now visible to the workers. */
-  committed(): void;
-}
-
 /**
  * The outbox: deliveries are rows written in the transaction that commits the event, so either
  * both are committed or neither (a crash between them cannot lose a webhook or announce an event
- * the store does not have). Workers (worker.ts) send what is due.
+ * the store does not have). Workers (worker.ts) send what is due. It is the indexer's sink
+ * (gateway/indexer/sink.ts).
  */
 export class Outbox implements EventSink {
   private queuedSinceCommit = false;
