@@ -32,7 +32,7 @@ import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
 import { LeaseNotices } from "./webhooks/lease-notices.js";
 import { portalSettings } from "./config.js";
-import type { PortalConfig } from "./portal/static.js";
+import type { PortalConfig } from "./http/routes/portal.js";
 import { SessionService } from "./session/sessions.js";
 import { KeyUsageCounter } from "./session/usage.js";
 import type { Webhooks } from "./webhooks/index.js";

@@ -205,7 +205,7 @@ export function documentRoute(idempotency: boolean) {
   return ({ schema, url, route }: { schema: Schema | undefined; url: string; route: RouteFacts }) => {
     if (schema === undefined || schema.hide === true) return { schema, url };
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
-    // GraphQL serves queries only: its POST has nothing to deduplicate (writes/idempotency.ts)
+    // GraphQL serves queries only: its POST has nothing to deduplicate (plugins/idempotency.ts)
     const honoursKey = idempotency && method === "POST" && route.config?.idempotency !== false && url !== "/graphql";
     const deprecation = deprecationOf(schema);
     const requestHeaders = (schema.headers ?? { type: "object", properties: {} }) as Schema;

@@ -10,8 +10,8 @@ import { ApiError } from "../../../gateway/api/errors.js";
 import { openStore } from "../../../gateway/store/db.js";
 import type { Store } from "../../../gateway/store/db.js";
 import { idempotencyKeys } from "../../../gateway/store/schema.js";
-import { purgeExpiredKeys, registerIdempotency } from "../../../gateway/writes/idempotency.js";
-import type { IdempotencyOptions } from "../../../gateway/writes/idempotency.js";
+import { purgeExpiredKeys, registerIdempotency } from "../../../gateway/http/plugins/idempotency.js";
+import type { IdempotencyOptions } from "../../../gateway/http/plugins/idempotency.js";
 import { resetDatabase } from "../../../testing/fixtures.js";
 
 /**

@@ -11,7 +11,7 @@ import { SiweMessage } from "siwe";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { buildApp } from "../../../gateway/http/app.js";
-import { PORTAL_CSP } from "../../../gateway/portal/static.js";
+import { PORTAL_CSP } from "../../../gateway/http/routes/portal.js";
 import { portalSessions } from "../../../gateway/store/schema.js";
 import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway, testConfig } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";

@@ -3,12 +3,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 import { and, eq, lte } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 
-import type { Sealer } from "../accounts/sealed.js";
-import { ApiError, invalidParameter } from "../api/errors.js";
-import type { Db, Instance } from "../store/db.js";
-import { idempotencyKeys } from "../store/schema.js";
-import { canonicalJson } from "./canonical.js";
+import type { Sealer } from "../../accounts/sealed.js";
+import { ApiError, invalidParameter } from "../../api/errors.js";
+import type { Db, Instance } from "../../store/db.js";
+import { idempotencyKeys } from "../../store/schema.js";
+import { canonicalJson } from "../../writes/canonical.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -183,3 +184,9 @@ function replay(reply: FastifyReply, status: number, body: string): FastifyReply
     .header("idempotent-replayed", "true")
     .send(body);
 }
+
+/** `registerIdempotency` as a plugin of the app (app.ts): every POST route registered after it honours Idempotency-Key. */
+export const idempotency = fp(async (app: FastifyInstance, options: IdempotencyOptions & { db: Db }) => {
+  const { db, ...rest } = options;
+  registerIdempotency(app, db, rest);
+});

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import { ApiError } from "../api/errors.js";
-import { component, exampleOf } from "../api/components.js";
-import * as s from "../api/schemas.js";
-import { EVENT_SCHEMAS } from "./catalogue.js";
-import { DELIVERY_EVENTS, TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
-import { DELIVERY_STATUSES, MAX_ROTATION_WINDOW_SECONDS, MAX_URL_LENGTH } from "./subscriptions.js";
-import type { CreateSubscription, SubscriptionService } from "./subscriptions.js";
+import { ApiError } from "../../api/errors.js";
+import { component, exampleOf } from "../../api/components.js";
+import * as s from "../../api/schemas.js";
+import { EVENT_SCHEMAS } from "../../webhooks/catalogue.js";
+import { DELIVERY_EVENTS, TEST_EVENT, WEBHOOK_EVENTS } from "../../webhooks/event-names.js";
+import { DELIVERY_STATUSES, MAX_ROTATION_WINDOW_SECONDS, MAX_URL_LENGTH } from "../../webhooks/subscriptions.js";
+import type { CreateSubscription, SubscriptionService } from "../../webhooks/subscriptions.js";
 
 const unix = { type: "integer", description: "Unix seconds", examples: [s.EXAMPLE.time] } as const;
 const nullableUnix = (description: string) =>

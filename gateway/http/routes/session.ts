@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 
-import { KeyInputError } from "../auth/keys.js";
-import type { KeyService, Scope } from "../auth/keys.js";
-import { ApiError, invalidParameter, notFound } from "../api/errors.js";
-import { component, exampleOf } from "../api/components.js";
-import * as s from "../api/schemas.js";
-import { FREE_TEXT } from "../api/text.js";
-import type { Db } from "../store/db.js";
-import { accessPublicKeys, apiKeys } from "../store/schema.js";
-import { checkCsrf, clearSessionCookie, setSessionCookie } from "./auth.js";
-import type { PortalSession, SessionService } from "./sessions.js";
-import type { KeyUsageCounter } from "./usage.js";
+import { KeyInputError } from "../../auth/keys.js";
+import type { KeyService, Scope } from "../../auth/keys.js";
+import { ApiError, invalidParameter, notFound } from "../../api/errors.js";
+import { component, exampleOf } from "../../api/components.js";
+import * as s from "../../api/schemas.js";
+import { FREE_TEXT } from "../../api/text.js";
+import type { Db } from "../../store/db.js";
+import { accessPublicKeys, apiKeys } from "../../store/schema.js";
+import { checkCsrf, clearSessionCookie, setSessionCookie } from "../plugins/session-cookie.js";
+import type { PortalSession, SessionService } from "../../session/sessions.js";
+import type { KeyUsageCounter } from "../../session/usage.js";
 
 export interface SessionRouteOptions {
   sessions: SessionService;
@@ -124,7 +124,7 @@ function sessionOf(request: FastifyRequest): PortalSession {
  * The portal's session routes (issue 20), under both prefixes: Sign-In with Ethereum (a nonce, then
  * the signed message), the session, sign-out, the session's API keys (create: the token is shown
  * once; list with use; revoke) and the holder's access public key. Every other route of the API
- * also accepts the session cookie instead of an API key (gateway/session/auth.ts).
+ * also accepts the session cookie instead of an API key (gateway/http/plugins/session-cookie.ts).
  */
 export async function sessionRoutes(app: FastifyInstance, options: SessionRouteOptions): Promise<void> {
   const { sessions, keys, usage, db } = options;

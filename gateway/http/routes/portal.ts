@@ -4,7 +4,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
-import { ApiError } from "../api/errors.js";
+import { ApiError } from "../../api/errors.js";
 
 /**
  * What the portal's pages may load: only the gateway itself. Scripts and styles are files of the

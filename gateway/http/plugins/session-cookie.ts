@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-import type { ApiKey } from "../auth/keys.js";
-import { TIER_LIMITS } from "../auth/keys.js";
-import { ApiError } from "../api/errors.js";
-import { SESSION_COOKIE } from "./sessions.js";
-import type { PortalSession, SessionService } from "./sessions.js";
+import type { ApiKey } from "../../auth/keys.js";
+import { TIER_LIMITS } from "../../auth/keys.js";
+import { ApiError } from "../../api/errors.js";
+import { SESSION_COOKIE } from "../../session/sessions.js";
+import type { PortalSession, SessionService } from "../../session/sessions.js";
 
 declare module "fastify" {
   interface FastifyRequest {
