@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
 import { parseDeploymentFile } from "@compute-capacity/sdk";
-import type { DeployedChain } from "@compute-capacity/sdk";
+import type { DeployedChain, PortalConfig } from "@compute-capacity/sdk";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
@@ -32,7 +32,6 @@ import { WriteService } from "./writes/operations.js";
 import { WebhookSecrets, createWebhooks, webhookSettings } from "./webhooks/index.js";
 import { LeaseNotices } from "./webhooks/lease-notices.js";
 import { portalSettings } from "./config.js";
-import type { PortalConfig } from "./http/routes/portal.js";
 import { SessionService } from "./session/sessions.js";
 import { KeyUsageCounter } from "./session/usage.js";
 import type { Webhooks } from "./webhooks/index.js";

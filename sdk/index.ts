@@ -351,8 +351,9 @@ export type {
 } from "./actions/getProposalState.js";
 
 // --- redemptions and leases: statuses and helpers ---
-export { IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
-export type { RedemptionStatusName } from "./redemption.js";
+export { ISSUE_TYPES, IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
+export type { IssueTypeName, RedemptionStatusName } from "./redemption.js";
+export type { PortalConfig } from "./portal-config.js";
 export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
 export type { LeaseStatusName } from "./lease.js";
 

@@ -21,6 +21,19 @@ export const IssueType = {
   Other: 4n,
 } as const;
 
+/**
+ * `IRedemptionManager.IssueType`, by index, as the API names them (the dispute route's
+ * `issue_type`, the `redemption.disputed` webhook, the portal's dispute form).
+ */
+export const ISSUE_TYPES = [
+  "not_delivered",
+  "access_failure",
+  "resource_mismatch",
+  "performance_shortfall",
+  "other",
+] as const;
+export type IssueTypeName = (typeof ISSUE_TYPES)[number];
+
 /** The API name of an on-chain status value. */
 export function statusName(status: bigint): RedemptionStatusName {
   const name = REDEMPTION_STATUSES[Number(status)];

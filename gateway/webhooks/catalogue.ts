@@ -5,11 +5,10 @@
  * mappers (events.ts) build exactly these bodies: the catalogue test delivers every event to a
  * receiver that validates each body against its schema.
  */
-import { FEE_OPTION_NAMES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
+import { FEE_OPTION_NAMES, ISSUE_TYPES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
 import { component, exampleOf } from "../api/components.js";
 import type { Ref } from "../api/components.js";
 import * as s from "../api/schemas.js";
-import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import { DELIVERY_EVENTS, TEST_EVENT, TWIN_EVENTS } from "./event-names.js";
 import type { DeliveryEventName } from "./event-names.js";
 

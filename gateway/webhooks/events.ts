@@ -1,13 +1,12 @@
 import { ZeroAddress } from "ethers";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 
-import { FEE_OPTION_NAMES, TRADE_TYPES } from "@compute-capacity/sdk";
+import { FEE_OPTION_NAMES, ISSUE_TYPES, TRADE_TYPES } from "@compute-capacity/sdk";
 import * as format from "../api/format.js";
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import { addr, big, num } from "../indexer/module.js";
 import { bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";
 import { claimableTokenOf } from "../indexer/modules/markets.js";
-import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import type { Tx } from "../store/db.js";
 import { redemptionView } from "../store/queries.js";
 import { claimableBalances, computeUnits, events, listings } from "../store/schema.js";

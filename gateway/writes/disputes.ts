@@ -1,16 +1,14 @@
 import { keccak256, toUtf8Bytes } from "ethers";
 import { and, eq, sql } from "drizzle-orm";
 
-import { prepareOpenDispute } from "@compute-capacity/sdk";
+import { ISSUE_TYPES, prepareOpenDispute } from "@compute-capacity/sdk";
+import type { IssueTypeName } from "@compute-capacity/sdk";
 
 import { invalidParameter, notFound } from "../api/errors.js";
-import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import { disputeEvidence, events } from "../store/schema.js";
 import { canonicalJson } from "./canonical.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
-
-export type IssueTypeName = (typeof ISSUE_TYPES)[number];
 
 export interface DisputeInput {
   issue_type: IssueTypeName;

@@ -6,7 +6,6 @@ import { confirm, redeem, redemptionRequestOf } from "./redemptions.js";
 import type { RedemptionInput } from "./redemptions.js";
 import { transfer } from "./transfers.js";
 
-export type { IssueTypeName } from "./disputes.js";
 export type { Specifications } from "./redemptions.js";
 export type WriteServiceOptions = WriteContextOptions;
 

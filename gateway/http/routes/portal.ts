@@ -4,6 +4,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
+import type { PortalConfig } from "@compute-capacity/sdk";
 import { ApiError } from "../../api/errors.js";
 
 /**
@@ -25,22 +26,6 @@ export const PORTAL_CSP = [
   "frame-ancestors 'none'",
   "object-src 'none'",
 ].join("; ");
-
-/** The deployment facts the portal reads at start (`/portal/config.json`). */
-export interface PortalConfig {
-  environment: string;
-  /** The primary chain: where redemptions live and what sign-in names. */
-  chain: {
-    name: string;
-    label: string;
-    chain_id: number;
-    /** Handed to the wallet by `wallet_addEthereumChain` only; the portal itself never calls them. */
-    wallet_rpc_urls: string[];
-    native_currency: { name: string; symbol: string; decimals: number };
-    contracts: Record<string, string>;
-  };
-  chains: Array<{ name: string; label: string; chain_id: number }>;
-}
 
 export interface PortalRouteOptions {
   /** The built portal (`portal/dist`). */

@@ -1,8 +1,9 @@
 import { Ajv } from "ajv";
 import type { FastifyInstance } from "fastify";
 
-import { ISSUE_TYPES } from "../../indexer/modules/redemption-manager.js";
-import type { IssueTypeName, Specifications, WriteService } from "../../writes/operations.js";
+import { ISSUE_TYPES } from "@compute-capacity/sdk";
+import type { IssueTypeName } from "@compute-capacity/sdk";
+import type { Specifications, WriteService } from "../../writes/operations.js";
 import { amountOf } from "../../api/amounts.js";
 import { component, exampleOf } from "../../api/components.js";
 import { invalidParameter } from "../../api/errors.js";

@@ -1,19 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 
+import { ISSUE_TYPES } from "@compute-capacity/sdk";
+
 import { RedemptionManager__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { accessKeys, events, leases, redemptions } from "../../store/schema.js";
 import { addr, big, num } from "../module.js";
 import type { ContractModule, StoredEvent } from "../module.js";
-
-/** `IRedemptionManager.IssueType`, by index, as the API names them. */
-export const ISSUE_TYPES = [
-  "not_delivered",
-  "access_failure",
-  "resource_mismatch",
-  "performance_shortfall",
-  "other",
-] as const;
 
 /** No standing renewal offer. */
 const NO_OFFER = { offerPrice: null, offerExtension: null, offerValidUntil: null } as const;

@@ -1,20 +1,11 @@
+import type { PortalConfig } from "@compute-capacity/sdk";
+
 /**
  * The deployment the portal runs against, read once at start from the gateway that serves it
- * (`/portal/config.json`): the primary chain, its contracts and the chains of the deployment. No
+ * (`/portal/config.json`): the SDK's `PortalConfig`, the type the gateway writes it with. No
  * address is built into the bundle; the gateway's deployments file is the one source.
  */
-export interface Deployment {
-  environment: string;
-  chain: {
-    name: string;
-    label: string;
-    chain_id: number;
-    wallet_rpc_urls: string[];
-    native_currency: { name: string; symbol: string; decimals: number };
-    contracts: Record<string, string>;
-  };
-  chains: Array<{ name: string; label: string; chain_id: number }>;
-}
+export type Deployment = PortalConfig;
 
 /** Why the portal cannot start: the message says what to do. */
 export class DeploymentConfigError extends Error {

@@ -3,7 +3,8 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 
-import type { AccessDetails } from "@compute-capacity/sdk";
+import { ISSUE_TYPES } from "@compute-capacity/sdk";
+import type { AccessDetails, IssueTypeName } from "@compute-capacity/sdk";
 
 import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
@@ -18,7 +19,7 @@ import { useWallet } from "../../lib/wallet";
 import { LeaseCard } from "./Lease";
 import { openEnvelope, useDeriveKey, useDerivedKey } from "./access-key";
 import { MAX_EVIDENCE_BYTES, readEvidenceFile, useConfirm, useDispute, useEvidence, useRedemption } from "./api";
-import type { IssueType, Redemption } from "./api";
+import type { Redemption } from "./api";
 import { useSingleFlight } from "../../lib/mutations";
 
 const DISPUTE_WINDOW = 72 * 3_600;
@@ -186,20 +187,21 @@ function ConfirmCard({ id }: { id: number }) {
   );
 }
 
-const ISSUE_TYPES: Array<[IssueType, string]> = [
-  ["not_delivered", "No usable access details arrived"],
-  ["access_failure", "The access details do not work"],
-  ["resource_mismatch", "The machine does not match the specification"],
-  ["performance_shortfall", "Benchmarks fall clearly below the verified scores"],
-  ["other", "Something else (describe it)"],
-];
+/** What each of the SDK's issue types means to the user, listed in the SDK's order. */
+const ISSUE_LABELS: Record<IssueTypeName, string> = {
+  not_delivered: "No usable access details arrived",
+  access_failure: "The access details do not work",
+  resource_mismatch: "The machine does not match the specification",
+  performance_shortfall: "Benchmarks fall clearly below the verified scores",
+  other: "Something else (describe it)",
+};
 
 function DisputeCard({ id }: { id: number }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const dispute = useDispute(wallet, deployment, id);
   const disputeOnce = useSingleFlight(dispute);
-  const [issueType, setIssueType] = useState<IssueType>("access_failure");
+  const [issueType, setIssueType] = useState<IssueTypeName>("access_failure");
   const [description, setDescription] = useState("");
   const [file, setFile] = useState<File>();
   const [fileError, setFileError] = useState<unknown>();
@@ -215,10 +217,10 @@ function DisputeCard({ id }: { id: number }) {
       <form onSubmit={submit}>
         <label>
           What is wrong
-          <select value={issueType} onChange={(e) => setIssueType(e.target.value as IssueType)}>
-            {ISSUE_TYPES.map(([value, text]) => (
+          <select value={issueType} onChange={(e) => setIssueType(e.target.value as IssueTypeName)}>
+            {ISSUE_TYPES.map((value) => (
               <option key={value} value={value}>
-                {text}
+                {ISSUE_LABELS[value]}
               </option>
             ))}
           </select>

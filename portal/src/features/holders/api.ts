@@ -17,7 +17,7 @@ import {
   terminateLeaseSync,
   waitForReceipt,
 } from "@compute-capacity/sdk";
-import type { ProtocolClient } from "@compute-capacity/sdk";
+import type { IssueTypeName, ProtocolClient } from "@compute-capacity/sdk";
 
 import type { ApiPaths } from "@compute-capacity/sdk";
 import type {
@@ -52,7 +52,6 @@ export type ProviderFilters = {
 type DisputeBody = NonNullable<
   ApiPaths["/api/v1/redemptions/{redemptionId}/dispute"]["post"]["requestBody"]
 >["content"]["application/json"];
-export type IssueType = "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
 
 export const balanceQueryOptions = () =>
   queryOptions({ queryKey: ["balance"], queryFn: async () => unwrap(await api.GET("/api/v1/sstb/balance")) });
@@ -308,7 +307,7 @@ export function useDispute(wallet: WalletState, deployment: Deployment, id: numb
   const queryClient = useQueryClient();
   const idempotency = useIdempotencyKey();
   return useMutation({
-    mutationFn: async (input: { issueType: IssueType; description: string; evidence: EvidenceFile }) => {
+    mutationFn: async (input: { issueType: IssueTypeName; description: string; evidence: EvidenceFile }) => {
       const client = await walletClient(wallet, deployment);
       // the route takes any JSON as evidence; its generated type cannot say "an object of any shape"
       const body = {
