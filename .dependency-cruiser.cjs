@@ -4,6 +4,7 @@
  * deploy/ (beside devnet) reads only the SDK's constants modules; the devnet runs the gateway and the
  * provider agent in its process; testing/ (test support) is imported only by test/, tools/ and the
  * portal's browser tests; test/ may import anything.
+ * Inside the gateway: store/ < api/ (the vocabulary) < indexer/ < the services < http/ (the edge) < server.ts.
  * Every rule is an error; test/unit/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
 const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|testing|tools)/";
@@ -68,6 +69,37 @@ module.exports = {
       comment: "gateway/ imports the SDK, never deploy/, devnet/, tools/, scripts/ or test/.",
       from: { path: "^gateway/" },
       to: { path: "^(deploy|devnet|portal|provider|scripts|test|testing|tools)/" },
+    },
+    {
+      name: "gateway-edge-on-top",
+      severity: "error",
+      comment:
+        "gateway/http/ is the HTTP edge (Fastify plugins and routes): only the gateway's composition (gateway/server.ts) imports it; the vocabulary, the store, the indexer and the services never do.",
+      from: { path: "^gateway/", pathNot: "^gateway/(http/|server[.]ts$)" },
+      to: { path: "^gateway/http/" },
+    },
+    {
+      name: "gateway-vocabulary-below-services",
+      severity: "error",
+      comment:
+        "gateway/api/ (the API's vocabulary: errors, item formats, schemas, amounts) sits below every service: it imports only itself and the store's row types.",
+      from: { path: "^gateway/api/" },
+      to: { path: "^gateway/", pathNot: "^gateway/(api|store)/" },
+    },
+    {
+      name: "gateway-store-at-the-bottom",
+      severity: "error",
+      comment: "gateway/store/ (tables and queries) imports no other part of the gateway.",
+      from: { path: "^gateway/store/" },
+      to: { path: "^gateway/", pathNot: "^gateway/store/" },
+    },
+    {
+      name: "gateway-indexer-defines-its-port",
+      severity: "error",
+      comment:
+        "gateway/indexer/ writes the store and tells its sink through its own port (indexer/sink.ts, which the webhook outbox implements): it imports no service and not the edge.",
+      from: { path: "^gateway/indexer/" },
+      to: { path: "^gateway/(accounts|auth|graphql|http|session|verification|webhooks|writes)/" },
     },
     {
       name: "portal-imports-sdk-only",

@@ -47,6 +47,22 @@ const FIXTURE: Record<string, string> = {
   "devnet/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const demo = support;\n',
   "gateway/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const served = support;\n',
   "testing/uses-bench.ts": 'import { bench } from "../tools/bench.js";\nexport const usesBench = bench;\n',
+  // the gateway's inner layers: store < api (vocabulary) < indexer < services < http (edge) < server.ts
+  "gateway/store/rows.ts": "export const rows = 1;\n",
+  "gateway/api/errors.ts": 'import { rows } from "../store/rows.js";\nexport const errors = rows;\n',
+  "gateway/indexer/sink.ts": 'import { rows } from "../store/rows.js";\nexport const sink = rows;\n',
+  "gateway/writes/service.ts": 'import { errors } from "../api/errors.js";\nexport const service = errors;\n',
+  "gateway/webhooks/outbox.ts": 'import { sink } from "../indexer/sink.js";\nexport const outbox = sink;\n',
+  "gateway/http/routes.ts":
+    'import { service } from "../writes/service.js";\nimport { errors } from "../api/errors.js";\nexport const routes = [service, errors];\n',
+  "gateway/server.ts": 'import { routes } from "./http/routes.js";\nexport const server = routes;\n',
+  "gateway/writes/uses-edge.ts": 'import { routes } from "../http/routes.js";\nexport const usesEdge = routes;\n',
+  "gateway/api/uses-service.ts":
+    'import { service } from "../writes/service.js";\nexport const usesService = service;\n',
+  "gateway/store/uses-vocabulary.ts":
+    'import { errors } from "../api/errors.js";\nexport const usesVocabulary = errors;\n',
+  "gateway/indexer/uses-outbox.ts":
+    'import { outbox } from "../webhooks/outbox.js";\nexport const usesOutbox = outbox;\n',
 };
 
 function cruise(cwd: string, outputType: "err-long" | "json") {
@@ -97,6 +113,10 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
     expect(found).to.deep.equal(
       [
         "deploy-reads-sdk-constants-only: deploy/operations.ts -> sdk/index.ts",
+        "gateway-edge-on-top: gateway/writes/uses-edge.ts -> gateway/http/routes.ts",
+        "gateway-vocabulary-below-services: gateway/api/uses-service.ts -> gateway/writes/service.ts",
+        "gateway-store-at-the-bottom: gateway/store/uses-vocabulary.ts -> gateway/api/errors.ts",
+        "gateway-indexer-defines-its-port: gateway/indexer/uses-outbox.ts -> gateway/webhooks/outbox.ts",
         "devnet-below-tools-and-entry-points: devnet/uses-support.ts -> testing/support.ts",
         "devnet-below-tools-and-entry-points: devnet/uses-test.ts -> test/fixture.ts",
         "gateway-imports-sdk-only: gateway/uses-provider.ts -> provider/right.ts",
@@ -129,7 +149,11 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
         "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
     );
-    expect(output).to.contain("x 14 dependency violations (14 errors, 0 warnings)");
-    expect(result.status).to.equal(14); // npm run lint fails
+    expect(output).to.contain(
+      "error gateway-edge-on-top: gateway/writes/uses-edge.ts → gateway/http/routes.ts " +
+        "gateway/http/ is the HTTP edge (Fastify plugins and routes): only the gateway's composition (gateway/server.ts) imports it; the vocabulary, the store, the indexer and the services never do.",
+    );
+    expect(output).to.contain("x 18 dependency violations (18 errors, 0 warnings)");
+    expect(result.status).to.equal(18); // npm run lint fails
   });
 });
