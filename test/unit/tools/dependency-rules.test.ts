@@ -61,6 +61,8 @@ const FIXTURE: Record<string, string> = {
     'import { service } from "../writes/service.js";\nexport const usesService = service;\n',
   "gateway/store/uses-vocabulary.ts":
     'import { errors } from "../api/errors.js";\nexport const usesVocabulary = errors;\n',
+  "gateway/writes/uses-fastify.ts":
+    'import type { FastifyRequest } from "fastify";\nexport type UsesFastify = FastifyRequest;\n',
   "gateway/indexer/uses-outbox.ts":
     'import { outbox } from "../webhooks/outbox.js";\nexport const usesOutbox = outbox;\n',
 };
@@ -114,6 +116,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       [
         "deploy-reads-sdk-constants-only: deploy/operations.ts -> sdk/index.ts",
         "gateway-edge-on-top: gateway/writes/uses-edge.ts -> gateway/http/routes.ts",
+        "gateway-fastify-only-at-the-edge: gateway/writes/uses-fastify.ts -> fastify",
         "gateway-vocabulary-below-services: gateway/api/uses-service.ts -> gateway/writes/service.ts",
         "gateway-store-at-the-bottom: gateway/store/uses-vocabulary.ts -> gateway/api/errors.ts",
         "gateway-indexer-defines-its-port: gateway/indexer/uses-outbox.ts -> gateway/webhooks/outbox.ts",
@@ -153,7 +156,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       "error gateway-edge-on-top: gateway/writes/uses-edge.ts → gateway/http/routes.ts " +
         "gateway/http/ is the HTTP edge (Fastify plugins and routes): only the gateway's composition (gateway/server.ts) imports it; the vocabulary, the store, the indexer and the services never do.",
     );
-    expect(output).to.contain("x 18 dependency violations (18 errors, 0 warnings)");
-    expect(result.status).to.equal(18); // npm run lint fails
+    expect(output).to.contain("x 19 dependency violations (19 errors, 0 warnings)");
+    expect(result.status).to.equal(19); // npm run lint fails
   });
 });
