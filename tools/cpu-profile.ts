@@ -52,7 +52,10 @@ export const GATEWAY_CATEGORIES: Category[] = [
   { name: "garbage collection", matches: (f) => f.functionName === "(garbage collector)" },
   { name: "load generator (autocannon)", matches: packages("autocannon", "hdr-histogram-js", "reinterval", "retimer") },
   { name: "JWT verification (fast-jwt)", matches: packages("fast-jwt", "asn1.js", "mnemonist") },
-  { name: "API key lookup (gateway/auth)", matches: inUrl("/gateway/auth/", "/gateway/session/") },
+  {
+    name: "API key lookup (gateway/auth)",
+    matches: inUrl("/gateway/auth/", "/gateway/session/", "/gateway/http/plugins/session-cookie."),
+  },
   { name: "rate-limit counter (@fastify/rate-limit)", matches: packages("@fastify/rate-limit", "toad-cache") },
   { name: "connection pool (pg-pool)", matches: packages("pg-pool") },
   {
