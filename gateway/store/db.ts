@@ -72,6 +72,42 @@ export class StoreError extends Error {
 }
 
 /**
+ * The drizzle database over a pool, with transactions that always give their client back.
+ * drizzle's own pooled `transaction` (0.45) takes a client and sends `begin` before the
+ * `try/finally` that releases it: when `begin` fails (the server went away, a connection it
+ * dropped) the client is never released, the pool shrinks by one for good and `pool.end()` waits
+ * for ever (found by the readiness test: the gateway could not close after PostgreSQL restarted).
+ * Here the client is taken and released around the whole transaction; one that failed for any
+ * reason but an error PostgreSQL itself reported is destroyed rather than reused.
+ */
+function pooledDatabase(pool: pg.Pool): Db {
+  const db = drizzlePg(pool, { schema });
+  const transaction: typeof db.transaction = async (work, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      // a database over this one client: its transaction runs begin, the work and commit on it
+      return await drizzlePg(client).transaction(work as never, config);
+    } catch (error) {
+      if (!reportedByServer(error)) broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+  db.transaction = transaction;
+  return db as unknown as Db;
+}
+
+/** Whether an error (or its cause) is one PostgreSQL sent (it has a SQLSTATE): the connection is sound. */
+function reportedByServer(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof pg.DatabaseError) return true;
+  }
+  return false;
+}
+
+/**
  * Opens the store and applies the committed migrations (gateway/drizzle/). PostgreSQL when
  * `databaseUrl` is set (several gateways may share it: migrations take an advisory lock);
  * otherwise PGlite in `dataDir`, which one process at a time may open (a lock file with the
@@ -102,7 +138,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     url.password = url.password === "" ? "" : "***";
     const instance = await PostgresInstance.start(options.databaseUrl, pool);
     return {
-      db: drizzlePg(pool, { schema }) as unknown as Db,
+      db: pooledDatabase(pool),
       kind: "postgres",
       location: url.toString(),
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
