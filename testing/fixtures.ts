@@ -408,6 +408,10 @@ export interface GatewayProcess {
  * reaches the process that serves) and resolves once it says it is up.
  */
 export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
+  // the start line ("Gateway on <url>") is logged at info: a quieter level would hide it
+  if (["warn", "error", "fatal", "silent"].includes(env.GATEWAY_LOG_LEVEL ?? "info")) {
+    throw new Error(`spawnGatewayProcess needs GATEWAY_LOG_LEVEL info or lower (not ${env.GATEWAY_LOG_LEVEL})`);
+  }
   // serve without the Hardhat build: the tests run on contracts built before them
   const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts", "serve", "--no-build"], {
     env,

@@ -113,7 +113,7 @@ describe("Two gateway instances on one PostgreSQL and one Redis, one killed unde
       GATEWAY_JWT_SECRET: JWT_SECRET,
       // a 1 s timeout: a delivery the kill interrupted is due again after its 7 s lease
       GATEWAY_WEBHOOK_TIMEOUT_MS: "1000",
-      GATEWAY_LOG_LEVEL: "warn",
+      GATEWAY_LOG_LEVEL: "info", // the start line the fixture waits for is at info (requests log at debug)
     });
     const gateways: Record<"a" | "b", GatewayProcess> = {
       a: await spawnGatewayProcess(env("a")),

@@ -66,7 +66,7 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
       GATEWAY_POLL_MS: "50",
       GATEWAY_JWT_SECRET: JWT_SECRET,
       GATEWAY_WEBHOOK_TIMEOUT_MS: "5000",
-      GATEWAY_LOG_LEVEL: "warn",
+      GATEWAY_LOG_LEVEL: "info", // the start line the fixture waits for is at info (requests log at debug)
       ...extra,
     };
     return { config, env };
@@ -129,7 +129,14 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
         }
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // under load when the signal comes: reads answered and test events queued (how long that takes
+    // depends on the machine, not on what is tested)
+    const loaded = Date.now();
+    while (queued.length < 4 || outcomes.filter((o) => o.what === "read").length < 10) {
+      if (Date.now() - loaded > 60_000)
+        throw new Error(`no load after 60 s: ${JSON.stringify(outcomes.filter((o) => o.what !== "read").slice(0, 5))}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const exit = gateway.terminate("SIGTERM");
     const { code, ms } = await exit;
     await Promise.all([monitor, ...clients]);
