@@ -407,10 +407,14 @@ export interface GatewayProcess {
  * Starts the gateway command as a node process (node itself, not the tsx wrapper, so a signal
  * reaches the process that serves) and resolves once it says it is up.
  */
-export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
-  // serve without the Hardhat build: the tests run on contracts built before them
-  const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts", "serve", "--no-build"], {
+export async function spawnGatewayProcess(
+  env: NodeJS.ProcessEnv,
+  options: { args?: string[]; cwd?: string } = {},
+): Promise<GatewayProcess> {
+  // `args`: Node's arguments (default: the CLI's TypeScript source under tsx, from this repository)
+  const child = spawn(process.execPath, options.args ?? ["--import", "tsx", "gateway/cli.ts", "serve"], {
     env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
