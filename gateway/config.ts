@@ -165,12 +165,7 @@ export function loadConfig(
     environment === "devnet" ? {} : DEFAULT_CONFIRMATIONS,
     environment === "devnet" ? 0 : 12,
   );
-  const lags = perChain(
-    pick("readyMaxLag"),
-    nameOf("readyMaxLag"),
-    {},
-    DEFAULT_READY_MAX_LAG_BLOCKS,
-  );
+  const lags = perChain(pick("readyMaxLag"), nameOf("readyMaxLag"), {}, DEFAULT_READY_MAX_LAG_BLOCKS);
   const logLevel = pick("logLevel") ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`--log-level / GATEWAY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
@@ -211,10 +206,7 @@ export function loadConfig(
     host: pick("host") ?? "127.0.0.1",
     port,
     environment,
-    deploymentFile: path.resolve(
-      root,
-      pick("deploymentFile") ?? path.join("deployments", `${environment}.json`),
-    ),
+    deploymentFile: path.resolve(root, pick("deploymentFile") ?? path.join("deployments", `${environment}.json`)),
     ...(pick("databaseUrl") ? { databaseUrl: pick("databaseUrl") } : {}),
     dataDir,
     ...(pick("redisUrl") ? { redisUrl: pick("redisUrl") } : {}),

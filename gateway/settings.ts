@@ -27,8 +27,7 @@ export const SETTINGS = {
     env: "GATEWAY_ENVIRONMENT",
     flag: "environment",
     default: "`devnet`",
-    meaning:
-      "`devnet`, `testnet` or `mainnet`: picks the deployment file and the defaults marked per environment.",
+    meaning: "`devnet`, `testnet` or `mainnet`: picks the deployment file and the defaults marked per environment.",
   },
   deploymentFile: {
     env: "GATEWAY_DEPLOYMENT_FILE",
@@ -164,7 +163,11 @@ export const SETTINGS = {
     default: "`86400`",
     meaning: "Seconds of chain time an attestation stays mintable.",
   },
-  webhookWorkers: { env: "GATEWAY_WEBHOOK_WORKERS", default: "`2`", meaning: "Webhook delivery workers in this process." },
+  webhookWorkers: {
+    env: "GATEWAY_WEBHOOK_WORKERS",
+    default: "`2`",
+    meaning: "Webhook delivery workers in this process.",
+  },
   webhookConcurrency: {
     env: "GATEWAY_WEBHOOK_CONCURRENCY",
     default: "`16`",

@@ -38,8 +38,8 @@ export interface GatewayBuild {
   bytes: { gateway: number; total: number };
 }
 
-function run(command: string, args: string[], cwd: string): void {
-  const result = spawnSync(command, args, { cwd, stdio: "inherit" });
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+  const result = spawnSync(command, args, { cwd, env, stdio: "inherit" });
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(" ")} failed (status ${result.status ?? result.signal})`);
   }
@@ -103,8 +103,17 @@ export async function buildGateway(options: GatewayBuildOptions = {}): Promise<G
     await rm(path.join(outDir, "portal"), { recursive: true, force: true });
     run(
       node,
-      [bin("vite/bin/vite.js"), "build", "-c", "portal/vite.config.ts", "--outDir", path.join(outDir, "portal", "dist")],
+      [
+        bin("vite/bin/vite.js"),
+        "build",
+        "-c",
+        "portal/vite.config.ts",
+        "--outDir",
+        path.join(outDir, "portal", "dist"),
+      ],
       root,
+      // a production bundle whatever the caller's NODE_ENV (a test runner's `test` gives React's development build)
+      { ...process.env, NODE_ENV: "production" },
     );
     ms.portal = performance.now() - t;
   }

@@ -156,11 +156,12 @@ describe(`The gateway command (npm run gateway) as a child process, on ${process
   });
 
   describe("serve", function () {
-    it("is the one command that loads the contracts' bindings (the guard of these tests sees it)", async function () {
-      const run = await gateway(["serve", "--no-build"], env);
-      expect(run.code).to.equal(1);
-      expect(run.stderr).to.contain("no-contracts: the command loaded");
-      expect(run.stderr).to.contain("typechain-types");
+    it("loads no compiled contract either (the ABIs come from the SDK): it gets as far as the deployment file", async function () {
+      const missing = path.join(dir, "no-such-deployment.json");
+      const run = await gateway(["serve"], { ...env, GATEWAY_DEPLOYMENT_FILE: missing });
+      expect(run.code, run.stderr).to.equal(1);
+      expect(run.stderr).not.to.contain("no-contracts");
+      expect(run.stderr).to.contain("no-such-deployment.json");
     });
   });
 
