@@ -3,11 +3,7 @@ import { providerRegistryAbi, redemptionManagerAbi, sstbAbi } from "@compute-cap
 import { ApiError } from "../http/errors.js";
 
 /** Interfaces whose custom errors a write can revert with (the manager calls the registry and sSTB). */
-const INTERFACES = [
-  interfaceOf(redemptionManagerAbi),
-  interfaceOf(providerRegistryAbi),
-  interfaceOf(sstbAbi),
-];
+const INTERFACES = [interfaceOf(redemptionManagerAbi), interfaceOf(providerRegistryAbi), interfaceOf(sstbAbi)];
 
 /** A decoded revert: the reason string verbatim, or a custom error's name with its arguments. */
 export interface Revert {

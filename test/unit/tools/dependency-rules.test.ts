@@ -15,7 +15,11 @@ const FIXTURE: Record<string, string> = {
     dependencies: { "runtime-package": "1.0.0" },
     devDependencies: { "build-tool": "1.0.0" },
   }),
-  "node_modules/runtime-package/package.json": JSON.stringify({ name: "runtime-package", type: "module", main: "index.js" }),
+  "node_modules/runtime-package/package.json": JSON.stringify({
+    name: "runtime-package",
+    type: "module",
+    main: "index.js",
+  }),
   "node_modules/runtime-package/index.js": "export const run = 1;\n",
   "node_modules/build-tool/package.json": JSON.stringify({ name: "build-tool", type: "module", main: "index.js" }),
   "node_modules/build-tool/index.js": "export const build = 1;\n",
@@ -23,8 +27,10 @@ const FIXTURE: Record<string, string> = {
   // the gateway runs built, on its dependencies and the SDK's ABIs alone; tests may use anything
   "gateway/uses-runtime-package.ts": 'import { run } from "runtime-package";\nexport const runs = run;\n',
   "gateway/uses-build-tool.ts": 'import { build } from "build-tool";\nexport const builds = build;\n',
-  "gateway/uses-bindings.ts": 'import { Factory } from "../typechain-types/index.js";\nexport const factory = Factory;\n',
-  "test/uses-build-tool.ts": 'import { build } from "build-tool";\nimport { Factory } from "../typechain-types/index.js";\nexport const t = [build, Factory];\n',
+  "gateway/uses-bindings.ts":
+    'import { Factory } from "../typechain-types/index.js";\nexport const factory = Factory;\n',
+  "test/uses-build-tool.ts":
+    'import { build } from "build-tool";\nimport { Factory } from "../typechain-types/index.js";\nexport const t = [build, Factory];\n',
 
   "tsconfig.json": JSON.stringify({
     compilerOptions: {
