@@ -110,6 +110,22 @@ module.exports = {
       to: { path: "^gateway/(accounts|auth|graphql|http|session|verification|webhooks|writes)/" },
     },
     {
+      name: "gateway-runs-on-its-dependencies",
+      severity: "error",
+      comment:
+        "gateway/ runs built under plain Node (npm run build:gateway, docs/gateway.md): it imports packages of package.json's dependencies only, never a devDependency (Hardhat, tsx, ...), which a production install omits.",
+      from: { path: "^gateway/", pathNot: "^gateway/drizzle[.]config[.]ts$" },
+      to: { dependencyTypes: ["npm-dev"] },
+    },
+    {
+      name: "gateway-without-the-solidity-build",
+      severity: "error",
+      comment:
+        "gateway/ needs no Solidity build: the contracts' ABIs come from the SDK package (@compute-capacity/sdk/abis), never typechain-types/ or artifacts/.",
+      from: { path: "^gateway/" },
+      to: { path: "^(typechain-types|artifacts|cache)/" },
+    },
+    {
       name: "portal-imports-sdk-only",
       severity: "error",
       comment:
@@ -196,9 +212,10 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ["node_modules", "typechain-types"] },
-    // packages are not followed but stay in the graph, so that a rule can name one (Fastify at the edge)
+    // node_modules/ and typechain-types/ are not followed but stay visible as imported modules, so that
+    // the gateway's two rules above see an import of a devDependency or of the bindings
     exclude: {
-      path: ["^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist", "^sdk/dist"],
+      path: ["^artifacts", "^cache", "^coverage", "^portal/dist", "^sdk/dist", "^dist/"],
     },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },

@@ -1,10 +1,7 @@
-// `npm run gateway` (serve) and its commands: keys, accounts, webhooks. Thin: the logic is in
-// gateway/server.ts and the modules of each command. The commands import nothing of the protocol's
-// contracts and build nothing: only `serve` loads the server (and, unless `--no-build`, runs the
-// Hardhat build first so that the TypeChain bindings it decodes with match the contracts).
-import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import path from "node:path";
+// `npm run gateway` (serve, under tsx) and `npm run gateway:start` (the build, dist/gateway/cli.js,
+// under plain Node) and their commands: keys, accounts, webhooks. Thin: the logic is in
+// gateway/server.ts and the modules of each command. Nothing is built at start: the contracts'
+// ABIs come from the SDK package; only `serve` loads the server.
 import { parseArgs } from "node:util";
 
 import { accountsCommand } from "./accounts/command.js";
@@ -13,6 +10,7 @@ import { KeyInputError, KeyService } from "./auth/keys.js";
 import type { CreateKeyOptions, Scope, Tier } from "./auth/keys.js";
 import { ConfigError, loadConfig } from "./config.js";
 import type { GatewayConfig } from "./config.js";
+import { SETTING_FLAGS, settingsHelp } from "./settings.js";
 import { StoreError, openStore, pendingMigrations } from "./store/db.js";
 import { WEBHOOK_ACTIONS, WebhookCommandError, webhooksCommand } from "./webhooks/command.js";
 import type { WebhookAction } from "./webhooks/command.js";
@@ -20,10 +18,11 @@ import type { WebhookAction } from "./webhooks/command.js";
 /** The usage of each command (printed whole by `--help`, by command with an input error). */
 export const USAGE = {
   serve: `  npm run gateway [-- --gateway-port 8080 --host 127.0.0.1 --environment devnet --deployment FILE
-                     --data-dir DIR --confirmations N|chain=N,... --poll-ms MS --tls-cert PEM --tls-key PEM
-                     --trusted-proxies ADDR,CIDR,... --require-https true|false --portal-origin URL
-                     --log-level info --ready-max-lag N|chain=N,... --migrate true|false --no-build]
-      (serve; --no-build skips the Hardhat build of the contracts' bindings, for a tree built ahead)`,
+                     --data-dir DIR --confirmations N|chain=N,... --poll-ms MS --batch-blocks N
+                     --tls-cert PEM --tls-key PEM --trusted-proxies ADDR,CIDR,... --require-https true|false
+                     --portal-origin URL --log-level info --ready-max-lag N|chain=N,... --migrate true|false]
+      (serve, from the TypeScript source; the build: npm run build:gateway, then
+       npm run gateway:start -- serve ..., or node dist/gateway/cli.js serve ...)`,
   migrate: `  npm run gateway -- migrate    (applies the committed migrations and exits: a release step before
                                   serving with --migrate false)`,
   keys: `  npm run gateway -- keys create [--tier standard|premium|enterprise] [--scopes read,write] [--account 0x...]
@@ -43,22 +42,8 @@ export const USAGE = {
 } as const;
 type Command = keyof typeof USAGE;
 
-const ENVIRONMENT = `Environment: GATEWAY_PORT, GATEWAY_HOST, GATEWAY_ENVIRONMENT, GATEWAY_DEPLOYMENT_FILE, GATEWAY_DATA_DIR,
-GATEWAY_CONFIRMATIONS, DATABASE_URL (PostgreSQL; PGlite in the data folder otherwise), REDIS_URL,
-GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (required outside the devnet), <CHAIN>_RPC_URL,
-GATEWAY_TLS_CERT_FILE and GATEWAY_TLS_KEY_FILE, GATEWAY_TRUSTED_PROXIES, GATEWAY_REQUIRE_HTTPS (outside the
-devnet HTTPS is required: serve TLS or name the TLS-terminating proxy),
-GATEWAY_VERIFIER_KEYS or GATEWAY_VERIFIER_KEYS_FILE (verifier keys; the devnet's by default on the devnet),
-GATEWAY_VERIFICATION_TTL (seconds an attestation stays mintable, default 86400),
-GATEWAY_ACCOUNT_KEY or GATEWAY_ACCOUNT_KEY_FILE (managed accounts' master key, 64 hex digits),
-GATEWAY_WEBHOOK_WORKERS, GATEWAY_WEBHOOK_TIMEOUT_MS, SMTP_URL and SMTP_FROM (provider e-mail alerts),
-GATEWAY_PORTAL_ORIGIN (the portal's scheme://host[:port]; the devnet: the gateway's URL), GATEWAY_SESSION_TTL
-(seconds, default 28800), GATEWAY_PORTAL_DIR (default portal/dist), GATEWAY_WALLET_RPC_URLS (for wallets to add),
-GATEWAY_WEBHOOK_CONCURRENCY (runs each worker sends at once, default 16), GATEWAY_LOG_LEVEL (default info),
-GATEWAY_METRICS_TOKEN or GATEWAY_METRICS_TOKEN_FILE (bearer token of /metrics; required outside the devnet),
-GATEWAY_READY_MAX_LAG (blocks an indexer may lag and stay ready, N or chain=N,...; default 50),
-GATEWAY_READY_STALE_SECONDS (default 60), GATEWAY_SHUTDOWN_DELAY_MS (default 5000, devnet 0),
-GATEWAY_SHUTDOWN_TIMEOUT_MS (default 30000), GATEWAY_MIGRATE (true|false, default true), GATEWAY_DB_POOL_SIZE.`;
+const ENVIRONMENT = `Settings (a flag wins over its variable; docs/gateway.md has the same table):
+${settingsHelp()}`;
 
 const usageOf = (commands: readonly Command[]) => `Usage:\n${commands.map((c) => USAGE[c]).join("\n")}`;
 const FULL_USAGE = `${usageOf(["serve", "migrate", "keys", "accounts", "webhooks"])}\n\n${ENVIRONMENT}`;
@@ -80,23 +65,10 @@ async function main(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       options: {
-        "gateway-port": { type: "string" },
+        // the settings' flags (settings.ts), then the commands' own
+        ...SETTING_FLAGS,
         port: { type: "string" }, // deprecated name of --gateway-port
-        host: { type: "string" },
-        environment: { type: "string" },
-        deployment: { type: "string" },
-        "data-dir": { type: "string" },
-        confirmations: { type: "string" },
-        "poll-ms": { type: "string" },
-        "tls-cert": { type: "string" },
-        "tls-key": { type: "string" },
-        "trusted-proxies": { type: "string" },
-        "require-https": { type: "string" },
-        "portal-origin": { type: "string" },
-        "no-build": { type: "boolean" },
-        "log-level": { type: "string" },
-        "ready-max-lag": { type: "string" },
-        migrate: { type: "string" },
+        "no-build": { type: "boolean" }, // accepted and ignored: nothing is built at start any more
         tier: { type: "string" },
         account: { type: "string" },
         scopes: { type: "string" },
@@ -130,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError("--quiet is for keys create (it prints only the key)", commandOf(command));
   }
   const config = loadConfig(values as Record<string, string | undefined>);
-  if (command === undefined || command === "serve") return serve(config, values["no-build"] !== true);
+  if (command === undefined || command === "serve") return serve(config);
   if (command === "migrate") {
     const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: true });
     try {
@@ -212,23 +184,8 @@ function commandOf(name: string | undefined): Command | undefined {
   return name !== undefined && Object.hasOwn(USAGE, name) ? (name as Command) : undefined;
 }
 
-/**
- * Builds the contracts' TypeChain bindings with Hardhat (incremental: a few seconds when nothing
- * changed), so that the indexer decodes with the ABIs of the sources it runs beside.
- */
-function buildContracts(): void {
-  const hardhat = path.join(
-    path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")),
-    "dist/src/cli.js",
-  );
-  console.log("Building the contracts' bindings (hardhat build; --no-build skips it)...");
-  const run = spawnSync(process.execPath, [hardhat, "build", "--quiet", "--no-tests"], { stdio: "inherit" });
-  if (run.status !== 0) throw new ConfigError(`hardhat build failed (status ${run.status ?? run.signal})`);
-}
-
-async function serve(config: GatewayConfig, build: boolean): Promise<number> {
-  if (build) buildContracts();
-  // loaded only here: the server imports the contracts' bindings, which the other commands do not need
+async function serve(config: GatewayConfig): Promise<number> {
+  // loaded only here: the server (the indexer, the chains' clients) is what the other commands do not need
   const { startGateway } = await import("./server.js");
   const { createLogger } = await import("./observability/log.js");
   const { default: closeWithGrace } = await import("close-with-grace");
@@ -294,7 +251,11 @@ export async function keysCommand(config: GatewayConfig, request: KeyRequest): P
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("gateway/cli.ts")) {
+if (
+  import.meta.url === `file://${process.argv[1]}` ||
+  process.argv[1]?.endsWith("gateway/cli.ts") ||
+  process.argv[1]?.endsWith("gateway/cli.js")
+) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -7,6 +7,8 @@ import { ConfigError } from "./config-error.js";
 import { loadVerifierKeys } from "./verification/key-config.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";
 import { LOG_LEVELS } from "./observability/log.js";
+import { RPC_URL_CHAINS, nameOf, settingsReader } from "./settings.js";
+import type { SettingsReader } from "./settings.js";
 import type { LogLevel } from "./observability/log.js";
 import type { WebhookSettings } from "./webhooks/settings.js";
 
@@ -90,20 +92,27 @@ export interface PortalSettings {
   walletRpcUrls?: string[];
 }
 
-/** The portal's settings from the environment (`root` resolves the build folder). */
+/** The built portal beside the gateway's code: portal/dist in the repository, dist/portal/dist when built. */
+export const DEFAULT_PORTAL_DIR = path.join(import.meta.dirname, "..", "portal", "dist");
+
+/** The portal's settings from the environment (`root` resolves a relative build folder). */
 export function portalSettings(env: NodeJS.ProcessEnv, root: string, origin?: string): PortalSettings {
-  const portalOrigin = origin ?? env.GATEWAY_PORTAL_ORIGIN;
+  return portalSettingsOf(settingsReader(origin === undefined ? {} : { "portal-origin": origin }, env), root);
+}
+
+function portalSettingsOf(settings: SettingsReader, root: string): PortalSettings {
+  const portalOrigin = settings.value("portalOrigin");
   if (portalOrigin !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(portalOrigin)) {
     throw new ConfigError("--portal-origin / GATEWAY_PORTAL_ORIGIN must be scheme://host[:port], no path");
   }
-  const rpc = (env.GATEWAY_WALLET_RPC_URLS ?? "")
+  const rpc = (settings.value("walletRpcUrls") ?? "")
     .split(",")
     .map((u) => u.trim())
     .filter((u) => u !== "");
   return {
     ...(portalOrigin === undefined ? {} : { origin: portalOrigin }),
-    sessionTtlSeconds: positiveInteger(env.GATEWAY_SESSION_TTL ?? String(8 * 3_600), "GATEWAY_SESSION_TTL"),
-    distDir: path.resolve(root, env.GATEWAY_PORTAL_DIR ?? path.join("portal", "dist")),
+    sessionTtlSeconds: positiveInteger(settings.value("sessionTtl") ?? String(8 * 3_600), nameOf("sessionTtl")),
+    distDir: path.resolve(root, settings.value("portalDir") ?? DEFAULT_PORTAL_DIR),
     ...(rpc.length === 0 ? {} : { walletRpcUrls: rpc }),
   };
 }
@@ -132,62 +141,59 @@ type Flags = Record<string, string | undefined>;
 
 /**
  * Reads the configuration: flags (`--gateway-port`), then environment variables (`GATEWAY_PORT`), then
- * defaults. The JWT secret comes from `GATEWAY_JWT_SECRET` or the file `GATEWAY_JWT_SECRET_FILE`;
- * on the devnet only, a random one is created in the data folder (outside the repository).
+ * defaults, each setting through its row of `SETTINGS` (settings.ts). The JWT secret comes from
+ * `GATEWAY_JWT_SECRET` or the file `GATEWAY_JWT_SECRET_FILE`; on the devnet only, a random one is
+ * created in the data folder (outside the repository).
  */
 export function loadConfig(
   flags: Flags = {},
   env: NodeJS.ProcessEnv = process.env,
   root = process.cwd(),
 ): GatewayConfig {
-  const pick = (flag: string, variable: string) => flags[flag] ?? env[variable];
-  const environment = pick("environment", "GATEWAY_ENVIRONMENT") ?? "devnet";
-  const dataDir = path.resolve(root, pick("data-dir", "GATEWAY_DATA_DIR") ?? path.join(".gateway", environment));
+  const settings = settingsReader(flags, env);
+  const pick = settings.value;
+  const environment = pick("environment") ?? "devnet";
+  const dataDir = path.resolve(root, pick("dataDir") ?? path.join(".gateway", environment));
   // `--port` is the deprecated name of `--gateway-port` (the devnet's flag, and GATEWAY_PORT's)
-  const port = Number(flags["gateway-port"] ?? flags.port ?? env.GATEWAY_PORT ?? 8080);
+  const port = Number(pick("port") ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError("--gateway-port / GATEWAY_PORT must be 0..65535");
 
   const depths = perChain(
-    pick("confirmations", "GATEWAY_CONFIRMATIONS"),
-    "--confirmations / GATEWAY_CONFIRMATIONS",
+    pick("confirmations"),
+    nameOf("confirmations"),
     environment === "devnet" ? {} : DEFAULT_CONFIRMATIONS,
     environment === "devnet" ? 0 : 12,
   );
-  const lags = perChain(
-    pick("ready-max-lag", "GATEWAY_READY_MAX_LAG"),
-    "--ready-max-lag / GATEWAY_READY_MAX_LAG",
-    {},
-    DEFAULT_READY_MAX_LAG_BLOCKS,
-  );
-  const logLevel = pick("log-level", "GATEWAY_LOG_LEVEL") ?? "info";
+  const lags = perChain(pick("readyMaxLag"), nameOf("readyMaxLag"), {}, DEFAULT_READY_MAX_LAG_BLOCKS);
+  const logLevel = pick("logLevel") ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`--log-level / GATEWAY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
   }
-  const migrateSetting = pick("migrate", "GATEWAY_MIGRATE") ?? "true";
+  const migrateSetting = pick("migrate") ?? "true";
   if (migrateSetting !== "true" && migrateSetting !== "false") {
     throw new ConfigError("--migrate / GATEWAY_MIGRATE must be true or false");
   }
-  const metricsToken = secretOf(env, "GATEWAY_METRICS_TOKEN");
+  const metricsToken = settings.secret("metricsToken", (file) => readFileSync(file, "utf8")).value;
 
   const rpcUrls: Record<string, string> = {};
-  for (const chain of Object.keys(CHAINS)) {
-    const variable = `${chain.replace(/([A-Z])/g, "_$1").toUpperCase()}_RPC_URL`; // arbitrumSepolia -> ARBITRUM_SEPOLIA_RPC_URL
-    if (env[variable]) rpcUrls[chain] = env[variable]!;
+  for (const chain of RPC_URL_CHAINS) {
+    const url = settings.rpcUrl(chain); // arbitrumSepolia: ARBITRUM_SEPOLIA_RPC_URL
+    if (url) rpcUrls[chain] = url;
   }
 
-  const certFile = pick("tls-cert", "GATEWAY_TLS_CERT_FILE");
-  const keyFile = pick("tls-key", "GATEWAY_TLS_KEY_FILE");
+  const certFile = pick("tlsCert");
+  const keyFile = pick("tlsKey");
   if ((certFile === undefined) !== (keyFile === undefined)) {
     throw new ConfigError("--tls-cert / GATEWAY_TLS_CERT_FILE and --tls-key / GATEWAY_TLS_KEY_FILE go together");
   }
   const tls =
     certFile === undefined ? undefined : { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile!, "utf8") };
-  const trustedProxies = (pick("trusted-proxies", "GATEWAY_TRUSTED_PROXIES") ?? "")
+  const trustedProxies = (pick("trustedProxies") ?? "")
     .split(",")
     .map((p) => p.trim())
     .filter((p) => p !== "");
-  const httpsSetting = pick("require-https", "GATEWAY_REQUIRE_HTTPS");
+  const httpsSetting = pick("requireHttps");
   const requireHttps = httpsSetting === undefined ? environment !== "devnet" : httpsSetting === "true";
   if (requireHttps && tls === undefined && trustedProxies.length === 0) {
     throw new ConfigError(
@@ -197,50 +203,45 @@ export function loadConfig(
   }
 
   return {
-    host: pick("host", "GATEWAY_HOST") ?? "127.0.0.1",
+    host: pick("host") ?? "127.0.0.1",
     port,
     environment,
-    deploymentFile: path.resolve(
-      root,
-      pick("deployment", "GATEWAY_DEPLOYMENT_FILE") ?? path.join("deployments", `${environment}.json`),
-    ),
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    deploymentFile: path.resolve(root, pick("deploymentFile") ?? path.join("deployments", `${environment}.json`)),
+    ...(pick("databaseUrl") ? { databaseUrl: pick("databaseUrl") } : {}),
     dataDir,
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
-    jwtSecret: jwtSecret(env, environment, dataDir),
-    ...accountKey(env, environment, dataDir),
+    ...(pick("redisUrl") ? { redisUrl: pick("redisUrl") } : {}),
+    jwtSecret: jwtSecret(settings, environment, dataDir),
+    ...accountKey(settings, environment, dataDir),
     confirmations: depths.byChain,
     defaultConfirmations: depths.default,
     rpcUrls,
-    pollIntervalMs: Number(pick("poll-ms", "GATEWAY_POLL_MS") ?? (environment === "devnet" ? 200 : 2_000)),
-    batchBlocks: Number(pick("batch-blocks", "GATEWAY_BATCH_BLOCKS") ?? 500),
+    pollIntervalMs: Number(pick("pollMs") ?? (environment === "devnet" ? 200 : 2_000)),
+    batchBlocks: Number(pick("batchBlocks") ?? 500),
     ...(tls === undefined ? {} : { tls }),
     trustedProxies,
     requireHttps,
     verifierKeys: loadVerifierKeys(env, environment),
-    verificationTtlSeconds: positiveInteger(env.GATEWAY_VERIFICATION_TTL ?? "86400", "GATEWAY_VERIFICATION_TTL"),
+    verificationTtlSeconds: positiveInteger(pick("verificationTtl") ?? "86400", nameOf("verificationTtl")),
     webhooks: webhookSettingsFromEnv(env),
-    portal: portalSettings(env, root, pick("portal-origin", "GATEWAY_PORTAL_ORIGIN")),
+    portal: portalSettingsOf(settings, root),
     logLevel: logLevel as LogLevel,
     ...(metricsToken === undefined ? {} : { metricsToken }),
     readyMaxLagBlocks: lags.byChain,
     defaultReadyMaxLagBlocks: lags.default,
     readyStaleSeconds: positiveInteger(
-      env.GATEWAY_READY_STALE_SECONDS ?? String(DEFAULT_READY_STALE_SECONDS),
-      "GATEWAY_READY_STALE_SECONDS",
+      pick("readyStaleSeconds") ?? String(DEFAULT_READY_STALE_SECONDS),
+      nameOf("readyStaleSeconds"),
     ),
     shutdownDelayMs: nonNegativeInteger(
-      env.GATEWAY_SHUTDOWN_DELAY_MS ?? String(environment === "devnet" ? 0 : DEFAULT_SHUTDOWN_DELAY_MS),
-      "GATEWAY_SHUTDOWN_DELAY_MS",
+      pick("shutdownDelayMs") ?? String(environment === "devnet" ? 0 : DEFAULT_SHUTDOWN_DELAY_MS),
+      nameOf("shutdownDelayMs"),
     ),
     shutdownTimeoutMs: positiveInteger(
-      env.GATEWAY_SHUTDOWN_TIMEOUT_MS ?? String(DEFAULT_SHUTDOWN_TIMEOUT_MS),
-      "GATEWAY_SHUTDOWN_TIMEOUT_MS",
+      pick("shutdownTimeoutMs") ?? String(DEFAULT_SHUTDOWN_TIMEOUT_MS),
+      nameOf("shutdownTimeoutMs"),
     ),
     migrate: migrateSetting === "true",
-    ...(env.GATEWAY_DB_POOL_SIZE
-      ? { dbPoolSize: positiveInteger(env.GATEWAY_DB_POOL_SIZE, "GATEWAY_DB_POOL_SIZE") }
-      : {}),
+    ...(pick("dbPoolSize") ? { dbPoolSize: positiveInteger(pick("dbPoolSize")!, nameOf("dbPoolSize")) } : {}),
   };
 }
 
@@ -269,24 +270,15 @@ function perChain(
   return { byChain, default: value };
 }
 
-/** A secret from `NAME` or from the file `NAME_FILE`. */
-function secretOf(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  if (env[name]) return env[name];
-  const file = env[`${name}_FILE`];
-  return file ? readFileSync(file, "utf8").trim() : undefined;
-}
-
 function nonNegativeInteger(value: string, name: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, 0 or more`);
   return n;
 }
 
-function jwtSecret(env: NodeJS.ProcessEnv, environment: string, dataDir: string): string {
-  if (env.GATEWAY_JWT_SECRET) return checkSecret(env.GATEWAY_JWT_SECRET, "GATEWAY_JWT_SECRET");
-  if (env.GATEWAY_JWT_SECRET_FILE) {
-    return checkSecret(readFileSync(env.GATEWAY_JWT_SECRET_FILE, "utf8").trim(), "GATEWAY_JWT_SECRET_FILE");
-  }
+function jwtSecret(settings: SettingsReader, environment: string, dataDir: string): string {
+  const secret = settings.secret("jwtSecret", (file) => readFileSync(file, "utf8"));
+  if (secret.value !== undefined) return checkSecret(secret.value, secret.from);
   if (environment !== "devnet") {
     throw new ConfigError(
       "set GATEWAY_JWT_SECRET or GATEWAY_JWT_SECRET_FILE (at least 32 characters) outside the devnet",
@@ -316,9 +308,8 @@ function checkSecret(secret: string, name: string): string {
  * (64 hex digits); on the devnet only, a random one is created in the data folder. Outside the
  * devnet without either, the gateway holds no keys and every account is external.
  */
-function accountKey(env: NodeJS.ProcessEnv, environment: string, dataDir: string): { accountKey?: string } {
-  let key = env.GATEWAY_ACCOUNT_KEY;
-  if (!key && env.GATEWAY_ACCOUNT_KEY_FILE) key = readFileSync(env.GATEWAY_ACCOUNT_KEY_FILE, "utf8").trim();
+function accountKey(settings: SettingsReader, environment: string, dataDir: string): { accountKey?: string } {
+  let key = settings.secret("accountKey", (file) => readFileSync(file, "utf8")).value;
   if (!key && environment === "devnet") {
     const file = path.join(dataDir, "account-key");
     if (!existsSync(file)) {

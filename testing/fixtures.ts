@@ -407,14 +407,18 @@ export interface GatewayProcess {
  * Starts the gateway command as a node process (node itself, not the tsx wrapper, so a signal
  * reaches the process that serves) and resolves once it says it is up.
  */
-export async function spawnGatewayProcess(env: NodeJS.ProcessEnv): Promise<GatewayProcess> {
+export async function spawnGatewayProcess(
+  env: NodeJS.ProcessEnv,
+  options: { args?: string[]; cwd?: string } = {},
+): Promise<GatewayProcess> {
   // the start line ("Gateway on <url>") is logged at info: a quieter level would hide it
   if (["warn", "error", "fatal", "silent"].includes(env.GATEWAY_LOG_LEVEL ?? "info")) {
     throw new Error(`spawnGatewayProcess needs GATEWAY_LOG_LEVEL info or lower (not ${env.GATEWAY_LOG_LEVEL})`);
   }
-  // serve without the Hardhat build: the tests run on contracts built before them
-  const child = spawn(process.execPath, ["--import", "tsx", "gateway/cli.ts", "serve", "--no-build"], {
+  // `args`: Node's arguments (default: the CLI's TypeScript source under tsx, from this repository)
+  const child = spawn(process.execPath, options.args ?? ["--import", "tsx", "gateway/cli.ts", "serve"], {
     env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

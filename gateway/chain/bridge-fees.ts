@@ -1,8 +1,8 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
-import { chainSelectorOf } from "@compute-capacity/sdk";
+import { chainSelectorOf, contractAt } from "@compute-capacity/sdk";
 import type { DeployedChain } from "@compute-capacity/sdk";
-import { Bridge__factory } from "../../typechain-types/index.js";
+import { bridgeAbi } from "@compute-capacity/sdk/abis";
 
 /** Each chain's native gas token, for the CCIP transport fee. */
 const NATIVE_SYMBOL: Record<string, string> = {
@@ -83,7 +83,7 @@ export class BridgeFeeQuoter {
     if (tokenAddress === undefined) throw new QuoteInputError("token", `is not deployed on ${source}`);
 
     const rpc = this.provider(from);
-    const bridge = Bridge__factory.connect(bridgeAddress, rpc);
+    const bridge = contractAt({ runner: rpc }, bridgeAbi, bridgeAddress);
     const q = await bridge.quoteFee(chainSelectorOf(to.chainId!), tokenAddress, amount);
     const stablecoin = await this.stablecoin(from, q.stablecoin, rpc);
     const percent = (bps: bigint) => `${Number(bps) / 100}%`;

@@ -10,6 +10,7 @@ import {
   benchmarkReportHash,
   benchmarkReportSigner,
   combineSignatures,
+  contractAt,
   cuValueOf,
   encodeProof,
   randomNonce,
@@ -22,9 +23,9 @@ import type {
   ComputeSpecs,
   DeployedChain,
   SignedBenchmarkReport,
+  TypedContract,
 } from "@compute-capacity/sdk";
-import { AttestationVerifier__factory, ProviderRegistry__factory } from "../../typechain-types/index.js";
-import type { AttestationVerifier, ProviderRegistry } from "../../typechain-types/index.js";
+import { attestationVerifierAbi, providerRegistryAbi } from "@compute-capacity/sdk/abis";
 import { ConfigError } from "../config-error.js";
 import { ApiError, invalidParameter, notFound } from "../api/errors.js";
 import type { Db, Tx } from "../store/db.js";
@@ -78,8 +79,8 @@ export class VerificationService {
     db: Db,
     private readonly rpc: JsonRpcProvider,
     private readonly chainId: number,
-    private readonly verifier: AttestationVerifier,
-    private readonly registry: ProviderRegistry,
+    private readonly verifier: TypedContract<typeof attestationVerifierAbi>,
+    private readonly registry: TypedContract<typeof providerRegistryAbi>,
     private readonly mintingAgent: string,
     private readonly wallets: readonly Wallet[],
     options: VerificationOptions,
@@ -104,8 +105,8 @@ export class VerificationService {
     // no response cache: a decision reads the chain's time and the verifier set as they are now
     const rpc = new JsonRpcProvider(primary.rpcUrl, primary.chainId, { staticNetwork: true, cacheTimeout: -1 });
     try {
-      const verifier = AttestationVerifier__factory.connect(contracts.AttestationVerifier, rpc);
-      const registry = ProviderRegistry__factory.connect(contracts.ProviderRegistry, rpc);
+      const verifier = contractAt({ runner: rpc }, attestationVerifierAbi, contracts.AttestationVerifier);
+      const registry = contractAt({ runner: rpc }, providerRegistryAbi, contracts.ProviderRegistry);
       // a gateway without keys only shows verifications: it starts whether the chain answers or not
       const wallets = await resolveVerifierWallets(
         options.keys,

@@ -1,9 +1,9 @@
 import { JsonRpcProvider, ZeroAddress } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import type { DeployedChain, ProtocolClient } from "@compute-capacity/sdk";
-import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
-import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
+import { contractAt } from "@compute-capacity/sdk";
+import type { DeployedChain, ProtocolClient, TypedContract } from "@compute-capacity/sdk";
+import { redemptionManagerAbi, sstbAbi } from "@compute-capacity/sdk/abis";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../api/errors.js";
@@ -44,9 +44,9 @@ export class WriteContext {
   readonly model: ReadModel;
   readonly rpc: JsonRpcProvider;
   readonly chainId: number;
-  readonly manager: RedemptionManager;
+  readonly manager: TypedContract<typeof redemptionManagerAbi>;
   readonly managerAddress: string;
-  readonly sstb: SSTB;
+  readonly sstb: TypedContract<typeof sstbAbi>;
   readonly sstbAddress: string;
   readonly sender: TransactionSender;
   /** The SDK's client of the primary chain: the write calls are built with its actions (`prepareX`). */
@@ -70,8 +70,8 @@ export class WriteContext {
     };
     this.managerAddress = contract("RedemptionManager");
     this.sstbAddress = contract("SSTB");
-    this.manager = RedemptionManager__factory.connect(this.managerAddress, this.rpc);
-    this.sstb = SSTB__factory.connect(this.sstbAddress, this.rpc);
+    this.manager = contractAt({ runner: this.rpc }, redemptionManagerAbi, this.managerAddress);
+    this.sstb = contractAt({ runner: this.rpc }, sstbAbi, this.sstbAddress);
     this.sender = new TransactionSender(this.rpc, this.chainId, options.signers, new AccountQueue(options.accountLock));
     this.client = { runner: this.rpc, chainId: BigInt(this.chainId), addresses: primary.contracts };
   }

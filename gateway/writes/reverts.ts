@@ -1,13 +1,9 @@
-import { decodeRevertData, revertDataOf } from "@compute-capacity/sdk";
-import { ProviderRegistry__factory, RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
+import { decodeRevertData, interfaceOf, revertDataOf } from "@compute-capacity/sdk";
+import { providerRegistryAbi, redemptionManagerAbi, sstbAbi } from "@compute-capacity/sdk/abis";
 import { ApiError } from "../api/errors.js";
 
 /** Interfaces whose custom errors a write can revert with (the manager calls the registry and sSTB). */
-const INTERFACES = [
-  RedemptionManager__factory.createInterface(),
-  ProviderRegistry__factory.createInterface(),
-  SSTB__factory.createInterface(),
-];
+const INTERFACES = [interfaceOf(redemptionManagerAbi), interfaceOf(providerRegistryAbi), interfaceOf(sstbAbi)];
 
 /** A decoded revert: the reason string verbatim, or a custom error's name with its arguments. */
 export interface Revert {

@@ -1,10 +1,11 @@
-import { AttestationVerifier__factory, MintingAgent__factory } from "../../../typechain-types/index.js";
+import { interfaceOf } from "@compute-capacity/sdk";
+import { attestationVerifierAbi, mintingAgentAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { verifications } from "../../store/schema.js";
 import { addr, num } from "../module.js";
 import type { ContractModule, StoredEvent } from "../module.js";
 
-const mintingAgent = MintingAgent__factory.createInterface();
+const mintingAgent = interfaceOf(mintingAgentAbi);
 
 /**
  * Verifications, from `AttestationConsumed`: the verification id is the unit's identity
@@ -15,7 +16,7 @@ const mintingAgent = MintingAgent__factory.createInterface();
  */
 export const attestationVerifierModule: ContractModule = {
   contract: "AttestationVerifier",
-  iface: AttestationVerifier__factory.createInterface(),
+  iface: interfaceOf(attestationVerifierAbi),
   async enrich(e, rpc, context) {
     if (e.name !== "AttestationConsumed") return {};
     const transaction = await rpc.getTransaction(e.txHash);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 
-import { CCIP_CHAIN_SELECTORS, chainNameOf, FEE_OPTION_NAMES } from "@compute-capacity/sdk";
-import { Bridge__factory } from "../../../typechain-types/index.js";
+import { CCIP_CHAIN_SELECTORS, chainNameOf, FEE_OPTION_NAMES, interfaceOf } from "@compute-capacity/sdk";
+import { bridgeAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";
 import { addr, big } from "../module.js";
@@ -29,7 +29,7 @@ export function bridgeTokenSymbol(token: string, context: Pick<ChainContext, "co
  */
 export const bridgeModule: ContractModule = {
   contract: "Bridge",
-  iface: Bridge__factory.createInterface(),
+  iface: interfaceOf(bridgeAbi),
   async apply(tx: Tx, e: StoredEvent, context: ChainContext) {
     const a = e.args;
     const messageId = a.messageId as string;

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
-import { CUToken__factory } from "../../../typechain-types/index.js";
+import { interfaceOf } from "@compute-capacity/sdk";
+import { cuTokenAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { computeUnits, verifications } from "../../store/schema.js";
 import { addr, big, num } from "../module.js";
@@ -14,7 +15,7 @@ type Specs = Record<
 /** Compute units, from `ComputeUnitVerified` (the unit's whole record is in the event). */
 export const cuTokenModule: ContractModule = {
   contract: "CUToken",
-  iface: CUToken__factory.createInterface(),
+  iface: interfaceOf(cuTokenAbi),
   async apply(tx: Tx, e: StoredEvent) {
     if (e.name !== "ComputeUnitVerified") return;
     const a = e.args;

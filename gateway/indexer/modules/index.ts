@@ -1,11 +1,13 @@
+import { Interface } from "ethers";
+
+import { interfaceOf } from "@compute-capacity/sdk";
 import {
-  DevnetCCIPRouter__factory,
-  GovernanceToken__factory,
-  MockStablecoin__factory,
-  ProtocolGovernor__factory,
-  ProtocolTimelock__factory,
-  SatelliteExecutor__factory,
-} from "../../../typechain-types/index.js";
+  erc20Abi,
+  governanceTokenAbi,
+  protocolGovernorAbi,
+  protocolTimelockAbi,
+  satelliteExecutorAbi,
+} from "@compute-capacity/sdk/abis";
 import type { ContractModule } from "../module.js";
 import { attestationVerifierModule } from "./attestation-verifier.js";
 import { bridgeModule } from "./bridge.js";
@@ -22,6 +24,16 @@ import { sstbModule } from "./sstb.js";
  * every contract of every chain is indexed. `<Contract>Implementation` entries are logic contracts
  * behind proxies and emit nothing of their own.
  */
+/**
+ * The devnet's stand-in for CCIP's router is no protocol contract, so the SDK carries no ABI of it:
+ * its two events, as the contract declares them (test/unit/gateway/IndexerAbis.test.ts compares
+ * them with the compiled artifact).
+ */
+export const DEVNET_CCIP_ROUTER_EVENTS = new Interface([
+  "event CCIPSendRequested(uint64 indexed destinationChainSelector, uint64 indexed sequenceNumber, bytes32 indexed messageId, address sender, address receiver, bytes data, uint256 gasLimit, uint256 fee)",
+  "event ExecutionStateChanged(uint64 indexed sourceChainSelector, uint64 indexed sequenceNumber, bytes32 indexed messageId, uint8 state, bytes returnData)",
+]);
+
 export const MODULES: readonly ContractModule[] = [
   providerRegistryModule,
   cuTokenModule,
@@ -33,13 +45,14 @@ export const MODULES: readonly ContractModule[] = [
   futuresMarketModule,
   optionsMarketModule,
   bridgeModule,
-  { contract: "GovernanceToken", iface: GovernanceToken__factory.createInterface() },
-  { contract: "CollateralToken", iface: MockStablecoin__factory.createInterface() },
-  { contract: "ProtocolGovernor", iface: ProtocolGovernor__factory.createInterface() },
-  { contract: "ProtocolTimelock", iface: ProtocolTimelock__factory.createInterface() },
-  { contract: "SatelliteExecutor", iface: SatelliteExecutor__factory.createInterface() },
+  { contract: "GovernanceToken", iface: interfaceOf(governanceTokenAbi) },
+  // any ERC-20 (the devnet's is a mock stablecoin): its Transfer and Approval events
+  { contract: "CollateralToken", iface: interfaceOf(erc20Abi) },
+  { contract: "ProtocolGovernor", iface: interfaceOf(protocolGovernorAbi) },
+  { contract: "ProtocolTimelock", iface: interfaceOf(protocolTimelockAbi) },
+  { contract: "SatelliteExecutor", iface: interfaceOf(satelliteExecutorAbi) },
   // the devnet's stand-in for CCIP's router (its `CCIPSendRequested` is what the relayer reads)
-  { contract: "DevnetCCIPRouter", iface: DevnetCCIPRouter__factory.createInterface() },
+  { contract: "DevnetCCIPRouter", iface: DEVNET_CCIP_ROUTER_EVENTS },
 ];
 
 /** The module of a deployment file's contract name, if the gateway knows the contract. */

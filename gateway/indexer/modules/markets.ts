@@ -2,8 +2,8 @@ import { Contract } from "ethers";
 import type { JsonRpcProvider } from "ethers";
 import { and, eq, sql } from "drizzle-orm";
 
-import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
-import { FuturesMarket__factory, OptionsMarket__factory, SpotMarket__factory } from "../../../typechain-types/index.js";
+import { interfaceOf, LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
+import { futuresMarketAbi, optionsMarketAbi, spotMarketAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { claimableBalances, listings, trades } from "../../store/schema.js";
 import { marketTypeOf } from "../../api/format.js";
@@ -190,19 +190,19 @@ export function claimableTokenOf(a: Record<string, unknown>, token: string, cont
 
 export const spotMarketModule: ContractModule = {
   contract: "SpotMarket",
-  iface: SpotMarket__factory.createInterface(),
+  iface: interfaceOf(spotMarketAbi),
   enrich,
   apply,
 };
 export const futuresMarketModule: ContractModule = {
   contract: "FuturesMarket",
-  iface: FuturesMarket__factory.createInterface(),
+  iface: interfaceOf(futuresMarketAbi),
   enrich,
   apply,
 };
 export const optionsMarketModule: ContractModule = {
   contract: "OptionsMarket",
-  iface: OptionsMarket__factory.createInterface(),
+  iface: interfaceOf(optionsMarketAbi),
   enrich,
   apply,
 };

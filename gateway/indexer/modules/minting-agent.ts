@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 
-import { MintingAgent__factory } from "../../../typechain-types/index.js";
+import { interfaceOf } from "@compute-capacity/sdk";
+import { mintingAgentAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { computeUnits } from "../../store/schema.js";
 import { big, num } from "../module.js";
@@ -9,7 +10,7 @@ import type { ContractModule, StoredEvent } from "../module.js";
 /** `SSTBMinted` completes a compute unit's row with the collateral posted and the staking period. */
 export const mintingAgentModule: ContractModule = {
   contract: "MintingAgent",
-  iface: MintingAgent__factory.createInterface(),
+  iface: interfaceOf(mintingAgentAbi),
   async apply(tx: Tx, e: StoredEvent) {
     if (e.name !== "SSTBMinted") return;
     await tx

@@ -1,7 +1,8 @@
 import { decodeBytes32String } from "ethers";
 import { and, eq, sql } from "drizzle-orm";
 
-import { ProviderRegistry__factory } from "../../../typechain-types/index.js";
+import { interfaceOf } from "@compute-capacity/sdk";
+import { providerRegistryAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { parameters, providers } from "../../store/schema.js";
 import { addr, big, num } from "../module.js";
@@ -46,7 +47,7 @@ const row = (e: StoredEvent) =>
 /** Providers: profile, status, tier, reputation, capacity and redemption statistics. */
 export const providerRegistryModule: ContractModule = {
   contract: "ProviderRegistry",
-  iface: ProviderRegistry__factory.createInterface(),
+  iface: interfaceOf(providerRegistryAbi),
   async apply(tx: Tx, e: StoredEvent) {
     const a = e.args;
     switch (e.name) {

@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 
-import { ISSUE_TYPES } from "@compute-capacity/sdk";
-
-import { RedemptionManager__factory } from "../../../typechain-types/index.js";
+import { ISSUE_TYPES, interfaceOf } from "@compute-capacity/sdk";
+import { redemptionManagerAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { accessKeys, events, leases, redemptions } from "../../store/schema.js";
 import { addr, big, num } from "../module.js";
@@ -36,7 +35,7 @@ async function statedEndOf(tx: Tx, e: StoredEvent): Promise<number | null> {
 /** Redemptions, their leases and the users' access keys (DESIGN.md sections 5 and 5b). */
 export const redemptionManagerModule: ContractModule = {
   contract: "RedemptionManager",
-  iface: RedemptionManager__factory.createInterface(),
+  iface: interfaceOf(redemptionManagerAbi),
   async apply(tx: Tx, e: StoredEvent) {
     const a = e.args;
     const where = and(eq(redemptions.redemptionId, num(a, "redemptionId")), eq(redemptions.chainId, e.chainId));

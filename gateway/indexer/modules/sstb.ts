@@ -1,7 +1,8 @@
 import { ZeroAddress } from "ethers";
 import { sql } from "drizzle-orm";
 
-import { SSTB__factory } from "../../../typechain-types/index.js";
+import { interfaceOf } from "@compute-capacity/sdk";
+import { sstbAbi } from "@compute-capacity/sdk/abis";
 import type { Tx } from "../../store/db.js";
 import { balances } from "../../store/schema.js";
 import { addr, big } from "../module.js";
@@ -20,7 +21,7 @@ async function credit(tx: Tx, chainId: number, account: string, delta: bigint): 
 /** sSTB balances on every chain, from `Transfer` (mints and burns included). */
 export const sstbModule: ContractModule = {
   contract: "SSTB",
-  iface: SSTB__factory.createInterface(),
+  iface: interfaceOf(sstbAbi),
   async apply(tx: Tx, e: StoredEvent) {
     if (e.name !== "Transfer") return;
     const value = big(e.args, "value");

@@ -10,7 +10,28 @@ const DEPCRUISE = path.join(ROOT, "node_modules", "dependency-cruiser", "bin", "
 
 /** A small tree with the project's layout and the SDK's paths (tsconfig.sdk.json), one file per kind of wrong import. */
 const FIXTURE: Record<string, string> = {
-  "package.json": JSON.stringify({ type: "module" }),
+  "package.json": JSON.stringify({
+    type: "module",
+    dependencies: { "runtime-package": "1.0.0" },
+    devDependencies: { "build-tool": "1.0.0" },
+  }),
+  "node_modules/runtime-package/package.json": JSON.stringify({
+    name: "runtime-package",
+    type: "module",
+    main: "index.js",
+  }),
+  "node_modules/runtime-package/index.js": "export const run = 1;\n",
+  "node_modules/build-tool/package.json": JSON.stringify({ name: "build-tool", type: "module", main: "index.js" }),
+  "node_modules/build-tool/index.js": "export const build = 1;\n",
+  "typechain-types/index.ts": "export const Factory = 1;\n",
+  // the gateway runs built, on its dependencies and the SDK's ABIs alone; tests may use anything
+  "gateway/uses-runtime-package.ts": 'import { run } from "runtime-package";\nexport const runs = run;\n',
+  "gateway/uses-build-tool.ts": 'import { build } from "build-tool";\nexport const builds = build;\n',
+  "gateway/uses-bindings.ts":
+    'import { Factory } from "../typechain-types/index.js";\nexport const factory = Factory;\n',
+  "test/uses-build-tool.ts":
+    'import { build } from "build-tool";\nimport { Factory } from "../typechain-types/index.js";\nexport const t = [build, Factory];\n',
+
   "tsconfig.json": JSON.stringify({
     compilerOptions: {
       module: "node16",
@@ -123,6 +144,8 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
         "devnet-below-tools-and-entry-points: devnet/uses-support.ts -> testing/support.ts",
         "devnet-below-tools-and-entry-points: devnet/uses-test.ts -> test/fixture.ts",
         "gateway-imports-sdk-only: gateway/uses-provider.ts -> provider/right.ts",
+        "gateway-runs-on-its-dependencies: gateway/uses-build-tool.ts -> node_modules/build-tool/index.js",
+        "gateway-without-the-solidity-build: gateway/uses-bindings.ts -> typechain-types/index.ts",
         "gateway-imports-sdk-only: gateway/uses-support.ts -> testing/support.ts",
         "gateway-imports-sdk-only: gateway/wrong.ts -> devnet/helper.ts",
         "no-circular: gateway/ping.ts -> gateway/pong.ts",
@@ -156,7 +179,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
       "error gateway-edge-on-top: gateway/writes/uses-edge.ts → gateway/http/routes.ts " +
         "gateway/http/ is the HTTP edge (Fastify plugins and routes): only the gateway's composition (gateway/server.ts) imports it; the vocabulary, the store, the indexer and the services never do.",
     );
-    expect(output).to.contain("x 19 dependency violations (19 errors, 0 warnings)");
-    expect(result.status).to.equal(19); // npm run lint fails
+    expect(output).to.contain("x 21 dependency violations (21 errors, 0 warnings)");
+    expect(result.status).to.equal(21); // npm run lint fails
   });
 });
