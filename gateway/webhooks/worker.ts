@@ -199,7 +199,11 @@ export class DeliveryWorkers {
     const claimed = await this.db.transaction(async (tx) => {
       // subscriptions with due deliveries and none leased, the most overdue first
       const candidates = await tx
-        .select({ id: d.subscriptionId, first: sql<number>`min(${d.nextAttemptAt})` })
+        .select({
+          id: d.subscriptionId,
+          first: sql<number>`min(${d.nextAttemptAt})`,
+          live: sql<boolean>`exists (select 1 from ${webhookSubscriptions} s where s.subscription_id = ${d.subscriptionId})`,
+        })
         .from(d)
         .where(
           and(
@@ -211,7 +215,19 @@ export class DeliveryWorkers {
         .groupBy(d.subscriptionId)
         .orderBy(sql`min(${d.nextAttemptAt})`)
         .limit(runs);
-      const ids = candidates.map((c) => c.id).filter((id): id is string => id !== null);
+      // deliveries left to a subscription deleted meanwhile (an event published as it was removed):
+      // cancelled here, or they would head the queue for ever and take a claim's slots each time
+      const orphans = candidates.filter((c) => !c.live && c.id !== null).map((c) => c.id!);
+      if (orphans.length > 0) {
+        await tx
+          .update(d)
+          .set({ status: "cancelled", lastError: "subscription deleted", leaseUntil: null, leaseOwner: null })
+          .where(and(inArray(d.subscriptionId, orphans), eq(d.status, "pending")));
+      }
+      const ids = candidates
+        .filter((c) => c.live)
+        .map((c) => c.id)
+        .filter((id): id is string => id !== null);
       // held for the rest of this transaction: another worker skips these subscriptions meanwhile,
       // and once it may lock one, the statements below see the leases this claim commits
       const locked =
@@ -303,7 +319,11 @@ export class DeliveryWorkers {
     const outcomes: Outcome[] = [];
     let next = 0;
     while (next < run.rows.length && !this.stopped) {
-      if (run.leaseUntil - Date.now() < this.settings.timeoutMs + 1_000) break;
+      // the first attempt always goes (the claim has just taken a lease longer than one attempt):
+      // a run that sent nothing would be released and claimed again at once, a loop that makes no
+      // progress (and, on the embedded database, whose queries settle without yielding, starves
+      // the process); later attempts go while the lease still covers one
+      if (next > 0 && run.leaseUntil - Date.now() < this.settings.timeoutMs + 1_000) break;
       const row = run.rows[next];
       const started = Date.now();
       let attempt: Attempt;

@@ -1,8 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
 import { expect } from "chai";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { formatUnits, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
 import { generateAccessKeyPair, IssueType, signBody, verifySignature } from "@compute-capacity/sdk";
@@ -796,7 +797,8 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       await gw.webhooks.workers.stop();
       const hash = await transfer("user", "user2", "0.04");
       const row = await eventually(() => deliveryOf(subs.all.subscription_id, "sstb.transferred", hash));
-      const claimed = await gw.webhooks.workers.claim("worker-that-crashes");
+      // the crashing worker claims every due run (one run per subscription), this delivery's among them
+      const claimed = await gw.webhooks.workers.claim("worker-that-crashes", 100);
       expect(claimed.map((c) => c.deliveryId)).to.include(row.deliveryId);
       const leasedAt = Date.now();
       gw.webhooks.workers.start();
@@ -815,18 +817,65 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       expect(after.attempts).to.equal(2);
     });
 
-    it("lets concurrent worker pools (as two gateways) drain a backlog with each delivery sent once", async function () {
+    it("cancels a delivery whose subscription is gone instead of letting it head the queue", async function () {
+      await gw.webhooks.workers.stop();
+      let hash = "";
+      try {
+        // an event published as its subscription was removed: a pending delivery with no subscription
+        const orphan = randomUUID();
+        const now = Date.now();
+        await gw.store.db.insert(webhookDeliveries).values({
+          deliveryId: orphan,
+          channel: "webhook",
+          subscriptionId: randomUUID(),
+          target: "removed",
+          eventId: `orphan:${orphan}`,
+          event: "verification.completed",
+          body: "{}",
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: 0,
+          giveUpAt: now + 60_000,
+          createdAt: 0,
+        });
+        hash = await transfer("user", "user2", "0.05");
+        const row = await eventually(() => deliveryOf(subs.all.subscription_id, "sstb.transferred", hash));
+        // one run per claim: the orphan, the most overdue, is cancelled, and the next claim takes real work
+        const first = await gw.webhooks.workers.claim("one-run-at-a-time", 1);
+        expect(first.map((c) => c.deliveryId)).to.not.include(orphan);
+        const [cancelled] = await gw.store.db
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.deliveryId, orphan));
+        expect(cancelled).to.deep.include({ status: "cancelled", lastError: "subscription deleted", attempts: 0 });
+        const claimed = [...first];
+        for (let i = 0; i < 10 && !claimed.some((c) => c.deliveryId === row.deliveryId); i++) {
+          claimed.push(...(await gw.webhooks.workers.claim("one-run-at-a-time", 1)));
+        }
+        expect(claimed.map((c) => c.deliveryId)).to.include(row.deliveryId);
+      } finally {
+        gw.webhooks.workers.start();
+      }
+      // what was claimed and not sent goes out once the leases run out
+      await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", hash).length === 1, 30_000);
+    });
+
+    it("lets concurrent worker pools (as two gateways) drain a backlog with each delivery sent once, in order per subscription", async function () {
+      // four subscriptions, more than one pool holds at once (one worker sending one run): both take part
+      const SUBSCRIPTIONS = 4;
+      const PER_SUBSCRIPTION = 20;
       const sink = await new TestReceiver().start();
       const account = signer("user2").address;
-      const sub = await gw.webhooks.subscriptions.create(account, {
-        url: sink.url,
-        events: ["verification.completed"],
-      });
-      sink.secrets = [sub.secret];
+      const subscriptions = [];
+      for (let i = 0; i < SUBSCRIPTIONS; i++) {
+        subscriptions.push(
+          await gw.webhooks.subscriptions.create(account, { url: sink.url, events: ["verification.completed"] }),
+        );
+      }
+      sink.secrets = subscriptions.map((sub) => sub.secret);
       await gw.webhooks.workers.stop();
-      const BACKLOG = 150;
       await gw.store.db.transaction(async (tx) => {
-        for (let i = 0; i < BACKLOG; i++) {
+        for (let i = 0; i < PER_SUBSCRIPTION; i++) {
           await gw.webhooks.outbox.publish(tx, {
             id: `verification:concurrency:${i}`,
             event: "verification.completed",
@@ -836,25 +885,59 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
           });
         }
       });
-      const other = new DeliveryWorkers(gw.store.db, webhookSettings("devnet", { pollMs: 20 }), undefined, silentLog);
+      const BACKLOG = SUBSCRIPTIONS * PER_SUBSCRIPTION;
+      const pool = () =>
+        new DeliveryWorkers(
+          gw.store.db,
+          webhookSettings("devnet", { pollMs: 20, concurrency: 1 }),
+          undefined,
+          silentLog,
+        );
+      const [one, two] = [pool(), pool()];
       try {
-        other.start(3);
-        gw.webhooks.workers.start(3);
-        await sink.waitFor((r) => r.length >= BACKLOG, 60_000, "the backlog");
+        one.start(1);
+        two.start(1);
+        await sink.waitFor((r) => r.length >= BACKLOG, 90_000, "the backlog");
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(sink.received).to.have.length(BACKLOG);
         expect(new Set(sink.received.map((x) => x.deliveryId)).size).to.equal(BACKLOG);
+        // each subscription received its events in the order they were published
+        const owners = new Map(
+          (
+            await gw.store.db
+              .select({ id: webhookDeliveries.deliveryId, subscription: webhookDeliveries.subscriptionId })
+              .from(webhookDeliveries)
+              .where(
+                inArray(
+                  webhookDeliveries.subscriptionId,
+                  subscriptions.map((sub) => sub.subscription_id),
+                ),
+              )
+          ).map((row) => [row.id, row.subscription]),
+        );
+        for (const sub of subscriptions) {
+          const order = sink.received
+            .filter((x) => owners.get(x.deliveryId) === sub.subscription_id)
+            .map((x) => Number(x.payload.data.verification_id));
+          expect(order, sub.subscription_id).to.deep.equal([...Array(PER_SUBSCRIPTION).keys()]);
+        }
         const workers = await gw.store.db
           .selectDistinct({ worker: webhookAttempts.worker })
           .from(webhookAttempts)
           .innerJoin(webhookDeliveries, eq(webhookDeliveries.deliveryId, webhookAttempts.deliveryId))
-          .where(eq(webhookDeliveries.subscriptionId, sub.subscription_id));
-        expect(workers.length, "deliveries spread over several workers").to.be.greaterThan(1);
+          .where(
+            inArray(
+              webhookDeliveries.subscriptionId,
+              subscriptions.map((sub) => sub.subscription_id),
+            ),
+          );
+        const pools = new Set(workers.map((w) => w.worker!.replace(/-\d+$/, "")));
+        expect(pools.size, "both pools delivered").to.equal(2);
       } finally {
-        await other.stop();
-        await gw.webhooks.workers.stop();
+        await one.stop();
+        await two.stop();
         gw.webhooks.workers.start();
-        await gw.webhooks.subscriptions.remove(account, sub.subscription_id);
+        for (const sub of subscriptions) await gw.webhooks.subscriptions.remove(account, sub.subscription_id);
         await sink.stop();
       }
     });
