@@ -202,7 +202,9 @@ export class DeliveryWorkers {
         .select({
           id: d.subscriptionId,
           first: sql<number>`min(${d.nextAttemptAt})`,
-          live: sql<boolean>`exists (select 1 from ${webhookSubscriptions} s where s.subscription_id = ${d.subscriptionId})`,
+          // qualified by hand: in a select list drizzle writes a column without its table, which
+          // inside this subquery would name the subscription's own column (always true)
+          live: sql<boolean>`exists (select 1 from ${webhookSubscriptions} s where s.subscription_id = ${d}.${sql.identifier("subscription_id")})`,
         })
         .from(d)
         .where(
