@@ -15,6 +15,7 @@ import { accountRoutes } from "./account.js";
 import { accountAdminRoutes } from "./account-admin.js";
 import { adminRoutes } from "./admin.js";
 import { readRoutes } from "./read.js";
+import { computeUnitRoutes } from "./cu.js";
 import type { ReadRouteOptions } from "./read.js";
 import { verificationRoutes } from "./verification.js";
 import { writeRoutes } from "./write.js";
@@ -59,6 +60,7 @@ export interface ApiRouteOptions extends ReadRouteOptions {
 export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOptions) => {
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
+    await app.register(computeUnitRoutes, { model: options.model, prefix });
     await app.register(accountRoutes, {
       chains: options.chains,
       chainLabels: options.chainLabels,

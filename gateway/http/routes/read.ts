@@ -10,6 +10,7 @@ import { amountOf } from "../../api/amounts.js";
 import { ApiError, invalidParameter, notFound } from "../../api/errors.js";
 import * as format from "../../api/format.js";
 import * as s from "../../api/schemas.js";
+import { unitsOfProvider } from "./cu.js";
 
 export interface ReadRouteOptions {
   model: ReadModel;
@@ -45,125 +46,13 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     route.config = { ...route.config, cache: route.config?.cache ?? true };
   });
 
-  // --- compute units (reference set) and compute resources (short set: the same resource) ---
-  const minValue = { ...s.amountFilter, description: "only units worth at least this many whole sSTB" };
-  const maxValue = { ...s.amountFilter, description: "only units worth at most this many whole sSTB" };
-  const cuQuery = s.query({
-    provider_id: { ...s.addressParam, description: "only this provider's units (its chain address)" },
-    min_value: minValue,
-    max_value: maxValue,
-    ...s.paging,
-  });
-  const unitsDescription =
-    "Verified compute units, oldest first, filtered by provider and value. Each unit's `cu_value` is the " +
-    "sSTB its verification minted.";
-  const listUnits = (name: string) => async (request: FastifyRequest) => {
-    const q = request.query as { provider_id?: string; min_value?: number; max_value?: number } & Paging;
-    if (q.min_value !== undefined && q.max_value !== undefined && q.min_value > q.max_value) {
-      throw invalidParameter("min_value", "must not exceed max_value");
-    }
-    const { rows, total } = await model.listComputeUnits(
-      { providerId: q.provider_id, minValue: q.min_value, maxValue: q.max_value },
-      q,
-    );
-    return list(name, rows.map(format.computeUnitItem), total, q);
-  };
-  app.get(
-    "/cu/list",
-    {
-      schema: {
-        tags: ["compute units"],
-        summary: "List verified compute units",
-        description: unitsDescription,
-        querystring: cuQuery,
-        response: {
-          200: s.listEnvelope("compute_units", s.ComputeUnit, "A page of compute units"),
-          ...s.errors,
-        },
-      },
-    },
-    listUnits("compute_units"),
-  );
-  app.get(
-    "/compute-resources",
-    {
-      schema: {
-        tags: ["compute units"],
-        summary: "List compute resources (the short set's name for compute units)",
-        description: `${unitsDescription} The short set's name for \`/cu/list\`; the array is \`compute_resources\`.`,
-        querystring: cuQuery,
-        response: {
-          200: s.listEnvelope("compute_resources", s.ComputeUnit, "A page of compute resources"),
-          ...s.errors,
-        },
-      },
-    },
-    listUnits("compute_resources"),
-  );
-  const unitDetail = (param: string) => async (request: FastifyRequest) => {
-    const id = (request.params as Record<string, number>)[param];
-    const row = await model.computeUnit(id);
-    if (row === undefined) throw notFound("compute unit", id);
-    return ok(format.computeUnitDetail(row));
-  };
-  app.get(
-    "/cu/:cu_id",
-    {
-      schema: {
-        tags: ["compute units"],
-        summary: "A compute unit (detail form)",
-        description: "One verified compute unit with its owner, location and benchmark scores.",
-        params: s.params({ cu_id: { ...s.idParam, description: "the compute unit's id" } }),
-        response: { 200: s.envelope(s.ComputeUnitDetail, "The compute unit"), ...s.errors },
-      },
-    },
-    unitDetail("cu_id"),
-  );
-  app.get(
-    "/compute-resources/:resourceId",
-    {
-      schema: {
-        tags: ["compute units"],
-        summary: "A compute resource (the compute unit's detail form)",
-        description: "The short set's name for `/cu/{cu_id}`: one verified compute unit, detail form.",
-        params: s.params({ resourceId: { ...s.idParam, description: "the compute unit's id" } }),
-        response: { 200: s.envelope(s.ComputeUnitDetail, "The compute resource"), ...s.errors },
-      },
-    },
-    unitDetail("resourceId"),
-  );
-  const unitsOfProvider = async (request: FastifyRequest) => {
-    const { providerId } = request.params as { providerId: string };
-    const q = request.query as { min_value?: number; max_value?: number } & Paging;
-    if ((await model.provider(providerId)) === undefined) throw notFound("provider", providerId);
-    const { rows, total } = await model.listComputeUnits(
-      { providerId, minValue: q.min_value, maxValue: q.max_value },
-      q,
-    );
-    return list("compute_resources", rows.map(format.computeUnitItem), total, q);
-  };
-  const providerUnitsSchema = {
-    tags: ["compute units"],
-    description: "A provider's verified compute units, oldest first, filtered by value; 404 for an unknown provider.",
-    params: s.params({ providerId: { ...s.addressParam, description: "the provider's chain address" } }),
-    querystring: s.query({ min_value: minValue, max_value: maxValue, ...s.paging }),
-    response: {
-      200: s.listEnvelope("compute_resources", s.ComputeUnit, "A page of the provider's compute resources"),
-      ...s.errors,
-    },
-  };
-  app.get(
-    "/compute-resources/provider/:providerId",
-    { schema: { ...providerUnitsSchema, summary: "Compute resources of a provider" } },
-    unitsOfProvider,
-  );
+  // --- providers ---
+  const units = unitsOfProvider(model);
   app.get(
     "/providers/:providerId/compute-resources",
-    { schema: { ...providerUnitsSchema, tags: ["providers"], summary: "Compute resources of a provider" } },
-    unitsOfProvider,
+    { schema: { ...units.schema, tags: ["providers"], summary: "Compute resources of a provider" } },
+    units.handler,
   );
-
-  // --- providers ---
   const providerQuery = s.query({
     status: { type: "string", enum: ["active", "pending", "suspended"], description: "only providers in this status" },
     min_reputation: {
