@@ -1,15 +1,8 @@
-import { Contract, JsonRpcProvider, getAddress, parseUnits } from "ethers";
+import { getAddress } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
-import {
-  PROVIDER_STATUSES,
-  PROVIDER_TIERS,
-  REDEMPTION_STATUSES,
-  getContract,
-  quoteRedemption,
-} from "@compute-capacity/sdk";
-import type { DeployedChain, ProtocolClient } from "@compute-capacity/sdk";
+import { PROVIDER_STATUSES, PROVIDER_TIERS, REDEMPTION_STATUSES, quoteRedemption } from "@compute-capacity/sdk";
 import type { Db } from "../../store/db.js";
 import { LEASE_STATUS_FILTERS, listRedemptionViews } from "../../store/queries.js";
 import type { LeaseStatusFilter } from "../../store/queries.js";
@@ -20,39 +13,18 @@ import { DEPRECATED_AT, SUNSET } from "../deprecation.js";
 import { ApiError, notFound } from "../../api/errors.js";
 import { amount, redemption as redemptionView } from "../../api/format.js";
 import * as s from "../../api/schemas.js";
-import { accountOf } from "./read.js";
+import { collateralAmount, collateralToken } from "./primary.js";
+import type { PrimaryChain } from "./primary.js";
+import { accountOf } from "./replies.js";
 
 export interface AccountReadRouteOptions {
   db: Db;
-  /** The primary chain: redemptions and providers live there. */
-  primary: DeployedChain;
+  /** The primary chain read live: redemptions live there. */
+  primary: PrimaryChain;
 }
 
-/** An amount of the collateral token (its decimals are `collateral_token.decimals`): whole and exact. */
-function collateralAmount(name: string, what: string, whole: string) {
-  return {
-    [name]: {
-      type: "number",
-      description: `${what}: whole collateral tokens, a JSON number (\`${name}_base_units\` is exact)`,
-      examples: [Number(whole)],
-    },
-    [`${name}_base_units`]: s.baseUnitsString(
-      `${what}: exact, in the collateral token's base units (\`collateral_token.decimals\`)`,
-      parseUnits(whole, 6).toString(),
-    ),
-  };
-}
 const nullableString = (description: string, example: string) =>
   ({ type: ["string", "null"], description, examples: [example] }) as const;
-const collateralToken = s.object(
-  {
-    address: { ...s.addressParam, description: "the token's address", examples: [s.EXAMPLE.contract] },
-    symbol: { type: "string", description: "its symbol", examples: ["USDC"] },
-    decimals: { type: "integer", description: "its decimals", examples: [6] },
-  },
-  "the provider registry's collateral token",
-);
-
 /** A redemption as its user and provider see it: the spec's fields plus the terms and the dispute. */
 const accountRedemptionSchema = s.object(
   {
@@ -123,23 +95,6 @@ const quoteSchema = s.object(
 const quoteExample = { ...(exampleOf(quoteSchema) as object), refusal: null };
 const RedemptionQuote = component("RedemptionQuote", quoteSchema, quoteExample);
 
-const collateralSchema = s.object(
-  {
-    provider_id: { ...s.addressParam, description: "the provider" },
-    status: { type: "string", enum: [...PROVIDER_STATUSES], description: "the provider's status" },
-    tier: { type: "string", enum: [...PROVIDER_TIERS], description: "the provider's quality tier" },
-    collateral_token: collateralToken,
-    ...collateralAmount("free_collateral", "collateral not locked", "600"),
-    ...collateralAmount("locked_collateral", "collateral locked by open redemptions", "15"),
-    ...collateralAmount("required_collateral", "what the provider's available capacity requires", "540"),
-    ...s.sstbAmount("available_cu_value", "capacity free for new redemptions", "450"),
-    ...s.sstbAmount("total_cu_value", "verified capacity not yet retired", "500"),
-    staked_until: { ...s.unix, description: "Unix seconds: the provider's stake ends" },
-  },
-  "A provider's collateral (free and locked) and capacity, live from the registry.",
-);
-const ProviderCollateral = component("ProviderCollateral", collateralSchema, exampleOf(collateralSchema));
-
 const accessDetailsSchema = s.object(
   {
     redemption_id: { type: "string", description: "the redemption", examples: ["7"] },
@@ -155,7 +110,6 @@ const accessDetailsSchema = s.object(
 );
 const AccessDetailsEnvelope = component("AccessDetailsEnvelope", accessDetailsSchema, exampleOf(accessDetailsSchema));
 
-const ERC20_METADATA = ["function decimals() view returns (uint8)", "function symbol() view returns (string)"];
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 /**
@@ -166,32 +120,9 @@ const ok = <T>(data: T) => ({ success: true as const, data });
  * primary chain through the SDK; lists come from the indexed store.
  */
 export async function accountReadRoutes(app: FastifyInstance, options: AccountReadRouteOptions): Promise<void> {
-  const { db, primary } = options;
-  const rpc = new JsonRpcProvider(primary.rpcUrl, primary.chainId, { staticNetwork: true });
-  app.addHook("onClose", async () => rpc.destroy());
-  const client: ProtocolClient = { runner: rpc, chainId: BigInt(primary.chainId!), addresses: primary.contracts };
-  let token: Promise<{ address: string; symbol: string; decimals: number }> | undefined;
-  const collateralTokenOf = () =>
-    (token ??= (async () => {
-      const address = await getContract(client, "ProviderRegistry").collateralToken();
-      const erc20 = new Contract(address, ERC20_METADATA, rpc);
-      const [symbol, decimals] = await Promise.all([
-        erc20.symbol() as Promise<string>,
-        erc20.decimals() as Promise<bigint>,
-      ]);
-      return { address, symbol, decimals: Number(decimals) };
-    })().catch((error: unknown) => {
-      token = undefined;
-      throw error;
-    }));
-  const live = async <T>(read: () => Promise<T>): Promise<T> => {
-    try {
-      return await read();
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError("internal_error", "the primary chain could not be read", { reason: "chain_unavailable" });
-    }
-  };
+  const { db } = options;
+  const { deployed: primary, client, live } = options.primary;
+  const collateralTokenOf = () => options.primary.collateralToken();
 
   app.get(
     "/redemptions",
@@ -386,41 +317,6 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
         provider_status: r.provider.status,
         ...amount("provider_available_cu_value", r.provider.availableCU),
         refusal: r.refusal === "" ? null : r.refusal,
-      });
-    },
-  );
-
-  app.get(
-    "/providers/:providerId/collateral",
-    {
-      schema: {
-        tags: ["providers"],
-        summary: "A provider's collateral (free and locked) and capacity, live from the registry",
-        description:
-          "Read live from the provider registry: free and locked collateral, what the available capacity " +
-          "requires, the capacity and the end of the stake.",
-        params: s.params({ providerId: { ...s.addressParam, description: "the provider's chain address" } }),
-        response: { 200: s.envelope(ProviderCollateral, "The provider's collateral"), ...s.errors },
-      },
-    },
-    async (request) => {
-      const providerId = getAddress((request.params as { providerId: string }).providerId);
-      const registry = getContract(client, "ProviderRegistry");
-      const [account, token] = await live(() => Promise.all([registry.accountOf(providerId), collateralTokenOf()]));
-      if (Number(account.status) === 0) throw notFound("provider", providerId);
-      const required = await live(() => registry.requiredCollateral(account.availableCU));
-      const c = <N extends string>(name: N, value: bigint) => amount(name, value, token.decimals);
-      return ok({
-        provider_id: providerId,
-        status: PROVIDER_STATUSES[Number(account.status)],
-        tier: PROVIDER_TIERS[Number(account.tier)],
-        collateral_token: token,
-        ...c("free_collateral", account.freeCollateral),
-        ...c("locked_collateral", account.lockedCollateral),
-        ...c("required_collateral", required),
-        ...amount("available_cu_value", account.availableCU),
-        ...amount("total_cu_value", account.totalCU),
-        staked_until: Number(account.stakedUntil),
       });
     },
   );

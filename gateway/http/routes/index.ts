@@ -16,6 +16,8 @@ import { accountAdminRoutes } from "./account-admin.js";
 import { adminRoutes } from "./admin.js";
 import { readRoutes } from "./read.js";
 import { computeUnitRoutes } from "./cu.js";
+import { providerRoutes } from "./providers.js";
+import { primaryChain } from "./primary.js";
 import type { ReadRouteOptions } from "./read.js";
 import { verificationRoutes } from "./verification.js";
 import { writeRoutes } from "./write.js";
@@ -58,9 +60,13 @@ export interface ApiRouteOptions extends ReadRouteOptions {
  * the OpenAPI document itself, the portal, and the admin routes.
  */
 export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOptions) => {
+  // the routes that read the primary chain live share one connection to it
+  const primary = options.primary !== undefined && options.db !== undefined ? primaryChain(options.primary) : undefined;
+  if (primary !== undefined) app.addHook("onClose", async () => primary.close());
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
     await app.register(computeUnitRoutes, { model: options.model, prefix });
+    await app.register(providerRoutes, { model: options.model, ...(primary === undefined ? {} : { primary }), prefix });
     await app.register(accountRoutes, {
       chains: options.chains,
       chainLabels: options.chainLabels,
@@ -74,8 +80,8 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
       const { sessions, usage, db } = options;
       await app.register(sessionRoutes, { sessions, keys: options.keys, usage, db, prefix });
     }
-    if (options.primary !== undefined && options.db !== undefined) {
-      await app.register(accountReadRoutes, { db: options.db, primary: options.primary, prefix });
+    if (primary !== undefined && options.db !== undefined) {
+      await app.register(accountReadRoutes, { db: options.db, primary, prefix });
     }
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }

@@ -1,5 +1,5 @@
 import { ZeroAddress } from "ethers";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
 import type { DeployedChain } from "@compute-capacity/sdk";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
@@ -7,10 +7,11 @@ import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
 import type { ReadModel } from "../../store/queries.js";
 import { amountOf } from "../../api/amounts.js";
-import { ApiError, invalidParameter, notFound } from "../../api/errors.js";
+import { invalidParameter, notFound } from "../../api/errors.js";
 import * as format from "../../api/format.js";
 import * as s from "../../api/schemas.js";
-import { unitsOfProvider } from "./cu.js";
+import { accountOf, list, ok } from "./replies.js";
+import type { Paging } from "./replies.js";
 
 export interface ReadRouteOptions {
   model: ReadModel;
@@ -19,20 +20,6 @@ export interface ReadRouteOptions {
   chainLabels: Record<string, string>;
   /** Live fee quotes from the source chain's bridge. */
   bridgeFees: Pick<BridgeFeeQuoter, "quote">;
-}
-
-type Paging = { page: number; limit: number };
-
-const list = (name: string, rows: unknown[], total: number, paging: Paging) => ({
-  success: true as const,
-  data: { [name]: rows, total, page: paging.page, limit: paging.limit },
-});
-const ok = <T>(data: T) => ({ success: true as const, data });
-
-/** The API key's account (routes behind authentication always have one). */
-export function accountOf(request: FastifyRequest): string {
-  if (request.apiKey === undefined) throw new ApiError("authentication_error", "an API key is required");
-  return request.apiKey.account;
 }
 
 /**
@@ -45,62 +32,6 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
   app.addHook("onRoute", (route) => {
     route.config = { ...route.config, cache: route.config?.cache ?? true };
   });
-
-  // --- providers ---
-  const units = unitsOfProvider(model);
-  app.get(
-    "/providers/:providerId/compute-resources",
-    { schema: { ...units.schema, tags: ["providers"], summary: "Compute resources of a provider" } },
-    units.handler,
-  );
-  const providerQuery = s.query({
-    status: { type: "string", enum: ["active", "pending", "suspended"], description: "only providers in this status" },
-    min_reputation: {
-      type: "number",
-      minimum: 0,
-      maximum: 100,
-      description: "only providers at least this reputable (0..100)",
-    },
-    location: { type: "string", minLength: 1, maxLength: 100, description: "only providers in this country or region" },
-    ...s.paging,
-  });
-  const listProviders = async (request: FastifyRequest) => {
-    const q = request.query as { status?: string; min_reputation?: number; location?: string } & Paging;
-    const { rows, total } = await model.listProviders(
-      { status: q.status, minReputation: q.min_reputation, location: q.location },
-      q,
-    );
-    return list("providers", rows.map(format.providerItem), total, q);
-  };
-  const providerList = {
-    tags: ["providers"],
-    summary: "List providers",
-    description:
-      "Registered providers, best reputation first, filtered by status, reputation and location. `/providers` " +
-      "is the short set's name of `/providers/list`.",
-    querystring: providerQuery,
-    response: { 200: s.listEnvelope("providers", s.Provider, "A page of providers"), ...s.errors },
-  };
-  app.get("/providers/list", { schema: providerList }, listProviders);
-  app.get("/providers", { schema: providerList }, listProviders);
-  app.get(
-    "/providers/:providerId",
-    {
-      schema: {
-        tags: ["providers"],
-        summary: "A provider (detail form)",
-        description: "One provider with its registration, contact, declared hardware and statistics.",
-        params: s.params({ providerId: { ...s.addressParam, description: "the provider's chain address" } }),
-        response: { 200: s.envelope(s.ProviderDetail, "The provider"), ...s.errors },
-      },
-    },
-    async (request) => {
-      const { providerId } = request.params as { providerId: string };
-      const row = await model.provider(providerId);
-      if (row === undefined) throw notFound("provider", providerId);
-      return ok(format.providerDetail(row));
-    },
-  );
 
   // --- redemptions (short set) ---
   app.get(

@@ -9,7 +9,7 @@ import { component, exampleOf } from "../../api/components.js";
 import { invalidParameter } from "../../api/errors.js";
 import * as s from "../../api/schemas.js";
 import { FREE_TEXT } from "../../api/text.js";
-import { accountOf } from "./read.js";
+import { accountOf } from "./replies.js";
 
 export interface WriteRouteOptions {
   writes: WriteService;
