@@ -17,6 +17,7 @@ import { adminRoutes } from "./admin.js";
 import { readRoutes } from "./read.js";
 import { computeUnitRoutes } from "./cu.js";
 import { providerRoutes } from "./providers.js";
+import { redemptionRoutes } from "./redemptions.js";
 import { primaryChain } from "./primary.js";
 import type { ReadRouteOptions } from "./read.js";
 import { verificationRoutes } from "./verification.js";
@@ -25,7 +26,6 @@ import { webhookRoutes } from "./webhooks.js";
 import { portalRoutes } from "./portal.js";
 import type { PortalRouteOptions } from "./portal.js";
 import { sessionRoutes } from "./session.js";
-import { accountReadRoutes } from "./account-reads.js";
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
 export const PREFIXES = ["/api/v1", "/v1"] as const;
@@ -67,6 +67,12 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
     await app.register(readRoutes, { ...options, prefix });
     await app.register(computeUnitRoutes, { model: options.model, prefix });
     await app.register(providerRoutes, { model: options.model, ...(primary === undefined ? {} : { primary }), prefix });
+    await app.register(redemptionRoutes, {
+      model: options.model,
+      ...(primary === undefined || options.db === undefined ? {} : { account: { db: options.db, primary } }),
+      ...(options.writes === undefined ? {} : { writes: options.writes }),
+      prefix,
+    });
     await app.register(accountRoutes, {
       chains: options.chains,
       chainLabels: options.chainLabels,
@@ -79,9 +85,6 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
     if (options.sessions !== undefined && options.usage !== undefined && options.db !== undefined) {
       const { sessions, usage, db } = options;
       await app.register(sessionRoutes, { sessions, keys: options.keys, usage, db, prefix });
-    }
-    if (primary !== undefined && options.db !== undefined) {
-      await app.register(accountReadRoutes, { db: options.db, primary, prefix });
     }
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }

@@ -33,28 +33,6 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     route.config = { ...route.config, cache: route.config?.cache ?? true };
   });
 
-  // --- redemptions (short set) ---
-  app.get(
-    "/redemptions/:redemptionId",
-    {
-      schema: {
-        tags: ["redemptions"],
-        summary: "A redemption, its status, its lease and the user's access key",
-        description:
-          "One redemption as the indexer last saw it: its status, deadline, outcome times, the lease it belongs " +
-          "to and the access key the user registered. Readable by any key (redemptions are public on-chain).",
-        params: s.params({ redemptionId: { ...s.idParam, description: "the on-chain redemption id" } }),
-        response: { 200: s.envelope(s.Redemption, "The redemption"), ...s.errors },
-      },
-    },
-    async (request) => {
-      const { redemptionId } = request.params as { redemptionId: number };
-      const view = await model.redemption(redemptionId);
-      if (view === undefined) throw notFound("redemption", redemptionId);
-      return ok(format.redemption(view));
-    },
-  );
-
   // --- sSTB balance of the key's account (short set) ---
   app.get(
     "/sstb/balance",
