@@ -18,10 +18,10 @@ import { readRoutes } from "./read.js";
 import { computeUnitRoutes } from "./cu.js";
 import { providerRoutes } from "./providers.js";
 import { redemptionRoutes } from "./redemptions.js";
+import { sstbRoutes } from "./sstb.js";
 import { primaryChain } from "./primary.js";
 import type { ReadRouteOptions } from "./read.js";
 import { verificationRoutes } from "./verification.js";
-import { writeRoutes } from "./write.js";
 import { webhookRoutes } from "./webhooks.js";
 import { portalRoutes } from "./portal.js";
 import type { PortalRouteOptions } from "./portal.js";
@@ -73,6 +73,12 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
       ...(options.writes === undefined ? {} : { writes: options.writes }),
       prefix,
     });
+    await app.register(sstbRoutes, {
+      model: options.model,
+      chains: options.chains,
+      ...(options.writes === undefined ? {} : { writes: options.writes }),
+      prefix,
+    });
     await app.register(accountRoutes, {
       chains: options.chains,
       chainLabels: options.chainLabels,
@@ -80,7 +86,6 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
       prefix,
     });
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
-    if (options.writes !== undefined) await app.register(writeRoutes, { writes: options.writes, prefix });
     if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });
     if (options.sessions !== undefined && options.usage !== undefined && options.db !== undefined) {
       const { sessions, usage, db } = options;

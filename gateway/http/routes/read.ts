@@ -33,36 +33,6 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     route.config = { ...route.config, cache: route.config?.cache ?? true };
   });
 
-  // --- sSTB balance of the key's account (short set) ---
-  app.get(
-    "/sstb/balance",
-    {
-      schema: {
-        tags: ["sSTB"],
-        summary: "sSTB balance of the API key's account, per chain and in total",
-        description: "The indexed sSTB balance of the key's account on every chain of the deployment, and their sum.",
-        querystring: s.query({}),
-        response: { 200: s.envelope(s.SstbBalance, "The account's balance"), ...s.errors },
-      },
-      config: { cache: false },
-    },
-    async (request) => {
-      const account = accountOf(request);
-      const rows = await model.balancesOf(account);
-      const byChainId = new Map(options.chains.map((c) => [c.chainId, c.chain]));
-      const total = rows.reduce((sum, r) => sum + BigInt(r.balance), 0n);
-      return ok({
-        account,
-        ...format.amount("sstb_balance", total),
-        balances: rows.map((r) => ({
-          chain: byChainId.get(r.chainId) ?? String(r.chainId),
-          native_chain_id: r.chainId,
-          ...format.amount("sstb_balance", r.balance),
-        })),
-      });
-    },
-  );
-
   // --- verification: GET /verification/:verification_id is in routes/verification.ts ---
 
   // --- marketplace (reference set): open positions of the three markets ---
