@@ -11,7 +11,6 @@ import type { VerificationService } from "../../verification/service.js";
 import type { SubscriptionService } from "../../webhooks/subscriptions.js";
 import type { WriteService } from "../../writes/operations.js";
 import { accountRoutes } from "./account.js";
-import { accountAdminRoutes } from "./account-admin.js";
 import { adminRoutes } from "./admin.js";
 import { bridgeRoutes } from "./bridge.js";
 import type { BridgeRouteOptions } from "./bridge.js";
@@ -84,6 +83,5 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   if (options.portal !== undefined) await app.register(portalRoutes, options.portal);
-  await app.register(adminRoutes, { keys });
-  await app.register(accountAdminRoutes, { keys, accounts: options.accounts, webhooks: options.webhooks });
+  await app.register(adminRoutes, { keys, accounts: options.accounts, webhooks: options.webhooks });
 });
