@@ -18,7 +18,6 @@ import type { Specifications, WriteService } from "../../writes/operations.js";
 import { amountOf } from "../../api/amounts.js";
 import { component, exampleOf } from "../../api/components.js";
 import { ApiError, invalidParameter, notFound } from "../../api/errors.js";
-import * as format from "../../api/format.js";
 import { amount, redemption as redemptionView } from "../../api/format.js";
 import * as s from "../../api/schemas.js";
 import { FREE_TEXT } from "../../api/text.js";
@@ -223,7 +222,7 @@ export async function redemptionRoutes(app: FastifyInstance, options: Redemption
         description:
           "One redemption as the indexer last saw it: its status, deadline, outcome times, the lease it belongs " +
           "to and the access key the user registered. Readable by any key (redemptions are public on-chain).",
-        params: s.params({ redemptionId: { ...s.idParam, description: "the on-chain redemption id" } }),
+        params: redemptionIdParams,
         response: { 200: s.envelope(s.Redemption, "The redemption"), ...s.errors },
       },
       config: { cache: true },
@@ -232,7 +231,7 @@ export async function redemptionRoutes(app: FastifyInstance, options: Redemption
       const { redemptionId } = request.params as { redemptionId: number };
       const view = await model.redemption(redemptionId);
       if (view === undefined) throw notFound("redemption", redemptionId);
-      return ok(format.redemption(view));
+      return ok(redemptionView(view));
     },
   );
 
@@ -332,7 +331,7 @@ export async function redemptionRoutes(app: FastifyInstance, options: Redemption
           description:
             "The envelope of the fulfilment, for the redemption's user (who opens it with the access key) or its " +
             "provider; any other account is refused with authorization_error.",
-          params: s.params({ redemptionId: { ...s.idParam, description: "the on-chain redemption id" } }),
+          params: redemptionIdParams,
           response: { 200: s.envelope(AccessDetailsEnvelope, "The access-details envelope"), ...s.errors },
         },
       },
