@@ -10,25 +10,27 @@ import type { Db } from "../../store/db.js";
 import type { VerificationService } from "../../verification/service.js";
 import type { SubscriptionService } from "../../webhooks/subscriptions.js";
 import type { WriteService } from "../../writes/operations.js";
-// in this order: the schemas these modules name are listed in the document in the order they load
 import { accountRoutes } from "./account.js";
-import { accountAdminRoutes } from "./account-admin.js";
 import { adminRoutes } from "./admin.js";
-import { readRoutes } from "./read.js";
-import type { ReadRouteOptions } from "./read.js";
-import { verificationRoutes } from "./verification.js";
-import { writeRoutes } from "./write.js";
-import { webhookRoutes } from "./webhooks.js";
+import { bridgeRoutes } from "./bridge.js";
+import type { BridgeRouteOptions } from "./bridge.js";
+import { computeUnitRoutes } from "./cu.js";
+import { marketplaceRoutes } from "./marketplace.js";
 import { portalRoutes } from "./portal.js";
 import type { PortalRouteOptions } from "./portal.js";
+import { primaryChain } from "./primary.js";
+import { providerRoutes } from "./providers.js";
+import { redemptionRoutes } from "./redemptions.js";
 import { sessionRoutes } from "./session.js";
-import { accountReadRoutes } from "./account-reads.js";
+import { sstbRoutes } from "./sstb.js";
+import { verificationRoutes } from "./verification.js";
+import { webhookRoutes } from "./webhooks.js";
 
 /** The API's two path prefixes: every route answers under both (DESIGN.md section 9). */
 export const PREFIXES = ["/api/v1", "/v1"] as const;
 
 /** What the routes serve: a part that is absent leaves its routes out. */
-export interface ApiRouteOptions extends ReadRouteOptions {
+export interface ApiRouteOptions extends BridgeRouteOptions {
   keys: KeyService;
   /** `devnet`, `testnet` or `mainnet`, as `/deployment` shows it. */
   environment?: string;
@@ -53,35 +55,33 @@ export interface ApiRouteOptions extends ReadRouteOptions {
 }
 
 /**
- * Every route of the API under both prefixes (in this order: the OpenAPI document lists them so),
- * the OpenAPI document itself, the portal, and the admin routes.
+ * Every route of the API under both prefixes, one plugin per resource, each given the services its
+ * routes need (an absent service leaves its routes out); the OpenAPI document itself; the portal;
+ * the admin routes. The document lists paths and schemas in the order they are registered and
+ * loaded: that order is not part of the API (the snapshot test compares the document as a JSON value).
  */
 export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOptions) => {
+  const { model, chains, chainLabels, bridgeFees, keys, writes, db } = options;
+  // the routes that read the primary chain live (redemptions, a provider's collateral) share one connection
+  const primary = options.primary !== undefined && db !== undefined ? primaryChain(options.primary) : undefined;
+  if (primary !== undefined) app.addHook("onClose", async () => primary.close());
+  const account = primary === undefined || db === undefined ? undefined : { db, primary };
+
   for (const prefix of PREFIXES) {
-    await app.register(readRoutes, { ...options, prefix });
-    await app.register(accountRoutes, {
-      chains: options.chains,
-      chainLabels: options.chainLabels,
-      ...(options.environment === undefined ? {} : { environment: options.environment }),
-      prefix,
-    });
+    await app.register(computeUnitRoutes, { model, prefix });
+    await app.register(providerRoutes, { model, primary, prefix });
+    await app.register(redemptionRoutes, { model, account, writes, prefix });
+    await app.register(sstbRoutes, { model, chains, writes, prefix });
+    await app.register(marketplaceRoutes, { model, prefix });
+    await app.register(bridgeRoutes, { model, chains, chainLabels, bridgeFees, prefix });
+    await app.register(accountRoutes, { chains, chainLabels, environment: options.environment, prefix });
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
-    if (options.writes !== undefined) await app.register(writeRoutes, { writes: options.writes, prefix });
     if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });
-    if (options.sessions !== undefined && options.usage !== undefined && options.db !== undefined) {
-      const { sessions, usage, db } = options;
-      await app.register(sessionRoutes, { sessions, keys: options.keys, usage, db, prefix });
-    }
-    if (options.primary !== undefined && options.db !== undefined) {
-      await app.register(accountReadRoutes, { db: options.db, primary: options.primary, prefix });
+    if (options.sessions !== undefined && options.usage !== undefined && db !== undefined) {
+      await app.register(sessionRoutes, { sessions: options.sessions, keys, usage: options.usage, db, prefix });
     }
     app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
   }
   if (options.portal !== undefined) await app.register(portalRoutes, options.portal);
-  await app.register(adminRoutes, { keys: options.keys });
-  await app.register(accountAdminRoutes, {
-    keys: options.keys,
-    accounts: options.accounts,
-    webhooks: options.webhooks,
-  });
+  await app.register(adminRoutes, { keys, accounts: options.accounts, webhooks: options.webhooks });
 });

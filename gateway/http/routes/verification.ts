@@ -1,11 +1,12 @@
 import { Ajv } from "ajv";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
 import type { AttestationJson, SignedBenchmarkReport } from "@compute-capacity/sdk";
 import type { VerificationService } from "../../verification/service.js";
-import { ApiError, notFound } from "../../api/errors.js";
+import { notFound } from "../../api/errors.js";
 import * as s from "../../api/schemas.js";
 import { object } from "../../api/schemas.js";
+import { accountOf, ok } from "./replies.js";
 
 export interface VerificationRouteOptions {
   verification: VerificationService;
@@ -68,13 +69,6 @@ const cosignBody = object(
  */
 const strict = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
 const strictCompiler = ({ schema }: { schema: object }) => strict.compile(schema);
-
-function accountOf(request: FastifyRequest): string {
-  if (request.apiKey === undefined) throw new ApiError("authentication_error", "an API key is required");
-  return request.apiKey.account;
-}
-
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 /**
  * Verification (reference set): submit a benchmark report, co-sign another operator's attestation,

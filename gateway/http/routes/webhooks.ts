@@ -1,12 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
-import { ApiError } from "../../api/errors.js";
 import { component, exampleOf } from "../../api/components.js";
 import * as s from "../../api/schemas.js";
 import { EVENT_SCHEMAS } from "../../webhooks/catalogue.js";
 import { DELIVERY_EVENTS, TEST_EVENT, WEBHOOK_EVENTS } from "../../webhooks/event-names.js";
 import { DELIVERY_STATUSES, MAX_ROTATION_WINDOW_SECONDS, MAX_URL_LENGTH } from "../../webhooks/subscriptions.js";
 import type { CreateSubscription, SubscriptionService } from "../../webhooks/subscriptions.js";
+import { accountOf, ok } from "./replies.js";
 
 const unix = { type: "integer", description: "Unix seconds", examples: [s.EXAMPLE.time] } as const;
 const nullableUnix = (description: string) =>
@@ -196,13 +196,6 @@ const createBody = {
 } as const;
 /** Routes whose POST takes no body: an empty object at most. */
 const noBody = { type: ["object", "null"], additionalProperties: false, properties: {} } as const;
-
-function accountOf(request: FastifyRequest): string {
-  if (request.apiKey === undefined) throw new ApiError("authentication_error", "an API key is required");
-  return request.apiKey.account;
-}
-
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 /**
  * Webhook subscriptions of the API key's account (issue 13, "Webhooks"): create, list, read,
