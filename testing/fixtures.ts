@@ -397,6 +397,11 @@ export interface GatewayProcess {
   pid: number;
   /** Everything it printed so far. */
   output(): string;
+  /**
+   * Resolves once `/readyz` answers 200 (the database answers and every indexer has caught up), as
+   * a load balancer would wait before it routes traffic; throws with the last report after `timeoutMs`.
+   */
+  ready(timeoutMs?: number): Promise<void>;
   /** SIGKILL, then resolves once it is gone. */
   kill(): Promise<void>;
   /** Sends `signal` (SIGTERM: a graceful stop) and resolves with how it exited and when. */
@@ -426,7 +431,11 @@ export async function spawnGatewayProcess(
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start: ${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      // not left running behind a failed test
+      child.kill("SIGKILL");
+      reject(new Error(`the gateway did not start within 60 s: ${output}`));
+    }, 60_000);
     const onData = (c: Buffer) => {
       output += c.toString();
       const started = /Gateway on (https?:\/\/[^\s"]+)/.exec(output);
@@ -443,6 +452,20 @@ export async function spawnGatewayProcess(
     url,
     pid: child.pid!,
     output: () => output,
+    async ready(timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      let last = "no answer";
+      for (;;) {
+        const answer = await fetch(`${url}/readyz`).then(
+          async (r) => ({ status: r.status, text: await r.text() }),
+          (error: Error) => ({ status: 0, text: error.message }),
+        );
+        if (answer.status === 200) return;
+        last = `${answer.status} ${answer.text}`;
+        if (Date.now() > until) throw new Error(`the gateway was not ready after ${timeoutMs} ms: ${last}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async kill() {
       child.kill("SIGKILL");
       await exited;

@@ -91,10 +91,15 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
     receiver.delayMs = 400;
     receiver.received.length = 0;
     const gateway = await spawnGatewayProcess(env);
+    // a load balancer routes traffic to it once it is ready (its indexer caught up), not before
+    await gateway.ready();
     const outcomes: Outcome[] = [];
     const queued: string[] = []; // the test events the gateway accepted (202)
-    let outOfRotation = false; // the "load balancer" saw /readyz answer 503
+    let outOfRotation = false; // the "load balancer" saw /readyz answer 503 after the signal
     let readyzSaw503At = 0;
+    let signalledAt = Number.POSITIVE_INFINITY;
+    let exited = false; // (a failure's safety: the loops below end with the process at the latest)
+    const notReadyBefore: string[] = []; // 503s before the signal: a ready gateway under load flapped
     const call = async (what: string, method: string, p: string, headers: Record<string, string> = {}) => {
       try {
         const response = await fetch(gateway.url + p, {
@@ -109,9 +114,12 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
       }
     };
     const monitor = (async () => {
-      while (!outOfRotation) {
+      while (!outOfRotation && !exited) {
+        const asked = Date.now();
         const probe = await fetch(`${gateway.url}/readyz`).catch(() => undefined);
-        if (probe?.status === 503) {
+        const text = await probe?.text();
+        if (probe?.status === 503 && asked < signalledAt) notReadyBefore.push(text ?? "");
+        else if (probe?.status === 503) {
           outOfRotation = true;
           readyzSaw503At = Date.now();
         }
@@ -120,7 +128,7 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
     })();
     let sequence = 0;
     const clients = Array.from({ length: 6 }, async (_, i) => {
-      while (!outOfRotation) {
+      while (!outOfRotation && !exited) {
         if (i < 2) await call("read", "GET", "/api/v1/cu/list?limit=5");
         else if (i < 4) await call("read", "GET", "/api/v1/providers/list");
         else {
@@ -133,15 +141,21 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
     // depends on the machine, not on what is tested)
     const loaded = Date.now();
     while (queued.length < 4 || outcomes.filter((o) => o.what === "read").length < 10) {
-      if (Date.now() - loaded > 60_000)
+      if (Date.now() - loaded > 60_000) {
+        exited = true;
+        await gateway.kill();
         throw new Error(`no load after 60 s: ${JSON.stringify(outcomes.filter((o) => o.what !== "read").slice(0, 5))}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    signalledAt = Date.now();
     const exit = gateway.terminate("SIGTERM");
     const { code, ms } = await exit;
+    exited = true;
     await Promise.all([monitor, ...clients]);
 
     expect(code, gateway.output()).to.equal(0);
+    expect(notReadyBefore, "/readyz answered 503 under load before the signal").to.deep.equal([]);
     expect(ms).to.be.below(1_500 + 20_000);
     expect(readyzSaw503At, "the load balancer saw /readyz go 503 before the exit").to.be.greaterThan(0);
     const failed = outcomes.filter((o) => o.status === "failed" || o.status >= 500);
