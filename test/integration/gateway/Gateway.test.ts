@@ -1,7 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 
 import { expect } from "chai";
@@ -15,7 +14,6 @@ import { createLogger } from "../../../gateway/observability/log.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { ReadModel } from "../../../gateway/store/queries.js";
-import { freePort } from "../../../devnet/local-node.js";
 import { BridgeFeeQuoter } from "../../../gateway/chain/bridge-fees.js";
 import {
   ROLE,
@@ -28,6 +26,7 @@ import {
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
+import { LocalRedis, REDIS_SERVER } from "../../helpers/redis.js";
 import { TestReceiver } from "../../../testing/local-servers.js";
 
 const STATUS = ["none", "pending", "active", "suspended"];
@@ -735,28 +734,15 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
 
   // With REDIS_URL, instances share the counters: two gateways in front of one store and one Redis
   // allow a key its limit once in total (runs where redis-server is installed; .ci/run installs it)
-  const redisServer = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
-  if (redisServer !== undefined) {
+  if (REDIS_SERVER !== undefined) {
     describe("rate limits shared through Redis (REDIS_URL)", function () {
       it("counts a key's requests across two gateway instances", async function () {
-        const port = await freePort();
-        const server = spawn(
-          redisServer,
-          ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
-          {
-            stdio: "ignore",
-          },
-        );
+        const server = await LocalRedis.start();
         const clients: Redis[] = [];
         const apps: Array<Awaited<ReturnType<typeof buildApp>>> = [];
         try {
           for (let i = 0; i < 2; i++) {
-            const redis = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: 1 });
-            redis.on("error", () => {}); // refused until redis-server listens
-            await redis.ping().catch(async () => {
-              await new Promise((r) => setTimeout(r, 500));
-              await redis.ping();
-            });
+            const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
             clients.push(redis);
             const app = await buildApp({
               model: new ReadModel(gw.store.db, 42161),
@@ -785,7 +771,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         } finally {
           for (const app of apps) await app.close();
           for (const c of clients) c.disconnect();
-          server.kill();
+          server.stop();
         }
       });
     });

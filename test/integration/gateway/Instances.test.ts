@@ -1,22 +1,18 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 
 import { expect } from "chai";
 import { eq } from "drizzle-orm";
-import { Redis } from "ioredis";
 
 import { KeyService } from "../../../gateway/auth/keys.js";
 import { openStore } from "../../../gateway/store/db.js";
 import { webhookDeliveries } from "../../../gateway/store/schema.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
-import { freePort } from "../../../devnet/local-node.js";
 import { ROLE, spawnGatewayProcess, startLiveDeployment } from "../../../testing/fixtures.js";
 import type { GatewayProcess, LiveDeployment } from "../../../testing/fixtures.js";
 import { TestReceiver } from "../../../testing/local-servers.js";
 import { PrivatePostgres } from "../../helpers/postgres.js";
+import { LocalRedis } from "../../helpers/redis.js";
 
 const JWT_SECRET = "instances-test-secret-of-at-least-32-chars";
 
@@ -30,46 +26,17 @@ interface Outcome {
   reason?: string;
 }
 
-/** Starts redis-server on a free port (installed on CI by .ci/run). */
-async function startRedis(): Promise<{ url: string; stop(): void }> {
-  const binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => existsSync(p));
-  if (binary === undefined) throw new Error("redis-server is needed for this test (apt-get install redis-server)");
-  const port = await freePort();
-  const server: ChildProcess = spawn(
-    binary,
-    ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
-    {
-      stdio: "ignore",
-    },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-  client.on("error", () => {});
-  for (let i = 0; ; i++) {
-    try {
-      await client.connect();
-      await client.ping();
-      break;
-    } catch (error) {
-      if (i > 40) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  client.disconnect();
-  return { url, stop: () => void server.kill() };
-}
-
 describe("Two gateway instances on one PostgreSQL and one Redis, one killed under load (real processes)", function () {
   this.timeout(600_000);
   let live: LiveDeployment;
   let postgres: PrivatePostgres;
-  let redis: { url: string; stop(): void };
+  let redis: LocalRedis;
   const receiver = new TestReceiver();
 
   before(async function () {
     live = await startLiveDeployment("instances", { satellite: false });
     postgres = await PrivatePostgres.create();
-    redis = await startRedis();
+    redis = await LocalRedis.start();
     await receiver.start();
   });
 
@@ -119,6 +86,8 @@ describe("Two gateway instances on one PostgreSQL and one Redis, one killed unde
       a: await spawnGatewayProcess(env("a")),
       b: await spawnGatewayProcess(env("b")),
     };
+    // both in rotation (their indexers caught up) before the load starts
+    await Promise.all([gateways.a.ready(), gateways.b.ready()]);
     let killed = false;
     const outcomes: Outcome[] = [];
     const queuedTests: string[] = [];
