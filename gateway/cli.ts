@@ -202,6 +202,8 @@ async function serve(config: GatewayConfig): Promise<number> {
     },
     `Gateway on ${gateway.url} (${gateway.store.kind}: ${gateway.store.location})`,
   );
+  // the start line at once (a process manager or a test waits for it), not with the next chunk
+  logger.flush();
   const delayMs = config.shutdownDelayMs ?? 0;
   const timeoutMs = config.shutdownTimeoutMs ?? 30_000;
   // SIGTERM or SIGINT: the graceful stop, bounded (past the bound the process exits with status 1);

@@ -31,37 +31,65 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const REDACTED = "[redacted]";
 
 /**
- * Fields that never reach a log line in clear, wherever they appear (up to two levels deep): the
- * credentials of a request (Authorization, cookies, API keys), webhook secrets, private keys and
- * master keys, and the settings that carry a password (database, Redis and SMTP URLs).
+ * Names of fields that never reach a log line in clear, wherever they sit in a line's fields (up to
+ * three levels deep): the credentials of a request (Authorization, cookies, API keys), webhook
+ * secrets, private keys and master keys, and the settings that carry a password (database, Redis
+ * and SMTP URLs).
  */
-export const REDACTED_PATHS = [
-  "req.headers.authorization",
-  "req.headers.cookie",
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  ...[
-    "authorization",
-    "cookie",
-    "apiKey",
-    "api_key",
-    "token",
-    "secret",
-    "secrets",
-    "previousSecret",
-    "privateKey",
-    "private_key",
-    "jwtSecret",
-    "accountKey",
-    "verifierKeys",
-    "metricsToken",
-    "tls",
-    "sealed",
-    "databaseUrl",
-    "redisUrl",
-    "smtpUrl",
-  ].flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
-];
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "apiKey",
+  "api_key",
+  "token",
+  "secret",
+  "secrets",
+  "previousSecret",
+  "privateKey",
+  "private_key",
+  "jwtSecret",
+  "accountKey",
+  "verifierKeys",
+  "metricsToken",
+  "tls",
+  "sealed",
+  "databaseUrl",
+  "redisUrl",
+  "smtpUrl",
+]);
+
+/** Levels below a line's fields that {@link redactSecrets} looks into. */
+const SECRET_DEPTH = 3;
+
+/**
+ * `fields` with every {@link SECRET_FIELDS} value replaced by {@link REDACTED}, up to three levels
+ * deep, in plain objects and arrays (a request, a reply or an error has its own serializer). Copies
+ * only what it changes: a line without a secret costs one look-up per key. Used in place of pino's
+ * `redact`, whose wildcard paths cost more than the rest of a request's line (about 80 us of a
+ * cached request's 620, measured with the benchmark's CPU profile).
+ */
+export function redactSecrets<T>(fields: T, depth = SECRET_DEPTH): T {
+  if (depth === 0 || fields === null || typeof fields !== "object") return fields;
+  if (Array.isArray(fields)) {
+    let copy: unknown[] | undefined;
+    fields.forEach((item, i) => {
+      const next = redactSecrets(item, depth - 1);
+      if (next !== item) (copy ??= [...fields])[i] = next;
+    });
+    return (copy ?? fields) as T;
+  }
+  const prototype = Object.getPrototypeOf(fields);
+  if (prototype !== Object.prototype && prototype !== null) return fields;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(fields)) {
+    const value = (fields as Record<string, unknown>)[key];
+    const next = SECRET_FIELDS.has(key) ? REDACTED : redactSecrets(value, depth - 1);
+    if (next !== value) (copy ??= { ...(fields as Record<string, unknown>) })[key] = next;
+  }
+  return (copy ?? fields) as T;
+}
 
 /** A URL as logged: the value of an `api_key` query parameter is replaced. */
 export function redactUrl(url: string): string {
@@ -79,7 +107,7 @@ function requestFields(request: {
     method: request.method,
     url: request.url === undefined ? undefined : redactUrl(request.url),
     ...(request.ip === undefined ? {} : { remoteAddress: request.ip }),
-    ...(request.headers === undefined ? {} : { headers: request.headers }),
+    ...(request.headers === undefined ? {} : { headers: redactSecrets(request.headers, 1) }),
   };
 }
 
@@ -92,7 +120,7 @@ export interface LogOptions {
 
 /**
  * The gateway's logger: one JSON object per line with `level` (its name), `time` (ISO 8601),
- * `service`, the message in `msg` and the line's fields; secrets redacted ({@link REDACTED_PATHS}).
+ * `service`, the message in `msg` and the line's fields; secrets redacted ({@link redactSecrets}).
  */
 export function createLogger(options: LogOptions = {}): Logger {
   const settings: LoggerOptions = {
@@ -100,11 +128,36 @@ export function createLogger(options: LogOptions = {}): Logger {
     base: { service: "gateway" },
     messageKey: "msg",
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACTED_PATHS, censor: REDACTED },
-    serializers: { req: requestFields, err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    formatters: {
+      level: (label) => ({ level: label }),
+      log: (fields) => redactSecrets(fields),
+    },
+    serializers: {
+      // a child logger's bindings skip `formatters` (pino applies them to the root's only) but not the
+      // serializers: a secret bound to a child is replaced here
+      ...Object.fromEntries([...SECRET_FIELDS].map((name) => [name, () => REDACTED])),
+      req: requestFields,
+      err: pino.stdSerializers.err,
+      error: pino.stdSerializers.err,
+    },
   };
-  return pino(settings, options.destination ?? pino.destination({ sync: false }));
+  return pino(settings, options.destination ?? standardOutput());
+}
+
+/** How long a line may wait in the standard output's buffer (the buffer is written sooner when full). */
+export const LOG_FLUSH_MS = 500;
+
+/**
+ * Standard output, written asynchronously in chunks of at least 4 kB and at least every
+ * {@link LOG_FLUSH_MS}: one write per line costs a thread-pool round trip per request (measured with
+ * the benchmark's CPU profile: a cached read ran at 2,095 requests/s with a write per line, 3,059
+ * with the buffer, 3,077 with no log at all). Whatever is buffered is written at exit (pino's own
+ * exit handler) and on a graceful stop (`logger.flush()`).
+ */
+function standardOutput(): DestinationStream {
+  const destination = pino.destination({ sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  return destination;
 }
 
 /**

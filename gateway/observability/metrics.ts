@@ -78,6 +78,11 @@ export class GatewayMetrics implements DeliveryMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<"method" | "route" | "status_code">;
   private readonly latency: Histogram<"method" | "route" | "status_code">;
+  /** Request series bound to their labels, by method, status and route (a bounded set: routes are patterns). */
+  private readonly requestSeries = new Map<
+    string,
+    { count: { inc(): void }; latency: { observe(value: number): void } }
+  >();
   private readonly refusals: Counter<"route">;
   private readonly attempts: Counter<"channel" | "outcome">;
   private readonly failures: Counter<"channel" | "reason">;
@@ -219,9 +224,17 @@ export class GatewayMetrics implements DeliveryMetrics {
 
   /** Counts an answered request (`route`: its pattern, or `(unmatched)`). */
   request(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status_code: String(status) };
-    this.requests.inc(labels);
-    this.latency.observe(labels, seconds);
+    // the series of one method, route and status, bound once: prom-client hashes a label object at
+    // every call otherwise (about 5 us a request, from the benchmark's CPU profile)
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status_code: String(status) };
+      series = { count: this.requests.labels(labels), latency: this.latency.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.latency.observe(seconds);
     if (status === 429) this.refusals.inc({ route });
   }
 

@@ -2,7 +2,9 @@ import { expect } from "chai";
 
 import { amountOf } from "../../../gateway/api/amounts.js";
 import { ApiError } from "../../../gateway/api/errors.js";
-import { amount } from "../../../gateway/api/format.js";
+import { formatUnits } from "ethers";
+
+import { amount, decimalUnits } from "../../../gateway/api/format.js";
 
 /** The invalid_parameter refusal of `read` (fails if it does not refuse). */
 function refusal(read: () => unknown): { parameter: string; reason: string } {
@@ -74,6 +76,33 @@ describe("amounts in and out of the API (gateway/api/amounts.ts, format.ts)", fu
       expect(exact.x).to.equal(123456789.12345679);
       expect(amount("price", "2400000", 6)).to.deep.equal({ price: 2.4, price_base_units: "2400000" });
       expect(amount("fee", null)).to.deep.equal({ fee: 0, fee_base_units: "0" });
+    });
+  });
+  describe("decimalUnits: base units to an exact decimal", function () {
+    it("agrees with ethers' formatUnits on every edge (zero, whole, tiny, negative, 0, 6 and 18 decimals)", function () {
+      const values = [
+        0n,
+        1n,
+        5n,
+        10n,
+        999_999n,
+        1_000_000n,
+        1_500_000n,
+        -1n,
+        -1_000_001n,
+        10n ** 18n,
+        123_456_789n * 10n ** 27n + 1n,
+      ];
+      for (const decimals of [0, 6, 18]) {
+        for (const value of values) {
+          const ethers = formatUnits(value, decimals).replace(/\.0$/, "");
+          expect(decimalUnits(value, decimals), `${value} with ${decimals}`).to.equal(ethers);
+          expect(Number(decimalUnits(value, decimals))).to.equal(Number(formatUnits(value, decimals)));
+        }
+      }
+      expect(decimalUnits(1_500_000n, 6)).to.equal("1.5");
+      expect(decimalUnits(-5n, 6)).to.equal("-0.000005");
+      expect(decimalUnits(42n * 10n ** 18n, 18)).to.equal("42");
     });
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 
 import { SIGNATURE_HEADER, signBody, signatureHeaders, verifySignature } from "@compute-capacity/sdk";
-import { REDACTED, createLogger, redactUrl } from "../../../gateway/observability/log.js";
+import { REDACTED, createLogger, redactSecrets, redactUrl } from "../../../gateway/observability/log.js";
 import { Readiness } from "../../../gateway/observability/health.js";
 import type { IndexerProgress } from "../../../gateway/observability/health.js";
 import { GatewayMetrics, failureReason } from "../../../gateway/observability/metrics.js";
@@ -84,6 +84,31 @@ describe("Gateway observability (unit)", function () {
       }
       expect(text).to.not.contain("BEGIN PRIVATE KEY");
       expect(text.split(REDACTED).length - 1).to.be.at.least(12);
+    });
+
+    it("redacts a child logger's bindings too", function () {
+      const { logger, raw } = captured();
+      logger.child({ worker: "w1", token: "eyJ.child-binding-token" }).info("claimed");
+      logger.flush();
+      const text = raw.join("");
+      expect(text).to.not.contain("child-binding-token");
+      expect(JSON.parse(text.trim())).to.include({ worker: "w1", token: REDACTED, msg: "claimed" });
+    });
+
+    it("copies only the fields it changes: a line without a secret is logged as given, three levels down and no further", function () {
+      const clean = { method: "GET", route: "/api/v1/cu/list", nested: { statusCode: 200, list: [{ a: 1 }] } };
+      expect(redactSecrets(clean)).to.equal(clean);
+      const input = { a: { b: { secret: "s3", c: { secret: "s4" } } }, list: [{ privateKey: "k" }], secret: "s1" };
+      const out = redactSecrets(input);
+      expect(out).to.deep.equal({
+        a: { b: { secret: REDACTED, c: { secret: "s4" } } }, // the fourth level is not looked into
+        list: [{ privateKey: REDACTED }],
+        secret: REDACTED,
+      });
+      expect(input.secret, "the caller's object is untouched").to.equal("s1");
+      expect(input.a.b.secret).to.equal("s3");
+      const error = Object.assign(new Error("boom"), { secret: "kept for the error serializer" });
+      expect(redactSecrets({ err: error }).err).to.equal(error);
     });
 
     it("hides the api_key query parameter of a URL", function () {
