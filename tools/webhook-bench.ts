@@ -8,9 +8,10 @@ import { writeFile } from "node:fs/promises";
 
 import { getAddress } from "ethers";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "@compute-capacity/sdk";
+import { DELIVERY_HEADER, EVENT_HEADER, signatureHeaders } from "@compute-capacity/sdk";
 import { webhookSettings } from "../gateway/webhooks/settings.js";
 import { DeliveryWorkers } from "../gateway/webhooks/worker.js";
+import { nodeHmac } from "../gateway/webhooks/signature.js";
 import { silentLog } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
 import { ROLE, startLiveDeployment, startTestGateway } from "../testing/fixtures.js";
@@ -55,7 +56,11 @@ async function bareClient(receiver: TestReceiver, secret: string, count: number,
         headers: {
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
-          [SIGNATURE_HEADER]: signBody(body, secret),
+          // every header a delivery carries (the receiver checks the Standard Webhooks ones), made per request as the worker does
+          ...signatureHeaders(
+            { id: `bare-${i}`, timestamp: Math.floor(Date.now() / 1000), body, secrets: [secret], specSecret: secret },
+            nodeHmac,
+          ),
           [DELIVERY_HEADER]: `bare-${i}`,
           [EVENT_HEADER]: "verification.completed",
         },

@@ -196,6 +196,11 @@ export class DeliveryWorkers {
       or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
     );
     const lease = { leaseUntil, leaseOwner: worker, attempts: sql`${d.attempts} + 1` };
+    // a subscription none of whose deliveries is leased: the leased ones' subscriptions are read once
+    // per statement (a hashed subplan), not once per due row (a correlated NOT EXISTS scanned a
+    // subscription's rows for each of its due rows: on PGlite, with 1,200 due, three workers drained
+    // 15 deliveries/s); email rows have no subscription, and a NULL would make NOT IN refuse all
+    const notHeld = sql`${d.subscriptionId} not in (select f.subscription_id from ${d} f where f.status = 'pending' and f.lease_until >= ${now} and f.subscription_id is not null)`;
     const claimed = await this.db.transaction(async (tx) => {
       // subscriptions with due deliveries and none leased, the most overdue first
       const candidates = await tx
@@ -207,13 +212,7 @@ export class DeliveryWorkers {
           live: sql<boolean>`exists (select 1 from ${webhookSubscriptions} s where s.subscription_id = ${d}.${sql.identifier("subscription_id")})`,
         })
         .from(d)
-        .where(
-          and(
-            due,
-            eq(d.channel, "webhook"),
-            sql`not exists (select 1 from ${d} f where f.subscription_id = ${d.subscriptionId} and f.status = 'pending' and f.lease_until >= ${now})`,
-          ),
-        )
+        .where(and(due, eq(d.channel, "webhook"), notHeld))
         .groupBy(d.subscriptionId)
         .orderBy(sql`min(${d.nextAttemptAt})`)
         .limit(runs);
@@ -249,13 +248,7 @@ export class DeliveryWorkers {
           ),
         })
         .from(d)
-        .where(
-          and(
-            due,
-            inArray(d.subscriptionId, lockedIds),
-            sql`not exists (select 1 from ${d} f where f.subscription_id = ${d.subscriptionId} and f.status = 'pending' and f.lease_until >= ${now})`,
-          ),
-        )
+        .where(and(due, inArray(d.subscriptionId, lockedIds), notHeld))
         .as("ranked");
       const webhookRows =
         lockedIds.length === 0
