@@ -1,20 +1,23 @@
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 
-import { HDNodeWallet, formatEther, parseEther } from "ethers";
+import { HDNodeWallet, JsonRpcProvider, Network, formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
 import type { RouteLimits } from "#sdk";
 import { runBridgeScenario } from "./bridge-demo.js";
 import { runScenario } from "./demo.js";
+import { checkDeployment, buildReader, formatReport, loadRecordedChain } from "../deploy/check-deployment.js";
+import type { CheckReport } from "../deploy/check-deployment.js";
 import { gatherDeployment, writeDeploymentFile } from "../deploy/environments.js";
 import { runHttpRedemption, subscribeDemoReceiver } from "./http-demo.js";
 import { runLeaseDemo } from "./lease-demo.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
-import { deployLocalNetwork } from "./network.js";
+import { deployLocalNetwork, localNetworkParameters } from "./network.js";
+import type { LocalNetworkOptions } from "./network.js";
 import { Relayer } from "./relayer.js";
 
 /** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
@@ -184,6 +187,32 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       Object.fromEntries(DEVNET_CHAINS.map((c, i) => [c.chain, { chainId: c.chainId, rpcUrl: nodes[i].url }])),
     );
 
+    const check = await step("check the deployment (as npm run check:deployment does after a real one)", () =>
+      checkLocalNetwork(hre, DEVNET_CHAINS, nodes, addresses, ignitionDir, {
+        accounts: {
+          treasury: role("treasury"),
+          approver: role("approver"),
+          arbitrator: role("arbitrator"),
+          guardian: role("guardian"),
+        },
+        verifierKeys,
+        limits: DEVNET_LIMITS,
+        relayer: role("relayer").address,
+      }),
+    );
+    const checkFile = path.join(options.deploymentsDir ?? "deployments", "devnet-check.txt");
+    await writeFile(checkFile, formatReport(check).join("\n") + "\n");
+    if (!check.ok) {
+      for (const f of check.failures) log(`    FAIL  ${f.chain}  ${f.section}  ${f.message}`);
+      throw new DevnetStepError(
+        "check the deployment",
+        `${check.failures.length} of ${check.lines.length} checks failed (the report: ${checkFile})`,
+      );
+    }
+    log(
+      `    all ${check.lines.length} checks passed: code, proxies, roles, wiring, parameters, routes, governance (${checkFile})`,
+    );
+
     const gateway = await step("start the gateway (indexer, HTTP API, GraphQL)", () =>
       startDevnetGateway(hre.config.paths.root, deploymentFile, gatewayPort, log),
     );
@@ -325,6 +354,47 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     process.off("SIGTERM", onSignal);
     for (const close of closers.reverse()) await close().catch(() => {});
     await Promise.all(nodes.map((n) => n.stop()));
+  }
+}
+
+/**
+ * The post-deployment check on a local network deployed by {@link deployLocalNetwork}: its
+ * deployments record, its Ignition journals, and the settings it was deployed with in place of
+ * parameter files (the relayer is the one account the routers name that no parameter does).
+ */
+export async function checkLocalNetwork(
+  hre: HardhatRuntimeEnvironment,
+  chains: ReadonlyArray<{ chain: string; chainId: bigint; role: "primary" | "satellite" }>,
+  nodes: readonly LocalNode[],
+  addresses: Record<string, Record<string, string>>,
+  ignitionDir: string,
+  options: Pick<LocalNetworkOptions, "accounts" | "verifierKeys" | "limits"> & { relayer: string },
+  deploymentIdOf = (chain: string) => `devnet-${chain}`,
+): Promise<CheckReport> {
+  const parameters = localNetworkParameters(options, chains, addresses);
+  const providers = chains.map(
+    (c, i) => new JsonRpcProvider(nodes[i].url, new Network(c.chain, c.chainId), { staticNetwork: true }),
+  );
+  try {
+    const loaded = await Promise.all(
+      chains.map((c, i) =>
+        loadRecordedChain({
+          chain: c.chain,
+          role: c.role,
+          chainId: c.chainId,
+          provider: providers[i],
+          record: addresses[c.chain],
+          ignitionDir,
+          deploymentId: deploymentIdOf(c.chain),
+          parameters: parameters[c.chain],
+          parameterSource: "the devnet's settings (devnet/samples.ts)",
+          knownAccounts: { relayer: options.relayer },
+        }),
+      ),
+    );
+    return await checkDeployment("devnet", loaded, buildReader(hre.artifacts));
+  } finally {
+    for (const provider of providers) provider.destroy();
   }
 }
 

@@ -1,6 +1,6 @@
-import { chainSelectorOf, routeTo } from "#sdk";
+import { DEFAULT_DELIVERY_GAS_LIMIT, chainSelectorOf, routeTo } from "#sdk";
 import type { RouteLimits } from "#sdk";
-import { deployPrimary, deploySatellite } from "../deploy/deploy.js";
+import { deployPrimary, deploySatellite, primaryParameters } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import { localDeployOptions } from "./samples.js";
 import type { LocalRoleAccounts } from "./samples.js";
@@ -148,4 +148,47 @@ export async function deployBridgePair(
     await satellite.bridge.setRoutes([routeTo(primarySelector, await primary.bridge.getAddress(), options.limits)])
   ).wait();
   return { primary, satellite } as BridgePairDeployment;
+}
+
+/**
+ * What a local network's chains are set to, in the parameter files' shape (`$global`, bigints as
+ * bigints), for the post-deployment check: the sample settings {@link deployLocalNetwork} deployed
+ * with, each chain's own mock stablecoin and devnet router (from `record`), the default prices and
+ * delivery gas, and `options.limits` on every route in both directions.
+ */
+export function localNetworkParameters(
+  options: Pick<LocalNetworkOptions, "accounts" | "verifierKeys" | "limits">,
+  chains: ReadonlyArray<{ chain: string; chainId: bigint; role: "primary" | "satellite" }>,
+  record: Record<string, Record<string, string>>,
+): Record<string, Record<string, unknown>> {
+  const address = (a: string | { address: string }) => (typeof a === "string" ? a : a.address);
+  const primary = primaryParameters({
+    ...localDeployOptions(options.accounts, options.verifierKeys),
+    collateralToken: "",
+  }).$global;
+  const { sstb, governance } = options.limits;
+  return Object.fromEntries(
+    chains.map(({ chain, chainId, role }) => {
+      const shared = {
+        treasury: address(options.accounts.treasury),
+        guardian: address(options.accounts.guardian),
+        collateralToken: record[chain].CollateralToken,
+        cuTokenUri: primary.cuTokenUri,
+        ccipRouter: record[chain].DevnetCCIPRouter,
+        chainSelector: chainSelectorOf(chainId),
+        bridgeSstbPrice: 1_000_000n,
+        bridgeGovernancePrice: 1_000_000n,
+        bridgeGasLimit: DEFAULT_DELIVERY_GAS_LIMIT,
+        bridgeSstbCapacity: sstb.capacity,
+        bridgeSstbRate: sstb.rate,
+        bridgeGovernanceCapacity: governance.capacity,
+        bridgeGovernanceRate: governance.rate,
+        bridgeSstbInboundCapacity: sstb.capacity,
+        bridgeSstbInboundRate: sstb.rate,
+        bridgeGovernanceInboundCapacity: governance.capacity,
+        bridgeGovernanceInboundRate: governance.rate,
+      };
+      return [chain, role === "primary" ? { ...primary, ...shared } : shared];
+    }),
+  );
 }
