@@ -145,7 +145,7 @@ export default defineConfig({
         // `npm run test:deep` (hardhat test solidity --test-profile deep): 10,000 runs of every fuzz
         // test and invariant, in sequences of 32 calls (a suite may pin a longer one with an
         // inline `deep.invariant.depth`, as ProtocolInvariants does with 64), so that the run fits
-        // in 30 minutes on a shared 2-core machine (docs/decisions.md, "Deep test mode"). Inline
+        // in 30 minutes on a shared 2-core machine (docs/decisions/0052-deep-run-time-budget.md). Inline
         // `hardhat-config:` overrides in test/sol are prefixed with their profile's name so that
         // they do not pin another profile's runs.
         deep: {

@@ -95,8 +95,8 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
     /// `upgradeToAndCall`, so no proxy runs the new code with a duration of zero. The first
     /// implementation kept a `bool paused` where `pausedUntil` is now, so a set flag reads as 1
-    /// (a lapse time no pause writes). How later versions add parameters: docs/decisions.md,
-    /// "Governance and upgrades".
+    /// (a lapse time no pause writes). How later versions add parameters:
+    /// docs/decisions/0028-parameters-added-after-deployment.md.
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         __EmergencyPausable_initV2(_storage().pausedUntil == V1_PAUSED);
     }

@@ -31,7 +31,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @notice Highest redemption fee governance may set: 1%.
     uint256 public constant MAX_FEE_BPS = 100;
     // The other bounds are internal (each setter's NatSpec states its own): the manager is close to
-    // the 24,576-byte code size limit (docs/decisions.md, "Record layout and gas (issue 19)").
+    // the 24,576-byte code size limit (docs/decisions/0021-redemption-record-layout-and-gas.md).
     /// @dev Shortest fulfilment time governance may give a tier.
     uint256 internal constant MIN_TIER_DEADLINE = 15 minutes;
     /// @dev Longest fulfilment time governance may give a tier.
@@ -213,7 +213,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @notice Initializes the proxy with the defaults of DESIGN.md section 5: fee 10 bps, tier
-    /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions.md: 14 days for the
+    /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions/ (0034, 0036, 0017): 14 days for the
     /// arbitrator to rule, a minimum redemption of 1 sSTB, a reputation unit of 10 sSTB, leases of
     /// at most 365 days.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
@@ -261,7 +261,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// refuse every stated lease end). Redemptions opened before the upgrade stay in the first
     /// layout's records with a zero `weight` and `lockRatioBps`: they settle their lock as they
     /// would have (a lapse pays the whole lock) and move no reputation. How later versions add parameters:
-    /// docs/decisions.md, "Governance and upgrades".
+    /// docs/decisions/0028-parameters-added-after-deployment.md.
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         RedemptionManagerStorage storage $ = _storage();
         __EmergencyPausable_initV2(_takeV1PauseFlag($));
@@ -310,7 +310,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @inheritdoc IRedemptionManager
     /// @dev The three `require` strings are the spec's revert messages, verbatim. A packed record
     /// is confirmed from its two words without unpacking it (the most frequent settlement; see
-    /// docs/decisions.md, "Confirmation gas"), a first-layout record through {_complete}.
+    /// docs/decisions/0023-confirmation-gas-second-pass.md), a first-layout record through {_complete}.
     function confirmRedemption(uint256 redemptionId) external nonReentrant {
         PackedRedemption storage packed = _storage().records[redemptionId];
         uint256 word0 = packed.word0;

@@ -308,7 +308,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
     });
 
-    it("on the devnet the answer is sent as is with eth_sendTransaction (the node's accounts are unlocked), as the README shows", async function () {
+    it("on the devnet the answer is sent as is with eth_sendTransaction (the node's accounts are unlocked), as docs/api.md shows", async function () {
       const count = await live.d.redemptionManager.redemptionCount();
       const data = dataOf(
         await post(w.http.external, "/v1/redemptions", { sstb_amount: 2, provider_id: w.provider.address }),
@@ -316,7 +316,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(data.mode).to.equal("external");
       for (const t of data.transactions) {
         expect(t.value).to.equal("0"); // no write route moves native currency: from, to and data are all it takes
-        // the README's request: {from, to, data}; the node picks the nonce and the gas
+        // docs/api.md's request: {from, to, data}; the node picks the nonce and the gas
         const response = await fetch(live.nodes[0].url, {
           method: "POST",
           headers: { "content-type": "application/json" },
