@@ -19,7 +19,7 @@ import { Checks, formatReport } from "./check/report.js";
 import type { CheckReport } from "./check/report.js";
 import { checkRoles } from "./check/roles.js";
 import type { Holdings } from "./check/roles.js";
-import { checkRoutes } from "./check/routes.js";
+import { checkPeers, checkRoutes } from "./check/routes.js";
 import {
   DeploymentConfigError,
   chainsOf,
@@ -66,7 +66,17 @@ export async function checkDeployment(
       `from block ${ctx.chain.fromBlock}, parameters ${ctx.chain.parameterSource}`,
   }));
 
-  for (const ctx of contexts) {
+  // each chain's own sections at once (the report keeps the chains' order), then across chains
+  const holdings = new Map<string, Holdings>();
+  const elsewhere = (self: ChainContext) => (address: string) => {
+    for (const other of contexts) {
+      if (other === self) continue;
+      const contract = other.contracts.find((c) => c.address.toLowerCase() === address.toLowerCase());
+      if (contract !== undefined) return `${other.name}'s ${contract.name} ${contract.address}`;
+    }
+    return undefined;
+  };
+  await checks.each(contexts, async (checks, ctx) => {
     await checks.guard(ctx.name, "record", "the chain id", async () => {
       const chainId = BigInt(await (ctx.chain.provider as JsonRpcProvider).send("eth_chainId", []));
       checks.add(ctx.name, "record", chainId === ctx.chain.chainId, `the chain answers with chain id ${chainId}`);
@@ -81,26 +91,16 @@ export async function checkDeployment(
     }
     await checkCode(checks, ctx, build);
     await checkProxies(checks, ctx, build);
-  }
-  const holdings = new Map<string, Holdings>();
-  for (const ctx of contexts) holdings.set(ctx.name, await checkRoles(checks, ctx));
-  const elsewhere = (self: ChainContext) => (address: string) => {
-    for (const other of contexts) {
-      if (other === self) continue;
-      const contract = other.contracts.find((c) => c.address.toLowerCase() === address.toLowerCase());
-      if (contract !== undefined) return `${other.name}'s ${contract.name} ${contract.address}`;
-    }
-    return undefined;
-  };
-  for (const ctx of contexts) {
+    holdings.set(ctx.name, await checkRoles(checks, ctx));
     await checkWiring(checks, ctx, elsewhere(ctx));
     const peers = contexts
       .filter((other) => other !== ctx)
       .map((other) => ({ chain: other.name, selector: other.chain.parameters.chainSelector as bigint }));
     await checkParameters(checks, ctx, holdings.get(ctx.name)!, peers);
-  }
+  });
   await checkRoutes(checks, contexts);
-  for (const ctx of contexts) await checkGovernance(checks, ctx, holdings.get(ctx.name)!, primary);
+  await checkPeers(checks, contexts);
+  await checks.each(contexts, (checks, ctx) => checkGovernance(checks, ctx, holdings.get(ctx.name)!, primary));
 
   const failures = checks.lines.filter((l) => !l.ok);
   return { title, chains: summaries, lines: checks.lines, failures, ok: failures.length === 0 };

@@ -202,16 +202,15 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     );
     const checkFile = path.join(options.deploymentsDir ?? "deployments", "devnet-check.txt");
     await writeFile(checkFile, formatReport(check).join("\n") + "\n");
-    if (!check.ok) {
-      for (const f of check.failures) log(`    FAIL  ${f.chain}  ${f.section}  ${f.message}`);
-      throw new DevnetStepError(
-        "check the deployment",
-        `${check.failures.length} of ${check.lines.length} checks failed (the report: ${checkFile})`,
+    if (check.ok) {
+      log(
+        `    all ${check.lines.length} checks passed: code, proxies, roles, wiring, parameters, routes, governance (${checkFile})`,
       );
+    } else {
+      // the devnet still comes up, to look into it; its end-to-end test requires every check to pass
+      log(`    WARNING: ${check.failures.length} of ${check.lines.length} checks failed (${checkFile}):`);
+      for (const f of check.failures) log(`    FAIL  ${f.chain}  ${f.section}  ${f.message}`);
     }
-    log(
-      `    all ${check.lines.length} checks passed: code, proxies, roles, wiring, parameters, routes, governance (${checkFile})`,
-    );
 
     const gateway = await step("start the gateway (indexer, HTTP API, GraphQL)", () =>
       startDevnetGateway(hre.config.paths.root, deploymentFile, gatewayPort, log),

@@ -68,8 +68,8 @@ export class RecordChangedError extends Error {
  *   exclusively, holding the writer's pid; a lock whose process is gone is broken), so two writers
  *   never lose each other's records;
  * - the agent re-reads the file at each pass ({@link reload}) and writes a record only if its
- *   status is still what the agent last read ({@link set}): a decision a command wrote meanwhile is
- *   never overwritten, the agent's change is dropped instead ({@link RecordChangedError}).
+ *   status on disk is still what the agent last saw of it ({@link set}): a decision a command wrote
+ *   meanwhile is never overwritten, the agent's change is dropped instead ({@link RecordChangedError}).
  *
  * One agent per state file (it says whose it is).
  */
@@ -132,25 +132,23 @@ export class StateFile {
 
   /**
    * Merges `change` into the record and writes the file before returning, unless another process
-   * changed the record's status since this agent read it: then nothing is written, the agent's view
-   * is refreshed and {@link RecordChangedError} is thrown.
+   * changed the record's status since this agent last read it (at {@link reload} or its own last
+   * write of it): then nothing is written, the agent's view of that record becomes what is on disk,
+   * and {@link RecordChangedError} is thrown. Other records are written back as they are on disk.
    */
   set(id: string, change: Partial<RedemptionRecord>): RedemptionRecord {
     return withLock(this.path, () => {
       const fresh = StateFile.read(this.path) ?? { version: 1 as const, provider: this.provider, redemptions: {} };
-      const seen = this.state.redemptions[id]?.status;
-      if (fresh.redemptions[id]?.status !== seen) {
-        this.state = fresh;
-        throw new RecordChangedError(id, fresh.redemptions[id]?.status);
+      const current = fresh.redemptions[id];
+      if (current?.status !== this.state.redemptions[id]?.status) {
+        if (current === undefined) delete this.state.redemptions[id];
+        else this.state.redemptions[id] = current;
+        throw new RecordChangedError(id, current?.status);
       }
-      const record = {
-        ...fresh.redemptions[id],
-        ...change,
-        updatedAt: Math.floor(Date.now() / 1000),
-      } as RedemptionRecord;
+      const record = { ...current, ...change, updatedAt: Math.floor(Date.now() / 1000) } as RedemptionRecord;
       fresh.redemptions[id] = record;
       writeAtomically(this.path, fresh);
-      this.state = fresh;
+      this.state.redemptions[id] = record;
       return record;
     });
   }

@@ -164,7 +164,8 @@ export async function rehearse(hre: HardhatRuntimeEnvironment, options: Rehearsa
     // 1. the chains, with their real ids
     let from = performance.now();
     const startedNodes = await Promise.allSettled(
-      chains.map(({ chain }) => startLocalNode({ chainId: CHAINS[chain].chainId, cwd: root })),
+      // a generous wait: on a busy shared machine a node has taken over 30 s to answer
+      chains.map(({ chain }) => startLocalNode({ chainId: CHAINS[chain].chainId, cwd: root, readyTimeoutMs: 180_000 })),
     );
     startedNodes.forEach((s, i) => s.status === "fulfilled" && (nodes[chains[i].chain] = s.value));
     const failed = startedNodes.find((s) => s.status === "rejected");
@@ -260,12 +261,17 @@ export async function rehearse(hre: HardhatRuntimeEnvironment, options: Rehearsa
 
     from = performance.now();
     log(`npm run deploy -- --environment ${environment} --overrides ${overridesFile} --record-as ${recordAs}`);
-    await runHardhat(
+    const deployment = await runHardhat(
       root,
       ["deploy-protocol", "--environment", environment, "--overrides", overridesFile, "--record-as", recordAs],
       commandEnv,
       (line) => log(`  | ${line}`),
     );
+    if (deployment.code !== 0) {
+      throw new Error(
+        `the deployment command exited with ${deployment.code}:\n${deployment.output.split("\n").slice(-15).join("\n")}`,
+      );
+    }
     const deploymentSeconds = seconds(from);
     const deploymentFile = path.join(root, "deployments", `${recordAs}.json`);
     const record = JSON.parse(await readFile(deploymentFile, "utf8")) as Record<string, Record<string, string>>;
@@ -344,12 +350,12 @@ function isAddressValue(value: unknown): boolean {
   return typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value);
 }
 
-/** Runs a Hardhat task in a child process, as `npm run …` does (the same CLI), and fails on a non-zero exit. */
+/** Runs a Hardhat task in a child process, as `npm run …` does (the same CLI): its output and exit code. */
 export async function runHardhat(
   root: string,
   args: string[],
   env: Record<string, string>,
-  onLine: (line: string) => void,
+  onLine: (line: string) => void = () => {},
 ): Promise<{ output: string; code: number | null }> {
   const cli = path.join(path.dirname(require.resolve("hardhat/package.json", { paths: [root] })), "dist/src/cli.js");
   const child = spawn(process.execPath, [cli, ...args], {
@@ -368,10 +374,9 @@ export async function runHardhat(
   };
   child.stdout.on("data", take);
   child.stderr.on("data", take);
-  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  // "close", not "exit": the output is complete only once the pipes are
+  const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
   if (pending.trim() !== "") onLine(pending);
-  if (code !== 0)
-    throw new Error(`hardhat ${args[0]} exited with ${code}:\n${output.split("\n").slice(-15).join("\n")}`);
   return { output, code };
 }
 

@@ -56,8 +56,8 @@ function hexBytes(hex: string): Buffer {
 
 /** Every contract's runtime code against this commit's artifact (a proxy against `ERC1967Proxy`). */
 export async function checkCode(checks: Checks, ctx: ChainContext, build: BuildReader): Promise<void> {
-  for (const c of ctx.contracts) {
-    await checks.guard(ctx.name, "code", c.name, async () => {
+  await checks.each(ctx.contracts, (checks, c) =>
+    checks.guard(ctx.name, "code", c.name, async () => {
       const artifact = await build.artifact(c.code);
       const result = compareCode(await ctx.chain.provider.getCode(c.address), artifact);
       const what = `${c.name} ${c.address}`;
@@ -71,8 +71,8 @@ export async function checkCode(checks: Checks, ctx: ChainContext, build: BuildR
       } else {
         checks.fail(ctx.name, "code", `${what}: not ${c.code} as built from this commit: ${result.reason}`);
       }
-    });
-  }
+    }),
+  );
 }
 
 /**
@@ -83,8 +83,8 @@ export async function checkCode(checks: Checks, ctx: ChainContext, build: BuildR
  */
 export async function checkProxies(checks: Checks, ctx: ChainContext, build: BuildReader): Promise<void> {
   const proxies = ctx.contracts.filter((c) => c.code.endsWith(":ERC1967Proxy"));
-  for (const proxy of proxies) {
-    await checks.guard(ctx.name, "proxies", proxy.name, async () => {
+  await checks.each(proxies, (checks, proxy) =>
+    checks.guard(ctx.name, "proxies", proxy.name, async () => {
       const implementation = ctx.byName(`${proxy.name}Implementation`);
       const slot = await ctx.chain.provider.getStorage(proxy.address, IMPLEMENTATION_SLOT);
       const pointsAt = getAddress(`0x${slot.slice(-40)}`);
@@ -137,8 +137,8 @@ export async function checkProxies(checks: Checks, ctx: ChainContext, build: Bui
           ? `${implementation.name}: initializers disabled (nobody can initialize the implementation itself)`
           : `${implementation.name}: initializer version ${locked}, not locked: anyone may initialize it`,
       );
-    });
-  }
+    }),
+  );
 }
 
 /** A contract's `Initializable` state: its version and whether it is initializing. */

@@ -23,31 +23,33 @@ export async function checkWiring(
     "owner",
     ...PARAMETER_GETTERS.filter((g) => (g.inputs ?? []).length === 0).map((g) => g.getter),
   ]);
-  for (const contract of ctx.stateful) {
-    const getters = contract.artifact.abi.filter(
-      (item) =>
-        item.type === "function" &&
-        (item.stateMutability === "view" || item.stateMutability === "pure") &&
-        (item.inputs ?? []).length === 0 &&
-        item.outputs?.length === 1 &&
-        item.outputs[0].type === "address" &&
-        !skip.has(item.name!),
-    );
-    for (const getter of getters) {
-      await checks.guard(ctx.name, "wiring", `${contract.name}.${getter.name}()`, async () => {
-        const target = String((await ctx.read(contract, `${getter.name}()`))[0]);
-        const other = elsewhere(target);
-        const ok = ctx.knows(target) || other !== undefined;
-        checks.add(
-          ctx.name,
-          "wiring",
-          ok,
-          `${contract.name}.${getter.name}() = ${ctx.knows(target) || other === undefined ? ctx.label(target) : other}` +
-            (ok ? "" : ": not a contract or account of this deployment"),
-        );
-      });
-    }
-  }
+  const reads = ctx.stateful.flatMap((contract) =>
+    contract.artifact.abi
+      .filter(
+        (item) =>
+          item.type === "function" &&
+          (item.stateMutability === "view" || item.stateMutability === "pure") &&
+          (item.inputs ?? []).length === 0 &&
+          item.outputs?.length === 1 &&
+          item.outputs[0].type === "address" &&
+          !skip.has(item.name!),
+      )
+      .map((getter) => ({ contract, getter })),
+  );
+  await checks.each(reads, (checks, { contract, getter }) =>
+    checks.guard(ctx.name, "wiring", `${contract.name}.${getter.name}()`, async () => {
+      const target = String((await ctx.read(contract, `${getter.name}()`))[0]);
+      const other = elsewhere(target);
+      const ok = ctx.knows(target) || other !== undefined;
+      checks.add(
+        ctx.name,
+        "wiring",
+        ok,
+        `${contract.name}.${getter.name}() = ${ctx.knows(target) || other === undefined ? ctx.label(target) : other}` +
+          (ok ? "" : ": not a contract or account of this deployment"),
+      );
+    }),
+  );
 }
 
 /**
@@ -143,18 +145,21 @@ export async function checkGovernance(
       });
     }
   }
-  // which executor runs governance messages: the satellite's own, none on the primary chain
-  for (const contract of ctx.having("governanceExecutor")) {
-    await checks.guard(ctx.name, "governance", `${contract.name}.governanceExecutor()`, async () => {
-      const runner = String((await ctx.read(contract, "governanceExecutor()"))[0]);
-      const expected = ctx.chain.role === "primary" ? ZeroAddress : ctx.governance;
-      checks.add(
-        ctx.name,
-        "governance",
-        is(runner, expected),
-        `${contract.name}.governanceExecutor() = ${ctx.label(runner)}` +
-          (ctx.chain.role === "primary" ? " (none on the primary chain)" : " (the satellite executor)"),
-      );
-    });
+  // which executor runs governance messages: the satellite's own, none on the primary chain (the
+  // bridge's `governanceExecutor()` before issue 23, the governance channel's `executor()` after)
+  for (const getter of ["governanceExecutor", "executor"]) {
+    for (const contract of ctx.having(getter)) {
+      await checks.guard(ctx.name, "governance", `${contract.name}.${getter}()`, async () => {
+        const runner = String((await ctx.read(contract, `${getter}()`))[0]);
+        const expected = ctx.chain.role === "primary" ? ZeroAddress : ctx.governance;
+        checks.add(
+          ctx.name,
+          "governance",
+          is(runner, expected),
+          `${contract.name}.${getter}() = ${ctx.label(runner)}` +
+            (ctx.chain.role === "primary" ? " (none on the primary chain)" : " (the satellite executor)"),
+        );
+      });
+    }
   }
 }

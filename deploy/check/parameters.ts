@@ -71,11 +71,11 @@ export async function checkParameters(
   const parameters = ctx.chain.parameters;
   const source = ctx.chain.parameterSource;
   const compared = new Set<string>();
-  const compare = (field: string, where: string, actual: unknown) => {
+  const compare = (into: Checks, field: string, where: string, actual: unknown) => {
     compared.add(field);
     const expected = parameters[field];
     const ok = same(actual, expected);
-    checks.add(
+    into.add(
       ctx.name,
       "parameters",
       ok,
@@ -85,26 +85,31 @@ export async function checkParameters(
     );
   };
 
-  for (const { getter, inputs = [], args = [], fields } of PARAMETER_GETTERS) {
-    if (!fields.some((f) => f in parameters)) continue;
-    for (const contract of ctx.having(getter, inputs)) {
-      await checks.guard(ctx.name, "parameters", `${contract.name}.${getter}()`, async () => {
-        const result = await ctx.read(contract, `${getter}(${inputs.join(",")})`, args);
-        fields.forEach((field, i) => {
-          if (field in parameters) {
-            const name = fields.length > 1 ? `${getter}().${i}` : `${getter}(${args.map(String).join(", ")})`;
-            compare(field, `${contract.name}.${name}`, result[i]);
-          }
-        });
+  const reads = PARAMETER_GETTERS.filter(({ fields }) => fields.some((f) => f in parameters)).flatMap((entry) =>
+    ctx.having(entry.getter, entry.inputs ?? []).map((contract) => ({ ...entry, contract })),
+  );
+  await checks.each(reads, (checks, { getter, inputs = [], args = [], fields, contract }) =>
+    checks.guard(ctx.name, "parameters", `${contract.name}.${getter}()`, async () => {
+      const result = await ctx.read(contract, `${getter}(${inputs.join(",")})`, args);
+      fields.forEach((field, i) => {
+        if (field in parameters) {
+          const name = fields.length > 1 ? `${getter}().${i}` : `${getter}(${args.map(String).join(", ")})`;
+          compare(checks, field, `${contract.name}.${name}`, result[i]);
+        }
       });
-    }
-  }
+    }),
+  );
 
   if ("governanceSupply" in parameters) {
     const token = ctx.byName("GovernanceToken");
     if (token !== undefined) {
       await checks.guard(ctx.name, "parameters", "GovernanceToken.totalSupply()", async () =>
-        compare("governanceSupply", "GovernanceToken.totalSupply()", (await ctx.read(token, "totalSupply()"))[0]),
+        compare(
+          checks,
+          "governanceSupply",
+          "GovernanceToken.totalSupply()",
+          (await ctx.read(token, "totalSupply()"))[0],
+        ),
       );
     }
   }
@@ -136,32 +141,31 @@ export async function checkParameters(
   }
 
   const bridges = ctx.having("rateLimitOf", ["uint64", "uint8", "bool"]).filter((c) => c.iface.getFunction("routeOf"));
-  for (const bridge of bridges) {
-    for (const peer of peers) {
-      await checks.guard(ctx.name, "parameters", `${bridge.name}'s route to ${peer.chain}`, async () => {
-        if ("bridgeGasLimit" in parameters) {
-          const [, gasLimit] = await ctx.read(bridge, "routeOf(uint64)", [peer.selector]);
-          compare("bridgeGasLimit", `${bridge.name}.routeOf(${peer.chain}).gasLimit`, gasLimit);
+  const routes = bridges.flatMap((bridge) => peers.map((peer) => ({ bridge, peer })));
+  await checks.each(routes, (checks, { bridge, peer }) =>
+    checks.guard(ctx.name, "parameters", `${bridge.name}'s route to ${peer.chain}`, async () => {
+      if ("bridgeGasLimit" in parameters) {
+        const [, gasLimit] = await ctx.read(bridge, "routeOf(uint64)", [peer.selector]);
+        compare(checks, "bridgeGasLimit", `${bridge.name}.routeOf(${peer.chain}).gasLimit`, gasLimit);
+      }
+      for (const limit of LIMIT_FIELDS) {
+        if (!(limit.capacity in parameters)) continue;
+        const [config] = await ctx.read(bridge, "rateLimitOf(uint64,uint8,bool)", [
+          peer.selector,
+          limit.token,
+          limit.outbound,
+        ]);
+        const where = `${bridge.name} ${limit.outbound ? "to" : "from"} ${peer.chain}, ${limit.name}`;
+        if (config.enabled !== true) {
+          compared.add(limit.capacity);
+          checks.fail(ctx.name, "parameters", `${limit.capacity}: ${where}: the limit is disabled`);
+          continue;
         }
-        for (const limit of LIMIT_FIELDS) {
-          if (!(limit.capacity in parameters)) continue;
-          const [config] = await ctx.read(bridge, "rateLimitOf(uint64,uint8,bool)", [
-            peer.selector,
-            limit.token,
-            limit.outbound,
-          ]);
-          const where = `${bridge.name} ${limit.outbound ? "to" : "from"} ${peer.chain}, ${limit.name}`;
-          if (config.enabled !== true) {
-            compared.add(limit.capacity);
-            checks.fail(ctx.name, "parameters", `${limit.capacity}: ${where}: the limit is disabled`);
-            continue;
-          }
-          compare(limit.capacity, `${where}, capacity`, config.capacity);
-          compare(limit.rate, `${where}, rate`, config.rate);
-        }
-      });
-    }
-  }
+        compare(checks, limit.capacity, `${where}, capacity`, config.capacity);
+        compare(checks, limit.rate, `${where}, rate`, config.rate);
+      }
+    }),
+  );
 
   for (const field of Object.keys(parameters)) {
     if (!compared.has(field)) {

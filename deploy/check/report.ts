@@ -39,6 +39,16 @@ export class Checks {
     this.add(chain, section, false, message);
   }
 
+  /**
+   * Runs `run` for every item at once, each with a collector of its own, then appends their lines
+   * in the items' order: the reads overlap, the report reads the same every time.
+   */
+  async each<T>(items: readonly T[], run: (checks: Checks, item: T) => Promise<void>): Promise<void> {
+    const collectors = items.map(() => new Checks());
+    await Promise.all(items.map((item, i) => run(collectors[i], item)));
+    for (const collector of collectors) this.lines.push(...collector.lines);
+  }
+
   /** Runs `read` and records a failure naming `what` if it throws (an unreadable chain is a failure, not a crash). */
   async guard(chain: string, section: Section, what: string, read: () => Promise<void>): Promise<void> {
     try {

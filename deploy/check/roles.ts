@@ -82,8 +82,8 @@ export async function checkRoles(checks: Checks, ctx: ChainContext): Promise<Hol
     }
   }
 
-  for (const contract of controlled) {
-    await checks.guard(ctx.name, "roles", contract.name, async () => {
+  await checks.each(controlled, (checks, contract) =>
+    checks.guard(ctx.name, "roles", contract.name, async () => {
       const roles = holdings.get(contract.address.toLowerCase()) ?? new Map<string, Set<string>>();
       const known = Object.values(Roles) as string[];
       const granted = [...(everGranted.get(contract.address.toLowerCase()) ?? [])].sort(
@@ -119,8 +119,8 @@ export async function checkRoles(checks: Checks, ctx: ChainContext): Promise<Hol
       }
       await requireGovernance(checks, ctx, contract, roles);
       await checkDeployerHoldsNothing(checks, ctx, contract);
-    });
-  }
+    }),
+  );
   for (const contract of ctx.stateful.filter((c) => c.iface.getFunction("owner") !== null)) {
     await checks.guard(ctx.name, "roles", `${contract.name}.owner()`, async () => {
       const owner = String((await ctx.read(contract, "owner()"))[0]);
@@ -194,10 +194,12 @@ async function requireGovernance(
 /** `hasRole(role, deployer)` is false for every role of `sdk/roles.ts`: the direct proof, events aside. */
 async function checkDeployerHoldsNothing(checks: Checks, ctx: ChainContext, contract: ReadableContract): Promise<void> {
   for (const deployer of ctx.chain.deployers) {
-    const held: string[] = [];
-    for (const [name, role] of Object.entries(Roles)) {
-      if ((await ctx.read(contract, "hasRole(bytes32,address)", [role, deployer]))[0] === true) held.push(name);
-    }
+    const answers = await Promise.all(
+      Object.values(Roles).map(
+        async (role) => (await ctx.read(contract, "hasRole(bytes32,address)", [role, deployer]))[0],
+      ),
+    );
+    const held = Object.keys(Roles).filter((_, i) => answers[i] === true);
     checks.add(
       ctx.name,
       "roles",

@@ -24,7 +24,7 @@ const TOKENS = [
  * outbound one is more than any limit). Lines go under `A -> B`.
  */
 export async function checkRoutes(checks: Checks, chains: readonly ChainContext[]): Promise<void> {
-  const ends = [];
+  const ends: Array<{ ctx: ChainContext; bridge: ReadableContract; selector: bigint }> = [];
   for (const ctx of chains) {
     const bridge = bridgeOf(ctx);
     if (bridge === undefined) {
@@ -45,39 +45,75 @@ export async function checkRoutes(checks: Checks, chains: readonly ChainContext[
     if (selector !== undefined) ends.push({ ctx, bridge, selector });
   }
 
-  for (const a of ends) {
-    for (const b of ends) {
-      if (a === b) continue;
-      const route = `${a.ctx.name} -> ${b.ctx.name}`;
-      await checks.guard(route, "routes", route, async () => {
-        const [peer] = await a.ctx.read(a.bridge, "routeOf(uint64)", [b.selector]);
-        const ok = String(peer).toLowerCase() === b.bridge.address.toLowerCase();
+  const pairs = ends.flatMap((a) => ends.filter((b) => b !== a).map((b) => ({ a, b })));
+  await checks.each(pairs, (checks, { a, b }) => {
+    const route = `${a.ctx.name} -> ${b.ctx.name}`;
+    return checks.guard(route, "routes", route, async () => {
+      const [peer] = await a.ctx.read(a.bridge, "routeOf(uint64)", [b.selector]);
+      const ok = String(peer).toLowerCase() === b.bridge.address.toLowerCase();
+      checks.add(
+        route,
+        "routes",
+        ok,
+        ok
+          ? `${a.ctx.name}'s ${a.bridge.name} routes selector ${b.selector} to ${b.ctx.name}'s ${b.bridge.name} ${b.bridge.address}`
+          : `${a.ctx.name}'s ${a.bridge.name} routes selector ${b.selector} to ${peer}, not to ${b.ctx.name}'s ${b.bridge.name} ${b.bridge.address}`,
+      );
+      for (const { token, name } of TOKENS) {
+        const [out] = await a.ctx.read(a.bridge, "rateLimitOf(uint64,uint8,bool)", [b.selector, token, true]);
+        const [into] = await b.ctx.read(b.bridge, "rateLimitOf(uint64,uint8,bool)", [a.selector, token, false]);
+        const fits =
+          into.enabled !== true ||
+          (out.enabled === true &&
+            BigInt(into.capacity) >= BigInt(out.capacity) &&
+            BigInt(into.rate) >= BigInt(out.rate));
         checks.add(
           route,
           "routes",
-          ok,
-          ok
-            ? `${a.ctx.name}'s ${a.bridge.name} routes selector ${b.selector} to ${b.ctx.name}'s ${b.bridge.name} ${b.bridge.address}`
-            : `${a.ctx.name}'s ${a.bridge.name} routes selector ${b.selector} to ${peer}, not to ${b.ctx.name}'s ${b.bridge.name} ${b.bridge.address}`,
+          fits,
+          `${name}: ${b.ctx.name} lets in ${limit(into)}, ${fits ? "at least" : "LESS than"} ${a.ctx.name} lets out ${limit(out)}`,
         );
-        for (const { token, name } of TOKENS) {
-          const [out] = await a.ctx.read(a.bridge, "rateLimitOf(uint64,uint8,bool)", [b.selector, token, true]);
-          const [into] = await b.ctx.read(b.bridge, "rateLimitOf(uint64,uint8,bool)", [a.selector, token, false]);
-          const fits =
-            into.enabled !== true ||
-            (out.enabled === true &&
-              BigInt(into.capacity) >= BigInt(out.capacity) &&
-              BigInt(into.rate) >= BigInt(out.rate));
-          checks.add(
-            route,
-            "routes",
-            fits,
-            `${name}: ${b.ctx.name} lets in ${limit(into)}, ${fits ? "at least" : "LESS than"} ${a.ctx.name} lets out ${limit(out)}`,
-          );
-        }
-      });
-    }
-  }
+      }
+    });
+  });
+}
+
+/**
+ * Contracts that name a peer per chain (`peerOf(uint64)`, the governance channel): between the
+ * primary chain and each satellite both ends name the same-named contract on the other chain; a
+ * peer between two satellites, if any, is that contract too. Lines go under `A -> B`.
+ */
+export async function checkPeers(checks: Checks, chains: readonly ChainContext[]): Promise<void> {
+  const selectorOf = (ctx: ChainContext) => ctx.chain.parameters.chainSelector as bigint;
+  const pairs = chains.flatMap((a) =>
+    a
+      .having("peerOf", ["uint64"])
+      .flatMap((contract) => chains.filter((b) => b !== a).map((b) => ({ a, b, contract }))),
+  );
+  await checks.each(pairs, (checks, { a, b, contract }) => {
+    const route = `${a.name} -> ${b.name}`;
+    return checks.guard(route, "routes", `${contract.name}.peerOf`, async () => {
+      const counterpart = b.byName(contract.name);
+      const peer = String((await a.read(contract, "peerOf(uint64)", [selectorOf(b)]))[0]);
+      const required = a.chain.role === "primary" || b.chain.role === "primary";
+      const ok =
+        counterpart !== undefined &&
+        (peer.toLowerCase() === counterpart.address.toLowerCase() || (!required && BigInt(peer) === 0n));
+      checks.add(
+        route,
+        "routes",
+        ok,
+        `${a.name}'s ${contract.name}.peerOf(${b.name}) = ${BigInt(peer) === 0n ? "none" : peer}` +
+          (counterpart === undefined
+            ? `, but ${b.name} has no ${contract.name}`
+            : ok
+              ? BigInt(peer) === 0n
+                ? " (no channel between satellites)"
+                : ` (${b.name}'s ${contract.name})`
+              : `, not ${b.name}'s ${contract.name} ${counterpart.address}`),
+      );
+    });
+  });
 }
 
 function limit(config: { enabled: boolean; capacity: bigint; rate: bigint }): string {

@@ -113,6 +113,11 @@ describe("npm start (the devnet, end to end)", function () {
     });
     expect(output).to.contain(`http://127.0.0.1:${gatewayPort}`);
     expect(output).to.contain("The gateway has indexed it");
+    // the post-deployment check ran on the devnet's deployment, and every check passed
+    expect(output).to.match(
+      /all \d+ checks passed: code, proxies, roles, wiring, parameters, routes, governance \(deployments\/devnet-check\.txt\)/,
+    );
+    expect(output).to.not.contain("checks failed");
     // the redemption once more through the HTTP API, signed by the user's wallet, confirmed
     expect(output).to.match(/GET \/v1\/redemptions\/\d+: status confirmed/);
     // leases: the derived key, the agent's fulfilments, a renewal, a termination, an end, both reclaimed
