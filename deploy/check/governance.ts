@@ -40,13 +40,20 @@ export async function checkWiring(
     checks.guard(ctx.name, "wiring", `${contract.name}.${getter.name}()`, async () => {
       const target = String((await ctx.read(contract, `${getter.name}()`))[0]);
       const other = elsewhere(target);
-      const ok = ctx.knows(target) || other !== undefined;
+      const here = ctx.knows(target);
+      // the same deployer's nonces give the same addresses on every chain: name both when both exist
+      const what =
+        here && other !== undefined
+          ? `${ctx.label(target)} here, ${other} (one address on two chains)`
+          : here || other === undefined
+            ? ctx.label(target)
+            : other;
       checks.add(
         ctx.name,
         "wiring",
-        ok,
-        `${contract.name}.${getter.name}() = ${ctx.knows(target) || other === undefined ? ctx.label(target) : other}` +
-          (ok ? "" : ": not a contract or account of this deployment"),
+        here || other !== undefined,
+        `${contract.name}.${getter.name}() = ${what}` +
+          (here || other !== undefined ? "" : ": not a contract or account of this deployment"),
       );
     }),
   );

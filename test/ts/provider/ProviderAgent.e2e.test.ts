@@ -91,12 +91,21 @@ class RpcProxy {
           this.held++;
           return; // never forwarded, never answered
         }
-        const answer = await fetch(this.target, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        const text = await answer.text();
+        let answer: Response;
+        let text: string;
+        try {
+          answer = await fetch(this.target, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          });
+          text = await answer.text();
+        } catch (error) {
+          // the node dropped a kept-alive connection (seen on a loaded machine): the agent's next
+          // pass asks again, as it would of a real RPC endpoint that failed once
+          response.writeHead(502).end(String(error));
+          return;
+        }
         if (sends && this.mode === "forward-then-hold") {
           this.held++;
           return; // mined, never answered
