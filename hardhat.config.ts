@@ -129,8 +129,10 @@ export default defineConfig({
     npmFilesToBuild: ["@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol"],
   },
   paths: {
+    // `npx hardhat test` (and `npm run test:contracts`) runs the Solidity tests and the TypeScript tests on the
+    // in-process chain; the other tiers' folders run through scripts/test-tier.ts (docs/testing.md).
     tests: {
-      mocha: "test/ts",
+      mocha: "test/contracts",
       solidity: "test/sol",
     },
   },
