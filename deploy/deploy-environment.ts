@@ -10,7 +10,7 @@ import SatelliteModule from "./modules/Satellite.js";
 import SatelliteCoreModule from "./modules/SatelliteCore.js";
 import { routeTo } from "#sdk/bridge";
 import type { RateLimit, RouteLimits } from "#sdk/bridge";
-import { routeParameter } from "./deploy.js";
+import { governancePeersOf, routeParameter } from "./deploy.js";
 import {
   DeploymentConfigError,
   chainsOf,
@@ -96,6 +96,11 @@ function bridgeIn(journal: Record<string, string> | undefined): string | undefin
   return journal?.["PrimaryBridge#Bridge"] ?? journal?.["SatelliteCore#Bridge"];
 }
 
+/** The governance channel (proxy) a chain's journal records, or undefined. */
+function channelIn(journal: Record<string, string> | undefined): string | undefined {
+  return journal?.["PrimaryBridge#GovernanceChannel"] ?? journal?.["SatelliteCore#GovernanceChannel"];
+}
+
 /**
  * Deploys an environment's chains with Ignition, each from its parameter file and under the
  * deployment id `<environment>-<chain>`, in two phases:
@@ -104,7 +109,8 @@ function bridgeIn(journal: Record<string, string> | undefined): string | undefin
  *    then `SatelliteCore` on the satellites (their executors obey the primary's timelock, read from
  *    the primary's journal);
  * 2. once every chain of the environment has its bridge, on each chain the routes to the others'
- *    bridges and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
+ *    bridges, the governance channel's peers (the satellites' on the primary, the primary's on a
+ *    satellite) and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
  *
  * Ignition's journal makes it resumable (an interrupted run continues where it stopped; phase 2
  * continues phase 1's deployment) and idempotent (a finished run sends nothing). Deploying a subset
@@ -159,12 +165,15 @@ export async function deployEnvironment(
   }
 
   // phase 2: routes and hand-off, once every chain has its bridge
-  const bridges = await Promise.all(all.map(async ({ chain }) => bridgeIn(await journal(chain))));
+  const journals = await Promise.all(all.map(async ({ chain }) => journal(chain)));
+  const bridges = journals.map(bridgeIn);
+  const channels = journals.map(channelIn);
   const missing = all.filter((_, i) => bridges[i] === undefined).map((c) => c.chain);
   if (missing.length > 0) {
     log(`Routes and hand-off wait until every chain has its bridge (missing: ${missing.join(", ")}).`);
   } else {
     const parametersOf = await Promise.all(all.map(({ chain }) => readParameters(chain)));
+    const selectors = parametersOf.map((p) => p.chainSelector as bigint);
     for (const { chain, role } of chains) {
       const i = all.findIndex((c) => c.chain === chain);
       const own = parametersOf[i];
@@ -188,6 +197,7 @@ export async function deployEnvironment(
         ...own,
         ...(role === "satellite" ? await satelliteExtras() : {}),
         bridgeRoutes: routes,
+        governancePeers: governancePeersOf(i, selectors, channels as string[]),
       };
       const connection = await connect(chain);
       const deploymentId = deploymentIdOf(environment, chain);

@@ -75,12 +75,14 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
 
     /// @dev The deliveries waiting from one chain in one token, first in first out: positions
     /// [head, tail) of `ids`. Positions below `recheckBefore` were waiting when governance last
-    /// forgot a peer of the chain: their sender's trust is checked again before they deliver.
-    /// `recheckBefore` (issue 23) took 64 of the first slot's 128 free bits: `ids` stays where it was.
+    /// forgot a peer of the chain: their sender's trust is checked again before they deliver;
+    /// `peerForgotten` says whether it ever did (for a message queued before issue 17, in no queue).
+    /// The two (issue 23) took 72 of the first slot's 128 free bits: `ids` stays where it was.
     struct DeliveryQueue {
         uint64 head;
         uint64 tail;
         uint64 recheckBefore;
+        bool peerForgotten;
         mapping(uint64 position => bytes32 messageId) ids;
     }
 
@@ -358,7 +360,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         former[peer] = false;
         $.forgottenPeers[chainSelector][peer] = true;
         DeliveryQueue[2] storage queues = $.queues[chainSelector];
-        for (uint256 t = 0; t < 2; ++t) queues[t].recheckBefore = queues[t].tail;
+        for (uint256 t = 0; t < 2; ++t) (queues[t].recheckBefore, queues[t].peerForgotten) = (queues[t].tail, true);
         emit FormerPeerUpdated(chainSelector, peer, false);
     }
 
@@ -651,11 +653,11 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         DeliveryQueue storage queue,
         bytes32 messageId
     ) private view returns (bool inQueue, bool recheck) {
-        (uint64 head, uint64 tail, uint64 mark) = (queue.head, queue.tail, queue.recheckBefore);
+        (uint64 head, uint64 tail) = (queue.head, queue.tail);
         inQueue = head != tail;
         bytes32 first = queue.ids[head];
         if (inQueue && first != messageId) revert BridgeNotQueueHead(messageId, first);
-        recheck = inQueue ? head < mark : mark != 0;
+        recheck = inQueue ? head < queue.recheckBefore : queue.peerForgotten;
     }
 
     /// @dev Takes the next installment of a queued delivery out of `bucket`: what remains, or the

@@ -140,12 +140,14 @@ contract GovernanceChannel is ProtocolUpgradeable, ReentrancyGuardTransient, IGo
     }
 
     /// @inheritdoc IGovernanceChannel
-    function setPeer(uint64 chainSelector, address peer) external onlyRole(Roles.GOVERNANCE_ROLE) {
-        if (chainSelector == 0 || chainSelector == _localChainSelector) {
-            revert ParameterOutOfBounds(PARAM_CHAIN, chainSelector);
+    function setPeers(PeerConfig[] calldata peers) external onlyRole(Roles.GOVERNANCE_ROLE) {
+        mapping(uint64 => address) storage stored = _storage().peers;
+        for (uint256 i = 0; i < peers.length; ++i) {
+            (uint64 chain, address peer) = (peers[i].chainSelector, peers[i].peer);
+            if (chain == 0 || chain == _localChainSelector) revert ParameterOutOfBounds(PARAM_CHAIN, chain);
+            stored[chain] = peer;
+            emit PeerUpdated(chain, peer);
         }
-        _storage().peers[chainSelector] = peer;
-        emit PeerUpdated(chainSelector, peer);
     }
 
     /// @inheritdoc IGovernanceChannel

@@ -28,6 +28,13 @@ interface IGovernanceChannel {
         Reverted
     }
 
+    /// @notice The channel on another chain: where messages to that chain go, and the only sender
+    /// accepted from it (zero: none).
+    struct PeerConfig {
+        uint64 chainSelector;
+        address peer;
+    }
+
     /// @notice A call the arbitrum timelock has a satellite's executor make.
     struct Call {
         address target;
@@ -95,9 +102,10 @@ interface IGovernanceChannel {
         uint32 gasLimit
     ) external view returns (uint256);
 
-    /// @notice Sets the channel on `chainSelector` that this one sends to and accepts messages from
-    /// (governance role; zero closes the route).
-    function setPeer(uint64 chainSelector, address peer) external;
+    /// @notice Sets, for each chain listed, the channel there that this one sends to and accepts
+    /// messages from (governance role; a zero peer closes the chain). The primary chain's channel
+    /// lists the satellites; a satellite's lists the primary chain only.
+    function setPeers(PeerConfig[] calldata peers) external;
 
     /// @notice Sets the executor that runs governance messages here (governance role; satellites).
     function setExecutor(address executor_) external;

@@ -149,10 +149,14 @@ contract BridgeHandler is Test {
             modelFee[i] = 10;
         }
         // the governance channels: arbitrum's sends to each satellite's, which accept only it
+        IGovernanceChannel.PeerConfig[] memory satellites = new IGovernanceChannel.PeerConfig[](2);
+        IGovernanceChannel.PeerConfig[] memory primary = new IGovernanceChannel.PeerConfig[](1);
+        primary[0] = IGovernanceChannel.PeerConfig({chainSelector: selectors[0], peer: address(channels[0])});
         for (uint256 i = 1; i < CHAINS; ++i) {
-            channels[0].setPeer(selectors[i], address(channels[i]));
-            channels[i].setPeer(selectors[0], address(channels[0]));
+            satellites[i - 1] = IGovernanceChannel.PeerConfig({chainSelector: selectors[i], peer: address(channels[i])});
+            channels[i].setPeers(primary);
         }
+        channels[0].setPeers(satellites);
         // the holders start with sSTB and STBGOV on arbitrum only
         sstbs[0].grantRole(Roles.MINTER_ROLE, address(this));
         for (uint256 h = 0; h < 2; ++h) {

@@ -40,7 +40,7 @@ export const leaseQueryOptions = (wallet: WalletState, deployment: Deployment, r
       const client = await walletClient(wallet, deployment);
       let leaseId: bigint;
       try {
-        leaseId = await getContract(client, "RedemptionManager").leaseIdOf(BigInt(redemptionId));
+        leaseId = await getContract(client, "RedemptionViews").leaseIdOf(BigInt(redemptionId));
       } catch (error) {
         throw getContractError(error, { functionName: "leaseIdOf" });
       }

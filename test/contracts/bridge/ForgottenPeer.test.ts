@@ -109,7 +109,7 @@ describe("Property: once governance has forgotten a peer, nothing that peer orig
     // within (what legitimately waits before it + its amount + one capacity) / rate
     const bound = (0n + LEGIT + INBOUND.capacity) / INBOUND.rate;
     while ((await s.messageStatus(legit)) === Status.Queued && (await now()) - forgottenAt <= bound + 5n) {
-      const [head] = await s.queueOf(ARB, Token.SSTB);
+      const { head } = await s.queueOf(ARB, Token.SSTB);
       await s
         .connect(f.stranger)
         .executeQueued(head)

@@ -77,7 +77,7 @@ describe("Property: a renewal stays disputable by its user, and its lock stays h
     await expect(m.connect(f.user).openDispute(renewalId, IssueType.NotDelivered, id("the renewed host is gone")))
       .to.emit(m, "DisputeOpened")
       .withArgs(renewalId, f.user.address, IssueType.NotDelivered, id("the renewed host is gone"));
-    expect(await m.redemptionStatus(renewalId)).to.equal(RStatus.Disputed);
+    expect(await f.redemptionViews.redemptionStatus(renewalId)).to.equal(RStatus.Disputed);
     expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.be.gte(LOCK);
   });
 
