@@ -74,15 +74,15 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @dev The deliveries waiting from one chain in one token, first in first out: positions
-    /// [head, tail) of `ids`. Positions below `recheckBefore` were waiting when governance last
-    /// forgot a peer of the chain: their sender's trust is checked again before they deliver;
-    /// `peerForgotten` says whether it ever did (for a message queued before issue 17, in no queue).
-    /// The two (issue 23) took 72 of the first slot's 128 free bits: `ids` stays where it was.
+    /// [head, tail) of `ids`. `forgetMark` is 0 until governance forgets a peer of the chain, then
+    /// one more than the tail at the last such moment: positions below `forgetMark - 1` were
+    /// waiting then, and their sender's trust is checked again before they deliver (a message
+    /// queued before issue 17, in no queue, is checked once any forget happened). It (issue 23)
+    /// took 64 of the first slot's 128 free bits: `ids` stays where it was.
     struct DeliveryQueue {
         uint64 head;
         uint64 tail;
-        uint64 recheckBefore;
-        bool peerForgotten;
+        uint64 forgetMark;
         mapping(uint64 position => bytes32 messageId) ids;
     }
 
@@ -360,7 +360,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         former[peer] = false;
         $.forgottenPeers[chainSelector][peer] = true;
         DeliveryQueue[2] storage queues = $.queues[chainSelector];
-        for (uint256 t = 0; t < 2; ++t) (queues[t].recheckBefore, queues[t].peerForgotten) = (queues[t].tail, true);
+        for (uint256 t = 0; t < 2; ++t) queues[t].forgetMark = queues[t].tail + 1;
         emit FormerPeerUpdated(chainSelector, peer, false);
     }
 
@@ -657,7 +657,8 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         inQueue = head != tail;
         bytes32 first = queue.ids[head];
         if (inQueue && first != messageId) revert BridgeNotQueueHead(messageId, first);
-        recheck = inQueue ? head < queue.recheckBefore : queue.peerForgotten;
+        uint64 mark = queue.forgetMark;
+        recheck = inQueue ? head + 1 < mark : mark != 0;
     }
 
     /// @dev Takes the next installment of a queued delivery out of `bucket`: what remains, or the

@@ -22,7 +22,12 @@ import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
 /// order is the application's (sequence numbers), not CCIP's: CCIP's ordered execution is per
 /// sending contract, so one stuck message would hold up every one behind it. Not pausable:
 /// governance must reach a satellite to unpause its bridge.
-contract GovernanceChannel is ProtocolUpgradeable, ReentrancyGuardTransient, IGovernanceChannel, IAny2EVMMessageReceiver {
+contract GovernanceChannel is
+    ProtocolUpgradeable,
+    ReentrancyGuardTransient,
+    IGovernanceChannel,
+    IAny2EVMMessageReceiver
+{
     /// @notice Least destination gas a governance message may give its delivery.
     uint256 public constant MIN_GAS_LIMIT = 50_000;
     /// @notice Most destination gas a governance message may give its delivery.
@@ -84,7 +89,8 @@ contract GovernanceChannel is ProtocolUpgradeable, ReentrancyGuardTransient, IGo
         Call[] calldata calls,
         uint32 gasLimit
     ) external payable onlyRole(Roles.GOVERNANCE_ROLE) nonReentrant returns (bytes32 messageId) {
-        if (gasLimit < MIN_GAS_LIMIT || gasLimit > MAX_GAS_LIMIT) revert ParameterOutOfBounds(PARAM_GAS_LIMIT, gasLimit);
+        if (gasLimit < MIN_GAS_LIMIT || gasLimit > MAX_GAS_LIMIT)
+            revert ParameterOutOfBounds(PARAM_GAS_LIMIT, gasLimit);
         uint64 sequence;
         uint256 deadline;
         (messageId, sequence, deadline) = _dispatch(destinationChain, calls, gasLimit);

@@ -82,6 +82,7 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// for proxies the first implementation set up and never runs on one this code set up.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
     /// @param verifier_ The compute verifier.
+    /// @custom:oz-upgrades-validate-as-initializer
     function initialize(address admin, IComputeVerifier verifier_) external notInitialized reinitializer(2) {
         __ProtocolUpgradeable_init(admin);
         __EmergencyPausable_init();

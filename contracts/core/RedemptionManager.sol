@@ -117,6 +117,7 @@ contract RedemptionManager is
     /// is for proxies the first implementation set up and never runs on one this code set up.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
     /// @param treasury_ Receives redemption fees.
+    /// @custom:oz-upgrades-validate-as-initializer
     function initialize(address admin, address treasury_) external notInitialized reinitializer(2) {
         __ProtocolUpgradeable_init(admin);
         __EmergencyPausable_init();

@@ -219,7 +219,12 @@ abstract contract RedemptionRecords {
     /// the request of a pending one. A renewal accepted before issue 23 (no period recorded) counts
     /// from its acceptance, as it did then.
     function _disputeDeadline(Record memory r, uint256 window) internal pure returns (uint256) {
-        uint256 from = r.periodStart != 0 ? r.periodStart : r.fulfilledAt != 0 ? r.fulfilledAt : r.timestamp;
+        uint256 from =
+            r.periodStart != 0
+                ? r.periodStart
+                : r.fulfilledAt != 0
+                    ? r.fulfilledAt
+                    : r.timestamp;
         return from + window;
     }
 

@@ -246,11 +246,12 @@ contract RedemptionViews is RedemptionRecords, IRedemptionViews {
             uint256 offer = uint256(_read(offerSlot));
             bool terminated = uint8(slot >> 216) != 0;
             lease.end = uint32(slot >> 184);
-            lease.status = terminated
-                ? IRedemptionManager.LeaseStatus.Terminated
-                : block.timestamp < lease.end
-                    ? IRedemptionManager.LeaseStatus.Active
-                    : IRedemptionManager.LeaseStatus.Ended;
+            lease.status =
+                terminated
+                    ? IRedemptionManager.LeaseStatus.Terminated
+                    : block.timestamp < lease.end
+                        ? IRedemptionManager.LeaseStatus.Active
+                        : IRedemptionManager.LeaseStatus.Ended;
             lease.provider = address(uint160(slot));
             lease.openDisputes = uint32(slot >> 224);
             lease.offerPrice = uint96(offer);
@@ -258,9 +259,10 @@ contract RedemptionViews is RedemptionRecords, IRedemptionViews {
             lease.offerValidUntil = uint32(offer >> 128);
             return lease;
         }
-        lease.status = r.flags & FLAG_TERMINATED != 0
-            ? IRedemptionManager.LeaseStatus.Terminated
-            : IRedemptionManager.LeaseStatus.Active;
+        lease.status =
+            r.flags & FLAG_TERMINATED != 0
+                ? IRedemptionManager.LeaseStatus.Terminated
+                : IRedemptionManager.LeaseStatus.Active;
         lease.provider = _provider(r);
         lease.openDisputes = r.status == IRedemptionManager.RedemptionStatus.Disputed ? 1 : 0;
     }

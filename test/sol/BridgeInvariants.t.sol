@@ -148,15 +148,7 @@ contract BridgeHandler is Test {
             }
             modelFee[i] = 10;
         }
-        // the governance channels: arbitrum's sends to each satellite's, which accept only it
-        IGovernanceChannel.PeerConfig[] memory satellites = new IGovernanceChannel.PeerConfig[](2);
-        IGovernanceChannel.PeerConfig[] memory primary = new IGovernanceChannel.PeerConfig[](1);
-        primary[0] = IGovernanceChannel.PeerConfig({chainSelector: selectors[0], peer: address(channels[0])});
-        for (uint256 i = 1; i < CHAINS; ++i) {
-            satellites[i - 1] = IGovernanceChannel.PeerConfig({chainSelector: selectors[i], peer: address(channels[i])});
-            channels[i].setPeers(primary);
-        }
-        channels[0].setPeers(satellites);
+        _wireChannels();
         // the holders start with sSTB and STBGOV on arbitrum only
         sstbs[0].grantRole(Roles.MINTER_ROLE, address(this));
         for (uint256 h = 0; h < 2; ++h) {
@@ -256,9 +248,10 @@ contract BridgeHandler is Test {
     function _deliverAt(uint256 index) private {
         Pending memory p = _pending[index];
         Bridge destination = bridges[p.to];
-        bool processed = p.fee == NO_FEE
-            ? destination.messageStatus(p.messageId) != IBridge.MessageStatus.None
-            : channels[p.to].messageStatus(p.messageId) != IGovernanceChannel.MessageStatus.None;
+        bool processed =
+            p.fee == NO_FEE
+                ? destination.messageStatus(p.messageId) != IBridge.MessageStatus.None
+                : channels[p.to].messageStatus(p.messageId) != IGovernanceChannel.MessageStatus.None;
         if (processed) ++doubleDeliveries;
         DevnetCCIPRouter.ExecutionState state = routers[p.to].execute(
             selectors[p.from],
@@ -461,6 +454,21 @@ contract BridgeHandler is Test {
     // Set-up and bookkeeping
     // ---------------------------------------------------------------------------------------------
 
+    /// @dev The governance channels: arbitrum's sends to each satellite's, which accept only it.
+    function _wireChannels() private {
+        IGovernanceChannel.PeerConfig[] memory satellites = new IGovernanceChannel.PeerConfig[](2);
+        IGovernanceChannel.PeerConfig[] memory primary = new IGovernanceChannel.PeerConfig[](1);
+        primary[0] = IGovernanceChannel.PeerConfig({chainSelector: selectors[0], peer: address(channels[0])});
+        for (uint256 i = 1; i < CHAINS; ++i) {
+            satellites[i - 1] = IGovernanceChannel.PeerConfig({
+                chainSelector: selectors[i],
+                peer: address(channels[i])
+            });
+            channels[i].setPeers(primary);
+        }
+        channels[0].setPeers(satellites);
+    }
+
     function _deployChain(uint256 i) private {
         uint64[] memory remotes = new uint64[](2);
         uint256 n;
@@ -494,7 +502,10 @@ contract BridgeHandler is Test {
             BridgedGovernanceToken(address(govs[i])).grantRole(Roles.MINTER_ROLE, address(bridges[i]));
             BridgedGovernanceToken(address(govs[i])).grantRole(Roles.BURNER_ROLE, address(bridges[i]));
         }
-        GovernanceChannel channelImplementation = new GovernanceChannel(IRouterClient(address(routers[i])), selectors[i]);
+        GovernanceChannel channelImplementation = new GovernanceChannel(
+            IRouterClient(address(routers[i])),
+            selectors[i]
+        );
         channels[i] = GovernanceChannel(
             address(
                 new ERC1967Proxy(
@@ -524,7 +535,15 @@ contract BridgeHandler is Test {
         address receiver = address(bridges[to]);
         bytes memory data = abi.encode(uint256(1), token, impostor, forger, amount);
         uint64 sequence = uint64(1 << 40) + uint64(++forgeries);
-        messageId = routers[to].messageIdOf(selectors[from], selectors[to], sequence, impostor, receiver, data, 200_000);
+        messageId = routers[to].messageIdOf(
+            selectors[from],
+            selectors[to],
+            sequence,
+            impostor,
+            receiver,
+            data,
+            200_000
+        );
         DevnetCCIPRouter.ExecutionState state = routers[to].execute(
             selectors[from],
             sequence,
@@ -573,9 +592,8 @@ contract BridgeHandler is Test {
             if (status == IBridge.MessageStatus.Failed) {
                 // refused: only a forgery of a forgotten peer, and nothing of it delivered
                 if (!p.forged || !forgotten[p.to][p.from]) ++forgottenPeerViolations;
-                uint256 supplyAfter = p.token == IBridge.Token.SSTB
-                    ? sstbs[p.to].totalSupply()
-                    : govs[p.to].totalSupply();
+                uint256 supplyAfter =
+                    p.token == IBridge.Token.SSTB ? sstbs[p.to].totalSupply() : govs[p.to].totalSupply();
                 if (supplyAfter != supply || govs[0].balanceOf(address(bridges[0])) != escrow) {
                     ++forgottenPeerViolations;
                 }

@@ -19,6 +19,8 @@ import {ProtocolSetup} from "./utils/ProtocolSetup.sol";
 /// transition (fulfil with a stated end, offer, withdraw and accept a renewal, terminate) through
 /// the real contracts, as three providers and two users would. After every call it checks that
 /// each redemption moved at most one step forward and that each lease only moved forward.
+// the handler's counters are public state for the invariants to read
+// solhint-disable-next-line max-states-count
 contract ProtocolHandler is ProtocolSetup {
     address[3] public providers;
     address[2] public users;
@@ -378,12 +380,12 @@ contract ProtocolHandler is ProtocolSetup {
         else if (op == 9) try manager.offerRenewal(id, 1e18, 1 days, block.timestamp + 1) {} catch {}
         else if (op == 10) try manager.withdrawRenewalOffer(id) {} catch {}
         else if (op == 11) {
-            uint256 endBefore = views.leaseStatus(id) == IRedemptionManager.LeaseStatus.None ? 0 : views.leaseOf(id).end;
+            uint256 endBefore =
+                views.leaseStatus(id) == IRedemptionManager.LeaseStatus.None ? 0 : views.leaseOf(id).end;
             try manager.acceptRenewal(id, 1e18, 1 days) returns (uint256 renewalId) {
                 _paidFrom[renewalId] = endBefore;
             } catch {}
-        }
-        else try manager.terminateLease(id) {} catch {}
+        } else try manager.terminateLease(id) {} catch {}
         vm.stopPrank();
     }
 

@@ -28,7 +28,11 @@ interface ISatelliteExecutorPre23 {
     /// @notice Runs `calls` in order, reverting all of them if one reverts (the bridge then records
     /// the governance message as failed: it never runs again, and the proposal must be made anew).
     /// BridgePre23 only; the message must come from the primary chain's timelock.
-    function executeFromPrimary(uint64 sourceChainSelector, address origin, IBridgePre23.Call[] calldata calls) external;
+    function executeFromPrimary(
+        uint64 sourceChainSelector,
+        address origin,
+        IBridgePre23.Call[] calldata calls
+    ) external;
 
     /// @notice The bridge that delivers governance messages.
     function bridge() external view returns (address);
