@@ -1,10 +1,12 @@
 /**
  * The layers' import directions (docs/architecture.md), checked by `npm run lint:deps`:
  * entry points (scripts/, hardhat.config.ts) -> devnet/, tools/, gateway/, portal/, provider/ -> sdk/;
- * deploy/ (beside devnet) reads only the SDK's constants modules; test/ may import anything.
- * Every rule is an error; test/ts/tools/dependency-rules.test.ts shows each one catching a wrong import.
+ * deploy/ (beside devnet) reads only the SDK's constants modules; the devnet runs the gateway and the
+ * provider agent in its process; testing/ (test support) is imported only by test/, tools/ and the
+ * portal's browser tests; test/ may import anything.
+ * Every rule is an error; test/unit/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
-const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|tools)/";
+const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|testing|tools)/";
 const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";
 
 module.exports = {
@@ -57,14 +59,14 @@ module.exports = {
       severity: "error",
       comment: "deploy/ does not depend on the devnet, the gateway, the tools or the entry points.",
       from: { path: "^deploy/" },
-      to: { path: "^(devnet|gateway|portal|provider|scripts|test|tools)/" },
+      to: { path: "^(devnet|gateway|portal|provider|scripts|test|testing|tools)/" },
     },
     {
       name: "gateway-imports-sdk-only",
       severity: "error",
       comment: "gateway/ imports the SDK, never deploy/, devnet/, tools/, scripts/ or test/.",
       from: { path: "^gateway/" },
-      to: { path: "^(deploy|devnet|portal|provider|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|portal|provider|scripts|test|testing|tools)/" },
     },
     {
       name: "portal-imports-sdk-only",
@@ -72,7 +74,7 @@ module.exports = {
       comment:
         "portal/ runs in the browser on the SDK alone (its browser tests, portal/e2e/, drive the devnet like test/ does).",
       from: { path: "^portal/", pathNot: "^portal/(e2e/|playwright[.]config[.]ts$)" },
-      to: { path: "^(deploy|devnet|gateway|provider|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|gateway|provider|scripts|test|testing|tools)/" },
     },
     {
       name: "provider-imports-sdk-only",
@@ -80,7 +82,7 @@ module.exports = {
       comment:
         "provider/ (the provider agent) runs on the SDK, packages and Node built-ins alone: never deploy/, devnet/, gateway/, portal/, tools/, scripts/ or test/.",
       from: { path: "^provider/" },
-      to: { path: "^(deploy|devnet|gateway|portal|scripts|test|tools)/" },
+      to: { path: "^(deploy|devnet|gateway|portal|scripts|test|testing|tools)/" },
     },
     {
       name: "portal-no-node-builtins",
@@ -107,14 +109,16 @@ module.exports = {
     {
       name: "devnet-below-tools-and-entry-points",
       severity: "error",
-      comment: "devnet/ may import gateway/, deploy/ and the SDK, not tools/, scripts/ or test/.",
+      comment:
+        "devnet/ (npm start) may import gateway/, provider/ (it runs both in its process), deploy/ and the SDK; not tools/, scripts/, test/ or the test support in testing/.",
       from: { path: "^devnet/" },
-      to: { path: "^(portal|scripts|test|tools)/" },
+      to: { path: "^(portal|scripts|test|testing|tools)/" },
     },
     {
       name: "tools-below-entry-points",
       severity: "error",
-      comment: "tools/ may import devnet/, deploy/, gateway/ and the SDK, not scripts/ or test/.",
+      comment:
+        "tools/ may import devnet/, deploy/, gateway/, testing/ (the benchmarks) and the SDK, not scripts/ or test/.",
       from: { path: "^tools/" },
       to: { path: "^(portal|provider|scripts|test)/" },
     },
@@ -129,9 +133,24 @@ module.exports = {
     {
       name: "only-tests-import-tests",
       severity: "error",
-      comment: "Nothing outside test/ imports test/: shared fixtures live in devnet/.",
+      comment: "Nothing outside test/ imports test/: support shared with tools and benchmarks lives in testing/.",
       from: { pathNot: "^test/" },
       to: { path: "^test/" },
+    },
+    {
+      name: "only-tests-and-tools-import-testing",
+      severity: "error",
+      comment:
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+      from: { pathNot: "^(test|tools|testing|portal/e2e)/" },
+      to: { path: "^testing/" },
+    },
+    {
+      name: "testing-below-tests",
+      severity: "error",
+      comment: "testing/ may import the product layers, not tests, tools or entry points.",
+      from: { path: "^testing/" },
+      to: { path: "^(portal|scripts|test|tools)/" },
     },
   ],
   options: {

@@ -97,8 +97,10 @@ export default defineConfig({
     npmFilesToBuild: ["@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol"],
   },
   paths: {
+    // `npx hardhat test` (and `npm run test:contracts`) runs the Solidity tests and the TypeScript tests on the
+    // in-process chain; the other tiers' folders run through scripts/test-tier.ts (docs/testing.md).
     tests: {
-      mocha: "test/ts",
+      mocha: "test/contracts",
       solidity: "test/sol",
     },
   },
@@ -113,7 +115,7 @@ export default defineConfig({
         // `npm run test:deep` (hardhat test solidity --test-profile deep): 10,000 runs of every fuzz
         // test and invariant, in sequences of 32 calls (a suite may pin a longer one with an
         // inline `deep.invariant.depth`, as ProtocolInvariants does with 64), so that the run fits
-        // in 30 minutes on a shared 2-core machine (docs/decisions.md, "Deep test mode"). Inline
+        // in 30 minutes on a shared 2-core machine (docs/decisions/0052-deep-run-time-budget.md). Inline
         // `hardhat-config:` overrides in test/sol are prefixed with their profile's name so that
         // they do not pin another profile's runs.
         deep: {

@@ -5,7 +5,7 @@ export class ProviderConfigError extends Error {
   override name = "ProviderConfigError";
 }
 
-/** What `npm run provider -- serve` runs with (docs: README "The provider agent"). */
+/** What `npm run provider -- serve` runs with (docs: docs/provider-agent.md). */
 export interface ProviderConfig {
   /** The gateway's base URL (`/v1` routes are under it). */
   gatewayUrl: string;

@@ -17,7 +17,7 @@ const report = [
   "# Coverage",
   "",
   "Written by `npm run coverage` (method and limits: `tools/branch-coverage.ts` and",
-  '`docs/decisions.md`, "Coverage"). Lines: lines where a statement starts, covered if one of them ran.',
+  "`docs/decisions/0050-branch-coverage-tool.md`). Lines: lines where a statement starts, covered if one of them ran.",
   "Branches: both sides of every `if` (an implicit else included), ternary, `require`/`assert`, and",
   "`&&`/`||` (short-circuit or not), each covered if some test took it.",
   "",

@@ -80,8 +80,9 @@ export async function sendPrepared(
   functionName?: string,
 ): Promise<string> {
   const signer = signerOf(client);
+  const { to, data, value } = transaction; // a prepared write may carry more (its approval, its fee)
   try {
-    const response = await signer.sendTransaction(transaction);
+    const response = await signer.sendTransaction({ to, data, value });
     return response.hash;
   } catch (error) {
     throw getContractError(error, { functionName });

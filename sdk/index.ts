@@ -1,6 +1,6 @@
 // The protocol SDK (docs/architecture.md): one entry point with explicit named exports, no
 // `export *`. It runs in Node and in the browser: nothing under sdk/ imports a Node built-in
-// (npm run lint:deps; test/ts/sdk/browser-bundle.test.ts bundles this file for the browser).
+// (npm run lint:deps; test/unit/sdk/browser-bundle.test.ts bundles this file for the browser).
 // Import it as "#sdk" (package.json "imports").
 
 // --- client, contracts, deployments ---
@@ -117,6 +117,134 @@ export { getLeaseStatus } from "./actions/getLeaseStatus.js";
 export type { GetLeaseStatusErrorType, GetLeaseStatusParameters } from "./actions/getLeaseStatus.js";
 export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
 export type { LeaseStatusName } from "./lease.js";
+
+// --- markets and bridge actions (copied verbatim from issue 24's work in progress, sdk/actions/) ---
+export type { TokenApproval } from "./token-approval.js";
+export { MARKET_CONTRACTS } from "./market-contracts.js";
+export type { MarketName } from "./market-contracts.js";
+export { BRIDGE_TOKEN_CONTRACTS } from "./bridge-tokens.js";
+// --- tokens: approvals the market, bridge and redemption writes ask for ---
+export {
+  approveToken,
+  approveTokenSync,
+  ensureAllowance,
+  getAllowance,
+  prepareApproveToken,
+} from "./actions/approveToken.js";
+export type { ApproveTokenErrorType, ApproveTokenParameters, GetAllowanceParameters } from "./actions/approveToken.js";
+
+// --- markets: spot listings and orders, futures, options, and what every market shares ---
+export { createSpotListing, createSpotListingSync, prepareCreateSpotListing } from "./actions/createSpotListing.js";
+export type { CreateSpotListingErrorType, CreateSpotListingParameters } from "./actions/createSpotListing.js";
+export { buySpotListing, buySpotListingSync, prepareBuySpotListing } from "./actions/buySpotListing.js";
+export type {
+  BuySpotListingErrorType,
+  BuySpotListingParameters,
+  BuySpotListingReturnType,
+} from "./actions/buySpotListing.js";
+export { createSpotBuyOrder, createSpotBuyOrderSync, prepareCreateSpotBuyOrder } from "./actions/createSpotBuyOrder.js";
+export type { CreateSpotBuyOrderErrorType, CreateSpotBuyOrderParameters } from "./actions/createSpotBuyOrder.js";
+export { prepareSellToSpotOrder, sellToSpotOrder, sellToSpotOrderSync } from "./actions/sellToSpotOrder.js";
+export type {
+  SellToSpotOrderErrorType,
+  SellToSpotOrderParameters,
+  SellToSpotOrderReturnType,
+} from "./actions/sellToSpotOrder.js";
+export { offerFuture, offerFutureSync, prepareOfferFuture } from "./actions/offerFuture.js";
+export type { OfferFutureErrorType, OfferFutureParameters } from "./actions/offerFuture.js";
+export { prepareTakeFuture, takeFuture, takeFutureSync } from "./actions/takeFuture.js";
+export type { TakeFutureErrorType, TakeFutureParameters, TakeFutureReturnType } from "./actions/takeFuture.js";
+export { prepareSettleFuture, settleFuture, settleFutureSync } from "./actions/settleFuture.js";
+export type { SettleFutureErrorType, SettleFutureParameters, SettleFutureReturnType } from "./actions/settleFuture.js";
+export { prepareWriteOption, writeOption, writeOptionSync } from "./actions/writeOption.js";
+export type { WriteOptionErrorType, WriteOptionParameters } from "./actions/writeOption.js";
+export { buyOption, buyOptionSync, prepareBuyOption } from "./actions/buyOption.js";
+export type { BuyOptionErrorType, BuyOptionParameters, BuyOptionReturnType } from "./actions/buyOption.js";
+export { exerciseOption, exerciseOptionSync, prepareExerciseOption } from "./actions/exerciseOption.js";
+export type {
+  ExerciseOptionErrorType,
+  ExerciseOptionParameters,
+  ExerciseOptionReturnType,
+} from "./actions/exerciseOption.js";
+export { prepareTransferOption, transferOption, transferOptionSync } from "./actions/transferOption.js";
+export type { TransferOptionErrorType, TransferOptionParameters } from "./actions/transferOption.js";
+export { cancelListing, cancelListingSync, prepareCancelListing } from "./actions/cancelListing.js";
+export type { CancelListingErrorType, CancelListingParameters } from "./actions/cancelListing.js";
+export { expireListing, expireListingSync, prepareExpireListing } from "./actions/expireListing.js";
+export type { ExpireListingErrorType, ExpireListingParameters } from "./actions/expireListing.js";
+export { getListing } from "./actions/getListing.js";
+export type { GetListingErrorType, GetListingParameters, GetListingReturnType } from "./actions/getListing.js";
+export {
+  getClaimable,
+  prepareWithdrawClaimable,
+  withdrawClaimable,
+  withdrawClaimableSync,
+} from "./actions/withdrawClaimable.js";
+export type {
+  GetClaimableParameters,
+  WithdrawClaimableErrorType,
+  WithdrawClaimableParameters,
+} from "./actions/withdrawClaimable.js";
+
+// --- bridge: quote, send, status, and delivering a queued message ---
+export { quoteBridgeTransfer } from "./actions/quoteBridgeTransfer.js";
+export type {
+  BridgeFee,
+  QuoteBridgeTransferErrorType,
+  QuoteBridgeTransferParameters,
+  QuoteBridgeTransferReturnType,
+} from "./actions/quoteBridgeTransfer.js";
+export { prepareSendBridgeTransfer, sendBridgeTransfer, sendBridgeTransferSync } from "./actions/sendBridgeTransfer.js";
+export type {
+  SendBridgeTransferErrorType,
+  SendBridgeTransferParameters,
+  SendBridgeTransferReturnType,
+} from "./actions/sendBridgeTransfer.js";
+export { getBridgeMessage, getBridgeTransferStatus } from "./actions/getBridgeTransferStatus.js";
+export type {
+  BridgeMessage,
+  BridgeTransferStatus,
+  GetBridgeMessageErrorType,
+  GetBridgeMessageParameters,
+  GetBridgeTransferStatusParameters,
+  GetBridgeTransferStatusReturnType,
+} from "./actions/getBridgeTransferStatus.js";
+export {
+  executeQueuedMessage,
+  executeQueuedMessageSync,
+  prepareExecuteQueuedMessage,
+} from "./actions/executeQueuedMessage.js";
+export type { ExecuteQueuedMessageErrorType, ExecuteQueuedMessageParameters } from "./actions/executeQueuedMessage.js";
+
+// --- providers: registration, collateral, minting, retirement, and the account read ---
+export { prepareRegisterProvider, registerProvider, registerProviderSync } from "./actions/registerProvider.js";
+export type {
+  ProviderProfile,
+  RegisterProviderErrorType,
+  RegisterProviderParameters,
+} from "./actions/registerProvider.js";
+export { approveCollateral, approveCollateralSync, prepareApproveCollateral } from "./actions/approveCollateral.js";
+export type { ApproveCollateralErrorType, ApproveCollateralParameters } from "./actions/approveCollateral.js";
+export { depositCollateral, depositCollateralSync, prepareDepositCollateral } from "./actions/depositCollateral.js";
+export type { DepositCollateralErrorType, DepositCollateralParameters } from "./actions/depositCollateral.js";
+export { prepareWithdrawCollateral, withdrawCollateral, withdrawCollateralSync } from "./actions/withdrawCollateral.js";
+export type { WithdrawCollateralErrorType, WithdrawCollateralParameters } from "./actions/withdrawCollateral.js";
+export { prepareVerifyAndMintSSTB, verifyAndMintSSTB, verifyAndMintSSTBSync } from "./actions/verifyAndMintSSTB.js";
+export type {
+  VerifyAndMintSSTBErrorType,
+  VerifyAndMintSSTBParameters,
+  VerifyAndMintSSTBReturnType,
+} from "./actions/verifyAndMintSSTB.js";
+export { approveRetirement, approveRetirementSync, prepareApproveRetirement } from "./actions/approveRetirement.js";
+export type { ApproveRetirementErrorType, ApproveRetirementParameters } from "./actions/approveRetirement.js";
+export { prepareRetireCapacity, retireCapacity, retireCapacitySync } from "./actions/retireCapacity.js";
+export type { RetireCapacityErrorType, RetireCapacityParameters } from "./actions/retireCapacity.js";
+export { getProviderAccount } from "./actions/getProviderAccount.js";
+export type {
+  GetProviderAccountErrorType,
+  GetProviderAccountParameters,
+  GetProviderAccountReturnType,
+} from "./actions/getProviderAccount.js";
 
 // --- access details: envelopes and the wallet-derived key ---
 export {

@@ -13,7 +13,7 @@ export const REDEMPTION_STATUSES = [
 ] as const;
 export type RedemptionStatusName = (typeof REDEMPTION_STATUSES)[number];
 
-/** `IRedemptionManager.IssueType` (docs/decisions.md says when to use which). */
+/** `IRedemptionManager.IssueType` (docs/decisions/0012-disputes-and-rulings.md says when to use which). */
 export const IssueType = {
   NotDelivered: 0n,
   AccessFailure: 1n,

@@ -6,8 +6,8 @@
  * project's files with `contracts/` (mocks excepted) branch-instrumented, `node_modules` linked,
  * and a config that extends the project's with `coverage.skipFiles`. The working tree is never
  * modified. The tests run as `hardhat test --coverage <files>` there: every Solidity test and
- * every TypeScript test except the end-to-end and gateway tests, whose separate `hardhat node`
- * processes report no coverage, and the gas-target tests, which the instrumentation's extra gas
+ * the unit and contract tiers' TypeScript tests (the integration and end-to-end tiers' separate
+ * `hardhat node` processes report no coverage), except the gas-target tests, which the instrumentation's extra gas
  * makes fail.
  */
 import { spawnSync } from "node:child_process";
@@ -24,6 +24,7 @@ import {
   statementLines,
 } from "./branch-coverage.js";
 import type { FileCoverage } from "./branch-coverage.js";
+import { tierFiles } from "./test-tiers.js";
 
 export interface CoverageRunOptions {
   /** The project root (where hardhat.config.ts is). */
@@ -76,18 +77,15 @@ function filesUnder(root: string, dir: string, accept: (relative: string) => boo
 }
 
 /**
- * Tests whose chain runs in a separate `hardhat node` process, which reports no coverage: the
- * end-to-end tests and the gateway's (its indexer and API read a live node).
+ * The tests the coverage run executes, relative to the root: the Solidity tests and the unit and contract
+ * tiers. The integration and end-to-end tiers run their chains in separate `hardhat node` processes,
+ * which report no coverage (docs/testing.md).
  */
-function onSeparateNode(file: string): boolean {
-  return file.endsWith(".e2e.test.ts") || file.startsWith("test/ts/gateway/");
-}
-
-/** The tests the coverage run executes, relative to the root. */
 export function coverageTestFiles(root: string): string[] {
   return [
     ...filesUnder(root, "test/sol", (f) => f.endsWith(".t.sol")),
-    ...filesUnder(root, "test/ts", (f) => f.endsWith(".test.ts") && !onSeparateNode(f)),
+    ...tierFiles(root, "unit"),
+    ...tierFiles(root, "contracts"),
   ];
 }
 

@@ -29,7 +29,7 @@ import type { Attestation } from "#sdk";
 import { deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";
-import { deployBridgePair } from "../devnet/network.js";
+import { deployBridgePair } from "../testing/bridge-pair.js";
 import { renderContractSizes } from "./contract-sizes.js";
 import type { ContractSize } from "./contract-sizes.js";
 import {

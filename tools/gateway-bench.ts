@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 
-import { populate, resetDatabase, startLiveDeployment, startTestGateway } from "../devnet/fixtures.js";
+import { populate, resetDatabase, startLiveDeployment, startTestGateway } from "../testing/fixtures.js";
 
 const CONNECTIONS = 10;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);

@@ -5,8 +5,8 @@ import { writeFile } from "node:fs/promises";
 
 import { webhookSettings } from "../gateway/webhooks/settings.js";
 import { DeliveryWorkers } from "../gateway/webhooks/worker.js";
-import { ROLE, startLiveDeployment, startTestGateway } from "../devnet/fixtures.js";
-import { TestReceiver } from "../devnet/local-servers.js";
+import { ROLE, startLiveDeployment, startTestGateway } from "../testing/fixtures.js";
+import { TestReceiver } from "../testing/local-servers.js";
 
 const INTRO =
   "`npm run bench:webhooks` (with `DATABASE_URL` for PostgreSQL too), one real `hardhat node`, 2 cores shared with the node and the receivers, loopback receivers built on `gateway/webhooks/receiver.ts` (signature checked on every body). Latency: a transfer of sSTB is mined (its receipt in hand) until the receiver has accepted the webhook, devnet polling (indexer every 200 ms, depth 0; idle workers every 100 ms, and woken when a batch that queued deliveries commits). Throughput: a backlog of 400 queued deliveries drained by 1 or 3 workers, with a receiver that answers at once or after 20 ms.";

@@ -100,8 +100,8 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// `upgradeToAndCall`, so no proxy runs the new code with a duration of zero. The first
     /// implementation kept a `bool paused` where `pausedUntil` is now, so a set flag reads as 1
     /// (a lapse time no pause writes). A proxy {initialize} set up is at version 2 already, so this
-    /// never runs on it. How later versions add parameters: docs/decisions.md, "Governance and
-    /// upgrades".
+    /// never runs on it. How later versions add parameters:
+    /// docs/decisions/0028-parameters-added-after-deployment.md.
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         __EmergencyPausable_initV2(_storage().pausedUntil == V1_PAUSED);
     }

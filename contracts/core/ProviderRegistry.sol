@@ -348,7 +348,8 @@ contract ProviderRegistry is ProtocolUpgradeable, ReentrancyGuardTransient, IPro
     /// @inheritdoc IProviderRegistry
     /// @dev A paid-out lock is a failed redemption: reputation goes down in proportion to the value
     /// at stake. The early-exit penalty makes a provider's own redemption left to expire (through a
-    /// second account) cost more than waiting out its staking period (docs/decisions.md).
+    /// second account) cost more than waiting out its staking period
+    /// (docs/decisions/0035-the-staking-period-binds.md).
     function payOutLock(
         address provider,
         uint256 lock,

@@ -111,7 +111,7 @@ contract RedemptionManager is
     }
 
     /// @notice Initializes the proxy with the defaults of DESIGN.md section 5: fee 10 bps, tier
-    /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions.md: 14 days for the
+    /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions/ (0034, 0036, 0017): 14 days for the
     /// arbitrator to rule, a minimum redemption of 1 sSTB, a reputation unit of 10 sSTB, leases of
     /// at most 365 days. Leaves the proxy at version 2 ({latestInitializerVersion}): {initializeV2}
     /// is for proxies the first implementation set up and never runs on one this code set up.
@@ -164,7 +164,7 @@ contract RedemptionManager is
     /// would have (a lapse pays the whole lock) and move no reputation. Every value the setters
     /// accept is above zero, so a zero parameter is one nobody set. A proxy {initialize} set up is
     /// at version 2 already, so this never runs on it. How later versions add parameters:
-    /// docs/decisions.md, "Governance and upgrades".
+    /// docs/decisions/0028-parameters-added-after-deployment.md.
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         RedemptionManagerStorage storage $ = _storage();
         __EmergencyPausable_initV2(_takeV1PauseFlag($));
@@ -223,7 +223,7 @@ contract RedemptionManager is
     /// @inheritdoc IRedemptionManager
     /// @dev The three `require` strings are the spec's revert messages, verbatim. A packed record
     /// is confirmed from its two words without unpacking it (the most frequent settlement; see
-    /// docs/decisions.md, "Confirmation gas"), a first-layout record through {_complete}.
+    /// docs/decisions/0023-confirmation-gas-second-pass.md), a first-layout record through {_complete}.
     function confirmRedemption(uint256 redemptionId) external nonReentrant {
         PackedRedemption storage packed = _storage().records[redemptionId];
         uint256 word0 = packed.word0;

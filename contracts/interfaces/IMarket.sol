@@ -105,7 +105,7 @@ interface IMarket {
         bytes32 s;
     }
 
-    // --- events (webhook mapping: docs/decisions.md "Markets") ---
+    // --- events (webhook mapping: docs/decisions/0045-market-webhook-mapping.md) ---
 
     /// @notice A sell-side position was created: spot sell listing, futures offer to sell, option
     /// written (the writer offers it for its premium). Webhooks `listing.created` /

@@ -30,7 +30,7 @@ interface IRedemptionManager {
         Resolved
     }
 
-    /// @notice What a user disputes (docs/decisions.md lists when to use which).
+    /// @notice What a user disputes (docs/decisions/0012-disputes-and-rulings.md lists when to use which).
     /// @dev NotDelivered: no usable access arrived. AccessFailure: access details do not work
     /// (host unreachable, credentials refused). ResourceMismatch: the machine does not match the
     /// verified specification. PerformanceShortfall: benchmarks fall clearly below the verified

@@ -18,9 +18,9 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// (treasury, fee, pause lapse time, sequence), so the pause check and the id cost no extra cold
 /// read. A pause stops new positions and new trades (creating, filling, taking, buying); cancel,
 /// expiry, settlement, exercise, reclaim and option transfers keep working, so escrow always gets
-/// out (docs/decisions.md "Markets").
+/// out (docs/decisions/0044-market-pause.md).
 ///
-/// Payments that can be refused (docs/decisions.md "Markets" > "Payments that can be refused"): a
+/// Payments that can be refused (docs/decisions/0047-payments-that-can-be-refused.md): a
 /// transfer to the caller is a plain transfer, whose refusal reverts the caller's own call; a
 /// transfer to anyone else (the other party of a trade, the treasury, the maker of a position
 /// someone else ends) is tried, and if the token refuses it (USDC blacklists accounts), the value

@@ -111,7 +111,7 @@ function positionEvent(...names: WebhookEventName[]): Mapper {
 /**
  * Which indexed event triggers which webhook event, by contract (its name in the deployment file)
  * and event name. Projections are applied before the mapper runs, so a mapper reads the resource as
- * the read API shows it after the event. The table is in README.md ("Webhooks").
+ * the read API shows it after the event. The table is in docs/webhooks.md.
  */
 const MAPPERS: Record<string, Mapper> = {
   "CUToken.ComputeUnitVerified": async (tx, e) => {

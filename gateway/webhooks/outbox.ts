@@ -112,7 +112,7 @@ export class Outbox implements EventSink {
 
   /**
    * Deliveries of events above `block` not yet sent are cancelled: those events never became final.
-   * One being sent right now may still arrive (documented in docs/decisions.md "Webhooks").
+   * One being sent right now may still arrive (documented in docs/decisions/0076-webhook-outbox-reorgs-and-workers.md).
    */
   async retract(tx: Tx, chainId: number, block: number): Promise<void> {
     // a lease end set above `block` is no longer final: its notices may go again if it is mined again

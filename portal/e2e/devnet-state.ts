@@ -7,7 +7,7 @@ export const STATE_FILE = path.join(RESULTS_DIR, "devnet.json");
 /** Lines appended by the tests: axe results and timings, for docs/portal/metrics.md. */
 export const AXE_FILE = path.join(RESULTS_DIR, "axe.jsonl");
 export const METRICS_FILE = path.join(RESULTS_DIR, "metrics.json");
-/** Screenshots of each page, committed and shown in the README. */
+/** Screenshots of each page, committed and shown in docs/portal.md. */
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "..", "..", "docs", "portal");
 
 /** The devnet the global setup started. */

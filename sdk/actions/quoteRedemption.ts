@@ -48,7 +48,7 @@ export interface QuoteRedemptionReturnType {
    * What the holder is paid from the lock if the provider fails (the redemption expires unfulfilled):
    * while the provider's staking period runs, the lock's value at 100% (lock x 10,000 / ratio, rounded
    * up) and the rest goes to the treasury; after it, the whole lock. A dispute the holder wins pays the
-   * whole lock either way (docs/decisions.md, "Hardening" property 3).
+   * whole lock either way (docs/decisions/0035-the-staking-period-binds.md).
    */
   compensation: { ifExpiredDuringStake: bigint; ifExpiredAfterStake: bigint; ifDisputeWon: bigint };
   /** Why the manager would refuse it now, if it would ("" when it would accept). */

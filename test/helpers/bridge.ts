@@ -5,7 +5,7 @@ import type { NetworkConnection } from "hardhat/types/network";
 
 import { CCIP_CHAIN_SELECTORS, EXECUTION_STATES, Roles, sampleVerifierKeys } from "#sdk";
 import type { RateLimit, RouteLimits } from "#sdk";
-import { deployBridgePair as deployTwoBridges } from "../../devnet/network.js";
+import { deployBridgePair as deployTwoBridges } from "../../testing/bridge-pair.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../deploy/deploy.js";
 import { DEFAULT_GAS_MARGIN, Relayer } from "../../devnet/relayer.js";
 import type { Bridge, DevnetCCIPRouter } from "../../typechain-types/index.js";

@@ -1,6 +1,6 @@
 // `node --import tsx --import ./test/helpers/no-contracts.mjs ...`: a module-resolution hook that
 // fails any import of the compiled contracts (TypeChain bindings or Hardhat artifacts), so a test
-// can show that a command runs without them (test/ts/gateway/Cli.test.ts).
+// can show that a command runs without them (test/integration/gateway/Cli.test.ts).
 import { register } from "node:module";
 
 const hooks = `

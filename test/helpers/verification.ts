@@ -2,7 +2,7 @@ import type { JsonRpcSigner } from "ethers";
 
 import { benchmarkReportDomain, REFERENCE_SERVER, scoresFor, signBenchmarkReport } from "#sdk";
 import type { ComputeSpecs, SignedBenchmarkReport } from "#sdk";
-import type { LiveDeployment } from "../../devnet/fixtures.js";
+import type { LiveDeployment } from "../../testing/fixtures.js";
 
 type Hardware = Pick<ComputeSpecs, "cpuCores" | "ramGb" | "storageGb" | "networkMbps">;
 

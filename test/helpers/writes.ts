@@ -6,8 +6,8 @@ import type { JsonRpcSigner } from "ethers";
 import { fulfilEncrypted, generateAccessKeyPair } from "#sdk";
 import type { Gateway } from "../../gateway/server.js";
 import { sampleAccessDetails, sampleProfile } from "../../devnet/samples.js";
-import { ROLE, mintUnit, registerProvider, startTestGateway } from "../../devnet/fixtures.js";
-import type { LiveDeployment } from "../../devnet/fixtures.js";
+import { ROLE, mintUnit, registerProvider, startTestGateway } from "../../testing/fixtures.js";
+import type { LiveDeployment } from "../../testing/fixtures.js";
 import { HttpClient } from "./http.js";
 
 /** A gateway with write routes over a deployment with one active provider and a funded managed account. */

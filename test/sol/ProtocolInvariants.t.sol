@@ -693,7 +693,7 @@ contract ProtocolInvariantsTest is Test {
     /// by nobody until the dispute window after the start of the period it paid for has passed.
     /// @dev One campaign checks all seven: six campaigns (one per property, as before) each paid for
     /// the handler's calls, so a deep run of 10,000 sequences per property cost six times the
-    /// calls of this one (docs/decisions.md, "Deep test mode"). CI keeps the 384 sequences
+    /// calls of this one (docs/decisions/0052-deep-run-time-budget.md). CI keeps the 384 sequences
     /// (6 x 64) it ran before, now each checking every property. The deep profile keeps this
     /// suite's sequences at 64 calls (its default is 32): here states build up across providers,
     /// stakes, reputation and time.

@@ -5,7 +5,7 @@ import { bigint, index, integer, numeric, pgTable, primaryKey, text } from "driz
  * projections of RedemptionManager's events (rebuilt after a reorg like the others);
  * `lease_notices` is not: it records which time-based webhooks (`redemption.lease_expiring`,
  * `redemption.lease_ended`) went out, so a rebuild, a restart or a second gateway never sends one
- * twice (docs/decisions.md "Leases in the gateway").
+ * twice (docs/decisions/0108-leases-in-the-gateway.md).
  */
 
 const amount = (name: string) => numeric(name, { precision: 78, scale: 0 });

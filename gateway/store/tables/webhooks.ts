@@ -22,7 +22,7 @@ export const webhookSubscriptions = pgTable(
     timestampFormat: text("timestamp_format").notNull(),
     /** Only events that involve the owner's account (its provider, its transfers, its redemptions). */
     ownEventsOnly: boolean("own_events_only").notNull(),
-    /** HMAC key, in clear: the worker must sign with it (docs/decisions.md "Webhooks"). */
+    /** HMAC key, in clear: the worker must sign with it (docs/decisions/0077-webhook-targets-limits-and-secrets.md). */
     secret: text("secret").notNull(),
     createdAt: millis("created_at").notNull(),
     rotatedAt: millis("rotated_at"),

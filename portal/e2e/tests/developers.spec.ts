@@ -1,4 +1,4 @@
-import { TestReceiver } from "../../../devnet/local-servers";
+import { TestReceiver } from "../../../testing/local-servers";
 import { deploymentOf, transferSstb } from "../chain";
 import { ACCOUNT, checkPage, expect, test } from "../fixtures";
 import { ApiKeysPage, WebhooksPage } from "../pages/developers.page";
@@ -15,7 +15,9 @@ test.describe("Developers: API keys", () => {
     const keys = new ApiKeysPage(page);
     const token = await keys.create("ci-pipeline", ["read"]);
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/); // a JWT, shown once
-    await expect(page.getByRole("button", { name: /Copy key/ })).toBeVisible();
+    // the "shown once" panel after copying: the button says Copied, and its name starts with that
+    await page.getByRole("button", { name: /^Copy key/ }).click();
+    await expect(page.getByRole("button", { name: /^Copied/ })).toBeVisible();
     await expect(keys.row("ci-pipeline")).toContainText("standard (100/min)");
     await expect(keys.row("ci-pipeline")).toContainText("never");
     await checkPage(page, "api-keys");
@@ -115,5 +117,12 @@ test.describe("Developers: webhooks", () => {
       await expect(webhooks.deliveries().first()).toContainText("delivered", { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
     await expect(webhooks.deliveries().first().getByTestId("last-response")).toHaveText("HTTP 200");
+
+    // a rotation shows the new secret once, with its copy button
+    await webhooks.rotate().click();
+    await expect(webhooks.secret()).toHaveText(/^whsec_[0-9a-f]{64}$/);
+    expect((await webhooks.secret().textContent())!.trim()).not.toBe(secret);
+    await expect(page.getByRole("button", { name: /^Copy secret/ })).toBeVisible();
+    await checkPage(page, "webhook-secret-rotated");
   });
 });

@@ -66,7 +66,19 @@ test.describe("Holders and providers", () => {
     await expect(holder.quote()).toContainText("6 h 0 min (premium tier)");
     await expect(page.getByTestId("compensation")).toContainText("A dispute you win pays the whole lock");
     await checkPage(page, "provider");
+    // one redemption per click: while the wallet is asked, Redeem cannot be clicked again
+    const disabledWhileAsked: string[] = [];
+    for (const method of ["eth_signTypedData_v4", "eth_sendTransaction"]) {
+      holderActor.onceBefore.set(method, async () => {
+        await expect(page.getByRole("button", { name: /^Redeem/ })).toBeDisabled({ timeout: 5_000 });
+        disabledWhileAsked.push(method);
+      });
+    }
     const id = await holder.redeem("1");
+    expect(disabledWhileAsked, "Redeem disabled while the wallet asked for each step").toEqual([
+      "eth_signTypedData_v4",
+      "eth_sendTransaction",
+    ]);
     const methods = holderActor.calls.map((c) => c.method);
     expect(methods, "permit where the wallet signs typed data").toContain("eth_signTypedData_v4");
     await expect(holder.status()).toContainText(`Redemption #${id}`);

@@ -51,6 +51,8 @@ test.describe("Leases", () => {
     actor,
     devnet,
   }) => {
+    // three browsers and some twenty transactions
+    test.setTimeout(450_000);
     const { chain } = await deploymentOf(devnet.gatewayUrl);
     const managerAddress = chain.contracts.RedemptionManager;
     const holderActor = await actor(ACCOUNT.holder);
@@ -167,6 +169,11 @@ test.describe("Leases", () => {
     const renewedEnd = new Date(Date.parse(end) + 30 * DAY).toISOString();
     await expect(holder.leaseEnd()).toHaveAttribute("datetime", renewedEnd, { timeout: 60_000 });
     await expect(holder.offer()).toHaveCount(0);
+    // the holder is told what it cost and which redemption the renewal is
+    const renewed = page.getByTestId("renewed");
+    await expect(renewed).toContainText("You paid 3.003 sSTB (3 sSTB plus the 0.003 sSTB fee)");
+    await expect(renewed).toContainText(/the renewal is redemption #\d+/);
+    await checkPage(page, "redemption-renewed");
     await expect(provider.leaseEnd()).toHaveAttribute("datetime", renewedEnd, { timeout: 30_000 });
 
     // termination asks first; keeping the lease changes nothing

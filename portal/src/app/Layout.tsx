@@ -8,12 +8,14 @@ import { useSignOut } from "../features/auth/api";
 import { useDeployment } from "../lib/deployment";
 import { useSession } from "../lib/session";
 import { useWallet } from "../lib/wallet";
+import { useSingleFlight } from "../lib/mutations";
 
 /** The frame of every page: the header with the sections and the session, then the page. */
 export function Layout() {
   const deployment = useDeployment();
   const session = useSession();
   const signOut = useSignOut();
+  const signOutOnce = useSingleFlight(signOut);
   const wallet = useWallet();
   return (
     <>
@@ -24,16 +26,29 @@ export function Layout() {
         <span className="brand">Compute portal</span>
         <nav aria-label="Sections">
           <NavLink to="/holders">Holders</NavLink>
+          <NavLink to="/markets">Markets</NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/developers/keys">API keys</NavLink>
           <NavLink to="/developers/webhooks">Webhooks</NavLink>
         </nav>
         <div className="session">
           <span className="chain">{deployment.chain.label}</span>
+          {wallet.wallet !== undefined && wallet.account !== undefined ? (
+            <span className="wallet-name" title="The connected wallet, as it announced itself">
+              <img
+                src={wallet.wallet.icon || "data:,"}
+                alt=""
+                width={16}
+                height={16}
+                hidden={wallet.wallet.icon === ""}
+              />
+              {wallet.wallet.name}
+            </span>
+          ) : null}
           {session.data ? (
             <>
               <Address value={session.data.address} label="Signed in as" />
-              <button type="button" onClick={() => signOut.mutate(undefined, { onSettled: () => wallet.disconnect() })}>
+              <button type="button" onClick={() => signOutOnce(undefined, { onSettled: () => wallet.disconnect() })}>
                 Sign out
               </button>
             </>

@@ -22,6 +22,7 @@ export function createRouter() {
           { path: "holders/providers", lazy: () => import("./routes/providers") },
           { path: "holders/providers/:providerId", lazy: () => import("./routes/provider") },
           { path: "holders/redemptions/:redemptionId", lazy: () => import("./routes/redemption") },
+          { path: "markets", lazy: () => import("./routes/markets") },
           { path: "providers", lazy: () => import("./routes/console") },
           { path: "providers/redemptions/:redemptionId", lazy: () => import("./routes/fulfil") },
           { path: "*", lazy: () => import("./routes/not-found") },

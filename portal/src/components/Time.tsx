@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-
+import { useChainNow } from "../lib/chain";
 import { formatDuration, formatTime } from "../lib/format";
 
 /** A time in the reader's time zone; the UTC value on hover. */
@@ -13,37 +12,33 @@ export function Time({ unix }: { unix: number | null | undefined }) {
   );
 }
 
-/** Time left until `unix`, counting down every second ("overdue" once passed). */
-export function Countdown({ unix }: { unix: number }) {
-  const [now, setNow] = useState(() => Date.now() / 1000);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now() / 1000), 1_000);
-    return () => clearInterval(timer);
-  }, []);
-  const left = unix - now;
-  return (
-    <span className={left > 0 ? "countdown" : "countdown overdue"} data-testid="countdown">
-      {left > 0 ? `${formatDuration(left)} left` : `overdue by ${formatDuration(-left)}`}
-    </span>
-  );
-}
-
 /**
- * Time left until `unix` by the chain's clock (leases end by block time, which need not be the
- * browser's): `chainNow` is the latest block's time when read; the count runs on from there.
+ * Time left until `unix` by the chain's clock ({@link useChainNow}: deadlines and lease ends are
+ * block times, which need not be the computer's), counting down every second. Until the chain has
+ * been read (no wallet on the deployment's chain) it says so rather than guess from the computer.
  */
-export function ChainCountdown({ unix, chainNow }: { unix: number; chainNow: number }) {
-  const [offset] = useState(() => chainNow - Date.now() / 1000);
-  const [now, setNow] = useState(() => Date.now() / 1000 + offset);
-  useEffect(() => {
-    setNow(Date.now() / 1000 + offset);
-    const timer = setInterval(() => setNow(Date.now() / 1000 + offset), 1_000);
-    return () => clearInterval(timer);
-  }, [offset]);
+export function Countdown({
+  unix,
+  testId = "countdown",
+  passed,
+}: {
+  unix: number;
+  testId?: string;
+  /** What to say once `unix` has passed (default: "overdue by …"). */
+  passed?: string;
+}) {
+  const now = useChainNow();
+  if (now === undefined) {
+    return (
+      <span className="countdown muted" data-testid={testId}>
+        time left shown once your wallet is connected (it is counted by the chain's clock)
+      </span>
+    );
+  }
   const left = unix - now;
   return (
-    <span className={left > 0 ? "countdown" : "countdown overdue"} data-testid="lease-time-left">
-      {left > 0 ? `${formatDuration(left)} left` : "ended"}
+    <span className={left > 0 ? "countdown" : "countdown overdue"} data-testid={testId}>
+      {left > 0 ? `${formatDuration(left)} left` : (passed ?? `overdue by ${formatDuration(-left)}`)}
     </span>
   );
 }

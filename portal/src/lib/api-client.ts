@@ -1,4 +1,4 @@
-import { ApiResponseError, createApiClient, unwrap } from "#sdk";
+import { createApiClient, unwrap } from "#sdk";
 import type { ApiClient, ApiPaths } from "#sdk";
 
 import { GatewayUnreachableError } from "./errors";
@@ -52,25 +52,3 @@ export type ApiData<
   M extends "get" | "post" | "put" | "delete",
   S extends number = 200,
 > = ApiPaths[P][M] extends { responses: Record<S, { content: { "application/json": { data: infer D } } }> } ? D : never;
-
-/**
- * A call to a route the typed client does not know yet (the gateway may not have it): the same
- * fetch, headers and error handling. Used only for `POST /webhooks/{id}/test` until the gateway
- * ships it (issue 17).
- */
-export async function untypedPost<T>(path: string): Promise<T> {
-  const response = await portalFetch(
-    new Request(window.location.origin + path, {
-      method: "POST",
-      headers: { [CSRF_HEADER]: "1", "content-type": "application/json" },
-      body: "{}",
-      credentials: "same-origin",
-    }),
-  );
-  const body = (await response.json().catch(() => undefined)) as
-    | { success: true; data: T }
-    | { success: false; error: { code: string; message: string; details: Record<string, unknown> } }
-    | undefined;
-  if (response.ok && body?.success === true) return body.data;
-  throw new ApiResponseError(response.status, body?.success === false ? body.error : undefined);
-}

@@ -1,10 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 
 import { getAccessKey, getContract, getContractError, getLease } from "#sdk";
 import type { GetLeaseReturnType } from "#sdk";
 
 import type { Deployment } from "../config/deployment";
+import { useDeployment } from "./deployment";
 import { walletClient } from "./protocol";
+import { useWallet } from "./wallet";
 import type { WalletState } from "./wallet";
 
 /**
@@ -45,7 +48,8 @@ export const leaseQueryOptions = (wallet: WalletState, deployment: Deployment, r
         throw getContractError(error, { functionName: "leaseIdOf" });
       }
       const block = await client.runner.provider?.getBlock("latest");
-      const chainNow = block?.timestamp ?? Math.floor(Date.now() / 1000);
+      if (block === null || block === undefined) throw new Error("The wallet's node returned no latest block.");
+      const chainNow = block.timestamp;
       if (leaseId === 0n) return { leaseId: null, renewal: false, lease: null, chainNow };
       const lease = await getLease(client, { leaseId });
       return { leaseId, renewal: leaseId !== BigInt(redemptionId), lease, chainNow };
@@ -68,3 +72,61 @@ export const useLease = (wallet: WalletState, deployment: Deployment, redemption
   useQuery(leaseQueryOptions(wallet, deployment, redemptionId));
 export const useChainAccessKey = (wallet: WalletState, deployment: Deployment, user: string | undefined) =>
   useQuery(chainAccessKeyQueryOptions(wallet, deployment, user));
+
+/** The chain's clock as read: the latest block's time, and the browser's time when it was read. */
+export interface ChainClock {
+  chainNow: number;
+  readAt: number;
+}
+
+/**
+ * The chain's clock (the latest block's time). Deadlines, dispute windows, lease ends and offers
+ * are decided by block time, which need not be the computer's (a devnet moved forward, a wrong
+ * system clock): every countdown and "still possible" on the pages reads this, never `Date.now()`.
+ */
+export const chainClockQueryOptions = (wallet: WalletState, deployment: Deployment) =>
+  queryOptions({
+    queryKey: ["chain", "clock", wallet.account, wallet.chainId],
+    queryFn: async (): Promise<ChainClock> => {
+      const client = await walletClient(wallet, deployment);
+      const block = await client.runner.provider?.getBlock("latest");
+      if (block === null || block === undefined) throw new Error("The wallet's node returned no latest block.");
+      return { chainNow: block.timestamp, readAt: Date.now() / 1000 };
+    },
+    enabled: canReadChain(wallet),
+    staleTime: 30_000,
+    refetchInterval: 30_000,
+  });
+
+/**
+ * Now by the chain's clock (Unix seconds), moving on every second from the last reading;
+ * undefined until the chain has been read (the wallet connected on the deployment's chain).
+ */
+export function useChainNow(): number | undefined {
+  const wallet = useWallet();
+  const deployment = useDeployment();
+  const clock = useQuery(chainClockQueryOptions(wallet, deployment));
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((t) => t + 1), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  if (clock.data === undefined) return undefined;
+  return clock.data.chainNow + (Date.now() / 1000 - clock.data.readAt);
+}
+
+/** The redemption manager's reputation unit (sSTB base units): smaller redemptions do not count in a provider's statistics. */
+export const reputationUnitQueryOptions = (wallet: WalletState, deployment: Deployment) =>
+  queryOptions({
+    queryKey: ["chain", "reputation-unit", wallet.chainId],
+    queryFn: async () => {
+      const client = await walletClient(wallet, deployment);
+      try {
+        return await getContract(client, "RedemptionManager").reputationUnit();
+      } catch (error) {
+        throw getContractError(error, { functionName: "reputationUnit" });
+      }
+    },
+    enabled: canReadChain(wallet),
+    staleTime: 600_000,
+  });

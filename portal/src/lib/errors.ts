@@ -120,10 +120,47 @@ export function describeError(error: unknown): DescribedError {
     if (error.status === 401) return { kind: "session", title: "Signed out", message: error.shortMessage };
     return { kind: "api", title: `The gateway refused (${error.code})`, message: error.shortMessage };
   }
-  if (error instanceof BaseError) return { kind: "other", title: "Something failed", message: error.shortMessage };
+  if (error instanceof BaseError) {
+    const cause = causeInWords(error);
+    return cause === undefined
+      ? { kind: "other", title: "Something failed", message: error.shortMessage }
+      : { kind: "other", title: cause.title, message: cause.message };
+  }
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "number" && code >= 4000 && code < 5000) {
     return { kind: "wallet", title: "The wallet refused", message: (error as Error).message };
   }
   return { kind: "other", title: "Something failed", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** What ethers (and the wallet's node through it) says went wrong, by its error code. */
+const CAUSE_TITLES: Record<string, string> = {
+  INSUFFICIENT_FUNDS: "Not enough ETH for the gas",
+  NONCE_EXPIRED: "The wallet's transaction count is out of step",
+  REPLACEMENT_UNDERPRICED: "A transaction with the same number is pending",
+  TRANSACTION_REPLACED: "The transaction was replaced in the wallet",
+  NETWORK_ERROR: "The wallet's node did not answer",
+  TIMEOUT: "The wallet's node did not answer in time",
+  SERVER_ERROR: "The wallet's node failed",
+  CALL_EXCEPTION: "The call failed on the chain",
+  UNKNOWN_ERROR: "The wallet or its node failed",
+};
+
+/**
+ * The innermost cause of a failure that is not a refusal (gas, a nonce, the node unreachable), in
+ * the words its source gave: the page shows it instead of only "the call failed".
+ */
+function causeInWords(error: BaseError): { title: string; message: string } | undefined {
+  let words: string | undefined;
+  let code: string | undefined;
+  for (let e = error.cause as Record<string, unknown> | undefined, depth = 0; e && depth < 8; depth++) {
+    if (typeof e.code === "string" && code === undefined) code = e.code;
+    const inner = (e.info as { error?: { message?: unknown } } | undefined)?.error?.message;
+    const text = typeof inner === "string" ? inner : typeof e.shortMessage === "string" ? e.shortMessage : e.message;
+    if (typeof text === "string" && text !== "") words = text;
+    e = (e.cause ?? e.error) as Record<string, unknown> | undefined;
+  }
+  if (words === undefined) return undefined;
+  const what = error.shortMessage.replace(/\.$/, "");
+  return { title: (code !== undefined ? CAUSE_TITLES[code] : undefined) ?? `${what}`, message: `${what}: ${words}` };
 }

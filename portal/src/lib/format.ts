@@ -35,3 +35,8 @@ export function formatDuration(seconds: number): string {
   if (m > 0) return `${m} min ${s % 60} s`;
   return `${s} s`;
 }
+
+/** "1 provider", "2 providers", "0 providers". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString()} ${count === 1 ? one : many}`;
+}

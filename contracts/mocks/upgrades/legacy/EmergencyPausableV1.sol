@@ -5,7 +5,7 @@ import {IEmergencyPauseV1} from "./IEmergencyPauseV1.sol";
 import {Roles} from "../../../libraries/Roles.sol";
 import {ProtocolUpgradeable} from "../../../utils/ProtocolUpgradeable.sol";
 
-// TEST DOUBLE for the upgrade tests (test/ts/upgrades/Reinitialize.test.ts); never deployed on a chain.
+// TEST DOUBLE for the upgrade tests (test/contracts/upgrades/Reinitialize.test.ts); never deployed on a chain.
 // A frozen copy of `contracts/utils/EmergencyPausable.sol` at commit 2c890a0, the last implementation before
 // `guardianPauseDuration`, `disputeResolutionPeriod`, `minRedemptionAmount` and `reputationUnit`
 // existed. Changed only so that it compiles beside today's code: contracts and interfaces renamed

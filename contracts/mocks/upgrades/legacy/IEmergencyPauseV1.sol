@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-// TEST DOUBLE for the upgrade tests (test/ts/upgrades/Reinitialize.test.ts); never deployed on a chain.
+// TEST DOUBLE for the upgrade tests (test/contracts/upgrades/Reinitialize.test.ts); never deployed on a chain.
 // A frozen copy of `contracts/interfaces/IEmergencyPause.sol` at commit 2c890a0, the last implementation before
 // `guardianPauseDuration`, `disputeResolutionPeriod`, `minRedemptionAmount` and `reputationUnit`
 // existed. Changed only so that it compiles beside today's code: contracts and interfaces renamed

@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 
-// TEST DOUBLE for the upgrade tests (test/ts/upgrades/Reinitialize.test.ts); never deployed on a chain.
+// TEST DOUBLE for the upgrade tests (test/contracts/upgrades/Reinitialize.test.ts); never deployed on a chain.
 // A frozen copy of `contracts/interfaces/IProviderRegistry.sol` at commit 2c890a0, the last implementation before
 // `guardianPauseDuration`, `disputeResolutionPeriod`, `minRedemptionAmount` and `reputationUnit`
 // existed. Changed only so that it compiles beside today's code: contracts and interfaces renamed

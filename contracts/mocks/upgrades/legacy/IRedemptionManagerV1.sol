@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 import {IProviderRegistryV1} from "./IProviderRegistryV1.sol";
 
-// TEST DOUBLE for the upgrade tests (test/ts/upgrades/Reinitialize.test.ts); never deployed on a chain.
+// TEST DOUBLE for the upgrade tests (test/contracts/upgrades/Reinitialize.test.ts); never deployed on a chain.
 // A frozen copy of `contracts/interfaces/IRedemptionManager.sol` at commit 2c890a0, the last implementation before
 // `guardianPauseDuration`, `disputeResolutionPeriod`, `minRedemptionAmount` and `reputationUnit`
 // existed. Changed only so that it compiles beside today's code: contracts and interfaces renamed
@@ -29,7 +29,7 @@ interface IRedemptionManagerV1 {
         Resolved
     }
 
-    /// @notice What a user disputes (docs/decisions.md lists when to use which).
+    /// @notice What a user disputes (docs/decisions/0012-disputes-and-rulings.md lists when to use which).
     /// @dev NotDelivered: no usable access arrived. AccessFailure: access details do not work
     /// (host unreachable, credentials refused). ResourceMismatch: the machine does not match the
     /// verified specification. PerformanceShortfall: benchmarks fall clearly below the verified

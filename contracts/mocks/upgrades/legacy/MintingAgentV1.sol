@@ -12,7 +12,7 @@ import {ISSTB} from "../../../interfaces/ISSTB.sol";
 import {Roles} from "../../../libraries/Roles.sol";
 import {EmergencyPausableV1} from "./EmergencyPausableV1.sol";
 
-// TEST DOUBLE for the upgrade tests (test/ts/upgrades/Reinitialize.test.ts); never deployed on a chain.
+// TEST DOUBLE for the upgrade tests (test/contracts/upgrades/Reinitialize.test.ts); never deployed on a chain.
 // A frozen copy of `contracts/core/MintingAgent.sol` at commit 2c890a0, the last implementation before
 // `guardianPauseDuration`, `disputeResolutionPeriod`, `minRedemptionAmount` and `reputationUnit`
 // existed. Changed only so that it compiles beside today's code: contracts and interfaces renamed

@@ -16,6 +16,12 @@ export function Component() {
         </li>
         <li className="card">
           <h2>
+            <Link to="/markets">Markets</Link>
+          </h2>
+          <p>Buy sSTB on the spot market, list yours for sale, withdraw what a market holds for you.</p>
+        </li>
+        <li className="card">
+          <h2>
             <Link to="/providers">Providers</Link>
           </h2>
           <p>Your standing, collateral and capacity; incoming redemptions and their deadlines; fulfil.</p>

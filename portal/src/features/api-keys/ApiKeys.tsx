@@ -4,8 +4,10 @@ import type { FormEvent } from "react";
 import { CopyButton } from "../../components/Copy";
 import { Badge, Empty, ErrorState, Loading } from "../../components/States";
 import { Time } from "../../components/Time";
+import { useSingleFlight } from "../../lib/mutations";
 import { useCreateKey, useKeys, useRevokeKey } from "./api";
 import type { CreatedKey, Scope } from "./api";
+import { Table } from "../../components/Table";
 
 /** The developer's API keys: create (shown once, with a copy button), list with their use, revoke. */
 export function ApiKeys() {
@@ -24,6 +26,7 @@ export function ApiKeys() {
 
 function CreateKey() {
   const create = useCreateKey();
+  const submitOnce = useSingleFlight(create);
   const [label, setLabel] = useState("");
   const [scopes, setScopes] = useState<Scope[]>(["read"]);
   const [created, setCreated] = useState<CreatedKey>();
@@ -31,7 +34,7 @@ function CreateKey() {
     setScopes((s) => (s.includes(scope) ? s.filter((x) => x !== scope) : [...s, scope].sort()));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ label, scopes }, { onSuccess: (key) => setCreated(key) });
+    submitOnce({ label, scopes }, { onSuccess: (key) => setCreated(key) });
   };
   return (
     <section className="card" aria-labelledby="create-key-title">
@@ -75,64 +78,61 @@ function CreateKey() {
 function KeyList() {
   const keys = useKeys();
   const revoke = useRevokeKey();
+  const revokeOnce = useSingleFlight(revoke);
   if (keys.isPending) return <Loading what="your keys" />;
   if (keys.isError) return <ErrorState error={keys.error} retry={() => void keys.refetch()} />;
   if (keys.data.length === 0) return <Empty>No API keys yet.</Empty>;
   return (
     <section className="card" aria-labelledby="keys-title">
       <h2 id="keys-title">Your keys</h2>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Tier</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Requests (24 h)</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+      <Table>
+        <thead>
+          <tr>
+            <th scope="col">Label</th>
+            <th scope="col">Tier</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Requests (24 h)</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.data.map((k) => (
+            <tr key={k.key_id} data-testid={`key-${k.key_id}`}>
+              <td>{k.label === "" ? <span className="muted">(no label)</span> : k.label}</td>
+              <td>
+                {k.tier} ({k.rate_limit}/min)
+              </td>
+              <td>{k.scopes.join(", ")}</td>
+              <td>
+                <Time unix={k.created_at} />
+              </td>
+              <td>{k.last_used_at === null ? <span className="muted">never</span> : <Time unix={k.last_used_at} />}</td>
+              <td>{k.requests_24h.toLocaleString()}</td>
+              <td>
+                <Badge value={k.revoked_at !== null ? "revoked" : "active"} />
+              </td>
+              <td>
+                {k.revoked_at === null ? (
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={revoke.isPending}
+                    aria-label={`Revoke key ${k.label || k.key_id}`}
+                    onClick={() => revokeOnce(k.key_id)}
+                  >
+                    Revoke
+                  </button>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.key_id} data-testid={`key-${k.key_id}`}>
-                <td>{k.label === "" ? <span className="muted">(no label)</span> : k.label}</td>
-                <td>
-                  {k.tier} ({k.rate_limit}/min)
-                </td>
-                <td>{k.scopes.join(", ")}</td>
-                <td>
-                  <Time unix={k.created_at} />
-                </td>
-                <td>
-                  {k.last_used_at === null ? <span className="muted">never</span> : <Time unix={k.last_used_at} />}
-                </td>
-                <td>{k.requests_24h.toLocaleString()}</td>
-                <td>
-                  <Badge value={k.revoked_at !== null ? "revoked" : "active"} />
-                </td>
-                <td>
-                  {k.revoked_at === null ? (
-                    <button
-                      type="button"
-                      className="danger"
-                      disabled={revoke.isPending}
-                      aria-label={`Revoke key ${k.label || k.key_id}`}
-                      onClick={() => revoke.mutate(k.key_id)}
-                    >
-                      Revoke
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </Table>
       {revoke.isError ? <ErrorState error={revoke.error} /> : null}
     </section>
   );

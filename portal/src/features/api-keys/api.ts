@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 
 import { api, unwrap } from "../../lib/api-client";
 import type { ApiData } from "../../lib/api-client";
+import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 
 export type ApiKeyView = ApiData<"/api/v1/session/keys", "get">["keys"][number];
 export type CreatedKey = ApiData<"/api/v1/session/keys", "post", 201>;
@@ -17,12 +18,26 @@ export function useKeys() {
   return useQuery(keysQueryOptions());
 }
 
+/**
+ * Creates a key. The request carries an `Idempotency-Key` kept until it succeeds: a repeat (a
+ * double submit, a retry after a lost answer) gets the first key back from the gateway instead of
+ * a second key that nobody ever sees.
+ */
 export function useCreateKey() {
   const queryClient = useQueryClient();
+  const idempotency = useIdempotencyKey();
   return useMutation({
     mutationFn: async (input: { label: string; scopes: Scope[] }) =>
-      unwrap(await api.POST("/api/v1/session/keys", { body: input })) as CreatedKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysQueryOptions().queryKey }),
+      unwrap(
+        await api.POST("/api/v1/session/keys", {
+          body: input,
+          headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(input) },
+        }),
+      ) as CreatedKey,
+    onSuccess: () => {
+      idempotency.done();
+      return queryClient.invalidateQueries({ queryKey: keysQueryOptions().queryKey });
+    },
   });
 }
 

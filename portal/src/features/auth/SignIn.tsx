@@ -5,6 +5,7 @@ import { Address } from "../../components/Address";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
 import { useSignIn } from "./api";
+import { useSingleFlight } from "../../lib/mutations";
 
 /**
  * Sign in: pick a wallet (found by EIP-6963, or `window.ethereum`), connect, switch to the
@@ -14,7 +15,9 @@ export function SignIn() {
   const deployment = useDeployment();
   const wallet = useWallet();
   const signIn = useSignIn(wallet, deployment);
+  const signInOnce = useSingleFlight(signIn);
   const switchChain = useMutation({ mutationFn: () => wallet.switchChain() });
+  const switchChainOnce = useSingleFlight(switchChain);
 
   return (
     <section className="card sign-in" aria-labelledby="sign-in-title">
@@ -33,12 +36,12 @@ export function SignIn() {
           {!wallet.onAppChain ? (
             <p>
               Your wallet is on chain {wallet.chainId}.{" "}
-              <button type="button" onClick={() => switchChain.mutate()} disabled={switchChain.isPending}>
+              <button type="button" onClick={() => switchChainOnce()} disabled={switchChain.isPending}>
                 Switch to {deployment.chain.label}
               </button>
             </p>
           ) : (
-            <button type="button" className="primary" disabled={signIn.isPending} onClick={() => signIn.mutate()}>
+            <button type="button" className="primary" disabled={signIn.isPending} onClick={() => signInOnce()}>
               {signIn.isPending ? "Waiting for your signature…" : "Sign in"}
             </button>
           )}
@@ -53,6 +56,7 @@ export function SignIn() {
 function WalletChoice() {
   const wallet = useWallet();
   const connect = useMutation({ mutationFn: (w: (typeof wallet.wallets)[number]) => wallet.connect(w) });
+  const connectOnce = useSingleFlight(connect);
   if (wallet.wallets.length === 0) {
     return (
       <p className="state empty" role="status">
@@ -66,7 +70,7 @@ function WalletChoice() {
       <ul className="wallets" aria-label="Wallets found">
         {wallet.wallets.map((w) => (
           <li key={w.uuid}>
-            <button type="button" onClick={() => connect.mutate(w)} disabled={connect.isPending}>
+            <button type="button" onClick={() => connectOnce(w)} disabled={connect.isPending}>
               {w.icon === "" ? null : <img src={w.icon} alt="" width={24} height={24} />}
               Connect {w.name}
             </button>

@@ -10,6 +10,8 @@ import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
 import { useDeriveKey, useDerivedKey } from "./access-key";
 import { useBalance, useMyRedemptions, useRegisterAccessKey } from "./api";
+import { useSingleFlight } from "../../lib/mutations";
+import { Table } from "../../components/Table";
 
 /** The holder's page: sSTB on each chain, the access key, my redemptions. */
 export function Holder() {
@@ -37,7 +39,7 @@ function Balances() {
       ) : balance.isError ? (
         <ErrorState error={balance.error} retry={() => void balance.refetch()} />
       ) : (
-        <table>
+        <Table>
           <thead>
             <tr>
               <th scope="col">Chain</th>
@@ -65,7 +67,7 @@ function Balances() {
               </td>
             </tr>
           </tbody>
-        </table>
+        </Table>
       )}
     </section>
   );
@@ -92,6 +94,7 @@ export function AccessKeySetup() {
       return pair;
     },
   });
+  const setUpOnce = useSingleFlight(setUp);
   const state =
     registered.data === undefined || registered.data === null
       ? "none"
@@ -132,7 +135,7 @@ export function AccessKeySetup() {
         type="button"
         className="primary"
         disabled={setUp.isPending || state === "matches" || !canReadChain(wallet)}
-        onClick={() => setUp.mutate()}
+        onClick={() => setUpOnce()}
       >
         {setUp.isPending
           ? "Waiting for your wallet…"
@@ -159,50 +162,48 @@ function MyRedemptions() {
       ) : list.data.redemptions.length === 0 ? (
         <Empty>No redemptions yet.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Status</th>
-                <th scope="col">Deadline</th>
-                <th scope="col">Requested</th>
+        <Table>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Provider</th>
+              <th scope="col">Status</th>
+              <th scope="col">Deadline</th>
+              <th scope="col">Requested</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.redemptions.map((r) => (
+              <tr key={r.redemption_id}>
+                <td>
+                  <Link to={`/holders/redemptions/${r.redemption_id}`} aria-label={`Redemption ${r.redemption_id}`}>
+                    #{r.redemption_id}
+                  </Link>
+                </td>
+                <td>
+                  <Amount value={r.sstb_amount} unit="sSTB" decimals={18} />
+                </td>
+                <td>
+                  <Address value={r.provider_id} />
+                </td>
+                <td>
+                  <Badge value={r.status} />
+                </td>
+                <td>
+                  {r.status === "pending" ? (
+                    <Countdown unix={r.estimated_fulfillment_time} />
+                  ) : (
+                    <Time unix={r.estimated_fulfillment_time} />
+                  )}
+                </td>
+                <td>
+                  <Time unix={r.initiated_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.data.redemptions.map((r) => (
-                <tr key={r.redemption_id}>
-                  <td>
-                    <Link to={`/holders/redemptions/${r.redemption_id}`} aria-label={`Redemption ${r.redemption_id}`}>
-                      #{r.redemption_id}
-                    </Link>
-                  </td>
-                  <td>
-                    <Amount value={r.sstb_amount} unit="sSTB" decimals={18} />
-                  </td>
-                  <td>
-                    <Address value={r.provider_id} />
-                  </td>
-                  <td>
-                    <Badge value={r.status} />
-                  </td>
-                  <td>
-                    {r.status === "pending" ? (
-                      <Countdown unix={r.estimated_fulfillment_time} />
-                    ) : (
-                      <Time unix={r.estimated_fulfillment_time} />
-                    )}
-                  </td>
-                  <td>
-                    <Time unix={r.initiated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
     </section>
   );

@@ -6,11 +6,12 @@ import type { RenewalOffer } from "#sdk";
 
 import { Amount } from "../../components/Amount";
 import { Badge, ErrorState, Loading } from "../../components/States";
-import { ChainCountdown, Time } from "../../components/Time";
+import { Countdown, Time } from "../../components/Time";
 import { canReadChain, useLease } from "../../lib/chain";
 import type { LeaseView } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { formatDuration } from "../../lib/format";
+import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
 import { STEP_TEXT, useAcceptRenewal, useTerminate } from "./api";
 import type { RedeemStep } from "./api";
@@ -27,6 +28,8 @@ export function LeaseCard({ redemptionId, fulfilledAt }: { redemptionId: number;
   const deployment = useDeployment();
   const wallet = useWallet();
   const view = useLease(wallet, deployment, redemptionId);
+  // the acknowledgement outlives the offer it answers (the offer is gone once accepted)
+  const [renewed, setRenewed] = useState<Renewed>();
   return (
     <section className="card" aria-labelledby="lease-title" data-testid="lease">
       <h2 id="lease-title">Lease</h2>
@@ -41,14 +44,44 @@ export function LeaseCard({ redemptionId, fulfilledAt }: { redemptionId: number;
       ) : (
         <>
           {view.isError ? <ErrorState error={view.error} retry={() => void view.refetch()} /> : null}
-          <LeaseFacts view={view.data} fulfilledAt={fulfilledAt} />
+          <LeaseFacts view={view.data} fulfilledAt={fulfilledAt} onRenewed={setRenewed} />
         </>
       )}
+      {renewed === undefined ? null : <RenewedNote renewed={renewed} />}
     </section>
   );
 }
 
-function LeaseFacts({ view, fulfilledAt }: { view: LeaseView; fulfilledAt: number | null }) {
+/** An accepted renewal: what it cost and which redemption it is. */
+interface Renewed {
+  price: bigint;
+  fee: bigint;
+  end: bigint;
+  renewalId: bigint;
+}
+
+function RenewedNote({ renewed }: { renewed: Renewed }) {
+  return (
+    <p className="state" role="status" data-testid="renewed">
+      Renewed. You paid <Amount value={sstb(renewed.price + renewed.fee)} unit="sSTB" decimals={18} /> (
+      <Amount value={sstb(renewed.price)} unit="sSTB" decimals={18} /> plus the{" "}
+      <Amount value={sstb(renewed.fee)} unit="sSTB" decimals={18} /> fee); the lease now ends{" "}
+      <Time unix={Number(renewed.end)} />; the renewal is redemption{" "}
+      <Link to={`/holders/redemptions/${String(renewed.renewalId)}`}>#{String(renewed.renewalId)}</Link> (confirm or
+      dispute it like any other).
+    </p>
+  );
+}
+
+function LeaseFacts({
+  view,
+  fulfilledAt,
+  onRenewed,
+}: {
+  view: LeaseView;
+  fulfilledAt: number | null;
+  onRenewed: (renewed: Renewed) => void;
+}) {
   const wallet = useWallet();
   const { lease, leaseId, chainNow } = view;
   if (leaseId === null) {
@@ -85,7 +118,7 @@ function LeaseFacts({ view, fulfilledAt }: { view: LeaseView; fulfilledAt: numbe
           <>
             <dt>Time left</dt>
             <dd>
-              <ChainCountdown key={chainNow} unix={end} chainNow={chainNow} />
+              <Countdown unix={end} testId="lease-time-left" passed="ended" />
             </dd>
           </>
         ) : null}
@@ -110,6 +143,7 @@ function LeaseFacts({ view, fulfilledAt }: { view: LeaseView; fulfilledAt: numbe
           chainNow={chainNow}
           mine={mine}
           disputed={lease.openDisputes > 0n}
+          onRenewed={onRenewed}
         />
       ) : lease.status === "active" && end !== null ? (
         <p className="muted" data-testid="no-offer">
@@ -133,11 +167,13 @@ function RenewalOfferView(props: {
   chainNow: number;
   mine: boolean;
   disputed: boolean;
+  onRenewed: (renewed: Renewed) => void;
 }) {
-  const { leaseId, offer, end, chainNow, mine, disputed } = props;
+  const { leaseId, offer, end, chainNow, mine, disputed, onRenewed } = props;
   const deployment = useDeployment();
   const wallet = useWallet();
   const accept = useAcceptRenewal(wallet, deployment);
+  const acceptOnce = useSingleFlight(accept);
   const [step, setStep] = useState<RedeemStep>();
   const lapsed = chainNow > Number(offer.validUntil);
   return (
@@ -163,9 +199,12 @@ function RenewalOfferView(props: {
           className="primary"
           disabled={accept.isPending || lapsed || disputed}
           onClick={() =>
-            accept.mutate(
+            acceptOnce(
               { leaseId, price: offer.price, extension: offer.extension, onStep: setStep },
-              { onSettled: () => setStep(undefined) },
+              {
+                onSuccess: (r) => onRenewed({ price: offer.price, fee: r.fee, end: r.end, renewalId: r.renewalId }),
+                onSettled: () => setStep(undefined),
+              },
             )
           }
         >
@@ -178,12 +217,6 @@ function RenewalOfferView(props: {
         </p>
       )}
       {accept.isError ? <ErrorState error={accept.error} /> : null}
-      {accept.isSuccess ? (
-        <p className="state" role="status" data-testid="renewed">
-          Renewed: the lease now ends <Time unix={Number(accept.data.end)} /> (renewal{" "}
-          <Link to={`/holders/redemptions/${String(accept.data.renewalId)}`}>#{String(accept.data.renewalId)}</Link>).
-        </p>
-      ) : null}
     </div>
   );
 }
@@ -192,6 +225,7 @@ function Terminate({ leaseId }: { leaseId: bigint }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const terminate = useTerminate(wallet, deployment);
+  const terminateOnce = useSingleFlight(terminate);
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
@@ -212,7 +246,7 @@ function Terminate({ leaseId }: { leaseId: bigint }) {
         type="button"
         className="danger"
         disabled={terminate.isPending}
-        onClick={() => terminate.mutate(leaseId, { onSuccess: () => setAsking(false) })}
+        onClick={() => terminateOnce(leaseId, { onSuccess: () => setAsking(false) })}
       >
         {terminate.isPending ? "Confirm in your wallet…" : "Yes, terminate the lease"}
       </button>{" "}

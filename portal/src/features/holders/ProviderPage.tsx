@@ -4,15 +4,18 @@ import { Link, useNavigate } from "react-router";
 
 import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
+import { RedemptionStats } from "../../components/RedemptionStats";
 import { Badge, ErrorState, Loading } from "../../components/States";
 import { Time } from "../../components/Time";
 import { useChainAccessKey } from "../../lib/chain";
+import { parseAmount } from "../../lib/amount";
 import { useDeployment } from "../../lib/deployment";
-import { formatDuration } from "../../lib/format";
+import { formatAmount, formatDuration } from "../../lib/format";
+import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
 import { AccessKeySetup } from "./Holder";
-import { STEP_TEXT, useProvider, useQuote, useRedeem } from "./api";
-import type { Quote, RedeemStep } from "./api";
+import { STEP_TEXT, useBalance, useProvider, useQuote, useRedeem, useRedemptionAllowance } from "./api";
+import type { Balance, Quote, RedeemStep } from "./api";
 
 /** A provider's page: profile, hardware, statistics, and the redemption form. */
 export function ProviderPage({ id }: { id: string }) {
@@ -58,8 +61,11 @@ export function ProviderPage({ id }: { id: string }) {
           </dd>
           <dt>Redemptions</dt>
           <dd>
-            {p.statistics.successful_redemptions} successful of {p.statistics.total_redemptions}, average response{" "}
-            {p.statistics.average_response_time} min
+            <RedemptionStats
+              successful={p.statistics.successful_redemptions}
+              total={p.statistics.total_redemptions}
+              averageMinutes={p.statistics.average_response_time}
+            />
           </dd>
           <dt>Contact</dt>
           <dd>
@@ -79,12 +85,27 @@ function RedeemForm({ provider }: { provider: string }) {
   const accessKey = useChainAccessKey(wallet, deployment, wallet.account);
   const [amount, setAmount] = useState("1");
   const deferred = useDeferredValue(amount);
-  const quote = useQuote(Number(deferred), provider);
+  const typed = parseAmount(amount, "sSTB");
+  const asked = parseAmount(deferred, "sSTB");
+  // nothing is quoted, let alone signed, for an amount the form cannot take
+  const quote = useQuote(asked.ok ? Number(deferred) : Number.NaN, provider);
+  const balance = useBalance();
+  const allowance = useRedemptionAllowance(wallet, deployment);
   const redeem = useRedeem(wallet, deployment);
+  const redeemOnce = useSingleFlight(redeem);
   const [step, setStep] = useState<RedeemStep>();
+  const check = redeemCheck({
+    typed,
+    quote: asked.ok && deferred === amount ? quote.data : undefined,
+    balance: balance.data,
+    chainId: deployment.chain.chain_id,
+    chainLabel: deployment.chain.label,
+    allowance: allowance.data,
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    redeem.mutate(
+    if (check.problem !== undefined || check.total === undefined) return;
+    redeemOnce(
       { amount, provider, onStep: setStep },
       { onSuccess: (id) => void navigate(`/holders/redemptions/${id}`), onSettled: () => setStep(undefined) },
     );
@@ -94,31 +115,39 @@ function RedeemForm({ provider }: { provider: string }) {
     <section className="card" aria-labelledby="redeem-title">
       <h2 id="redeem-title">Redeem sSTB with this provider</h2>
       {noKey ? <AccessKeySetup /> : null}
-      <form onSubmit={submit}>
+      <form onSubmit={submit} noValidate>
         <label>
           Amount (sSTB)
           <input
             inputMode="decimal"
-            required
-            pattern="^[0-9]+(\.[0-9]{1,18})?$"
+            autoComplete="off"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
-            aria-describedby="quote"
+            aria-invalid={check.problem !== undefined}
+            aria-describedby="redeem-check quote"
           />
         </label>
+        <div id="redeem-check" aria-live="polite">
+          {check.problem === undefined ? null : (
+            <p className="state warning" data-testid="redeem-problem">
+              {check.problem}
+            </p>
+          )}
+          {check.problem === undefined && check.steps !== undefined ? <p className="muted">{check.steps}</p> : null}
+        </div>
         <div id="quote" aria-live="polite">
-          {quote.isPending && quote.fetchStatus !== "idle" ? (
+          {!typed.ok ? null : quote.isPending && quote.fetchStatus !== "idle" ? (
             <Loading what="the quote" />
           ) : quote.isError ? (
             <ErrorState error={quote.error} />
-          ) : quote.data ? (
+          ) : quote.data && check.refused === false ? (
             <QuoteFacts quote={quote.data} />
           ) : null}
         </div>
         <button
           type="submit"
           className="primary"
-          disabled={redeem.isPending || noKey || quote.data === undefined || quote.data.refusal !== null}
+          disabled={redeem.isPending || noKey || check.problem !== undefined || check.total === undefined}
         >
           {redeem.isPending ? "Redeeming…" : "Redeem"}
         </button>
@@ -131,6 +160,52 @@ function RedeemForm({ provider }: { provider: string }) {
       {redeem.isError ? <ErrorState error={redeem.error} /> : null}
     </section>
   );
+}
+
+/**
+ * What the page checks before anything is signed, in words: the amount as typed, the provider's
+ * capacity and the manager's refusal (from the quote), the holder's balance on this chain against
+ * amount plus fee; and what the wallet will be asked (a permit unless the allowance covers it).
+ */
+function redeemCheck(input: {
+  typed: ReturnType<typeof parseAmount>;
+  quote: Quote | undefined;
+  balance: Balance | undefined;
+  chainId: number;
+  chainLabel: string;
+  allowance: bigint | undefined;
+}): { problem?: string; refused: boolean; total?: bigint; steps?: string } {
+  const { typed, quote, balance } = input;
+  if (!typed.ok) return { problem: typed.reason, refused: true };
+  if (quote === undefined) return { refused: false };
+  const total = BigInt(quote.total_base_units);
+  const totalText = formatAmount(quote.total, "sSTB", 18);
+  if (quote.provider_available_cu_value < quote.sstb_amount) {
+    return {
+      problem: `This provider has ${formatAmount(quote.provider_available_cu_value, "sSTB", 18)} of capacity available now: redeem at most that.`,
+      refused: true,
+    };
+  }
+  if (quote.sstb_amount < quote.minimum) {
+    return { problem: `The smallest redemption is ${formatAmount(quote.minimum, "sSTB", 18)}.`, refused: true };
+  }
+  if (quote.refusal !== null) return { problem: `Not possible now: ${quote.refusal}`, refused: true };
+  if (balance === undefined) return { refused: false };
+  const row = balance.balances.find((b) => b.native_chain_id === input.chainId);
+  const held = BigInt(row?.sstb_balance_base_units ?? "0");
+  if (held < total) {
+    return {
+      problem: `Your balance on ${input.chainLabel} is ${formatAmount(row?.sstb_balance ?? 0, "sSTB", 18)}: less than the ${totalText} this redemption takes (amount plus fee).`,
+      refused: false,
+    };
+  }
+  const steps =
+    input.allowance === undefined
+      ? undefined
+      : input.allowance >= total
+        ? `Your allowance already covers ${totalText}: you confirm one transaction, the redemption.`
+        : `Your wallet asks you to sign a permit for ${totalText} (a signature, no gas), then to confirm the redemption.`;
+  return { refused: false, total, steps };
 }
 
 /** What the holder signs up to: the fee, the deadline, the collateral behind it and what comes back if the provider fails. */
@@ -187,12 +262,6 @@ function QuoteFacts({ quote }: { quote: Quote }) {
         <Amount value={quote.compensation.if_dispute_won} unit={symbol} decimals={quote.collateral_token.decimals} />
         ).
       </dd>
-      {quote.refusal === null ? null : (
-        <>
-          <dt>Not possible now</dt>
-          <dd role="alert">{quote.refusal}</dd>
-        </>
-      )}
     </dl>
   );
 }

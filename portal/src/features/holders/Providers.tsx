@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";
 import { Badge, Empty, ErrorState, Loading } from "../../components/States";
+import { plural } from "../../lib/format";
 import { useProviders } from "./api";
 import type { ProviderFilters } from "./api";
 
@@ -60,14 +61,14 @@ export function Providers() {
         <Empty>No provider matches these filters.</Empty>
       ) : (
         <section className="card" aria-label="Providers found">
-          <p className="muted">{providers.data.total} providers</p>
+          <p className="muted">{plural(providers.data.total, "provider")}</p>
           <ul className="rows">
             {providers.data.providers.map((p) => (
               <li key={p.provider_id}>
                 <Link to={`/holders/providers/${p.provider_id}`}>{p.name}</Link> <Badge value={p.status} />
                 <span>
-                  reputation {p.reputation_score.toFixed(2)} · {p.location.country}/{p.location.region} · available{" "}
-                  <Amount value={p.available_cu_value} unit="sSTB" decimals={18} />
+                  reputation {p.reputation_score.toFixed(2)} / 100 · {p.location.country}/{p.location.region} ·
+                  available <Amount value={p.available_cu_value} unit="sSTB" decimals={18} />
                 </span>
                 <Address value={p.provider_id} />
               </li>

@@ -11,23 +11,31 @@ import { Badge, ErrorState, Loading } from "../../components/States";
 import { EvidenceView } from "../../components/Evidence";
 import { Countdown, Time } from "../../components/Time";
 import { api, unwrap } from "../../lib/api-client";
+import { useChainNow } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
+import { useSession } from "../../lib/session";
 import { useWallet } from "../../lib/wallet";
 import { LeaseCard } from "./Lease";
 import { openEnvelope, useDeriveKey, useDerivedKey } from "./access-key";
 import { MAX_EVIDENCE_BYTES, readEvidenceFile, useConfirm, useDispute, useEvidence, useRedemption } from "./api";
 import type { IssueType, Redemption } from "./api";
+import { useSingleFlight } from "../../lib/mutations";
 
 const DISPUTE_WINDOW = 72 * 3_600;
 
 /** One of the holder's redemptions: status and deadline, the access details, confirm, dispute. */
 export function RedemptionPage({ id }: { id: number }) {
   const redemption = useRedemption(id);
+  const session = useSession();
+  const chainNow = useChainNow();
   if (redemption.isPending) return <Loading what={`redemption #${id}`} />;
   if (redemption.data === undefined) {
     return <ErrorState error={redemption.error} retry={() => void redemption.refetch()} />;
   }
   const r = redemption.data;
+  // only the holder may confirm, dispute or open the details (the contract and the gateway refuse anyone else)
+  const holder = session.data?.address.toLowerCase() === r.user.toLowerCase();
+  const unsettled = r.status === "pending" || r.status === "fulfilled";
   return (
     <>
       <p>
@@ -68,17 +76,28 @@ export function RedemptionPage({ id }: { id: number }) {
         </dl>
       </section>
       {r.fulfilled_at === null ? null : <LeaseCard redemptionId={id} fulfilledAt={r.fulfilled_at} />}
-      {r.fulfilled_at === null ? null : <AccessDetailsCard redemption={r} />}
-      {r.status === "fulfilled" ? <ConfirmCard id={id} /> : null}
-      {canDispute(r) ? <DisputeCard id={id} /> : null}
+      {r.fulfilled_at === null || !holder ? null : <AccessDetailsCard redemption={r} />}
+      {holder && r.status === "fulfilled" ? <ConfirmCard id={id} /> : null}
+      {holder && unsettled && chainNow === undefined ? (
+        <p className="state warning" role="status">
+          Connect your wallet on the deployment's chain to see whether the dispute window is open (it is counted by the
+          chain's clock).
+        </p>
+      ) : null}
+      {holder && chainNow !== undefined && canDispute(r, chainNow) ? <DisputeCard id={id} /> : null}
+      {!holder && unsettled ? (
+        <p className="state" role="note" data-testid="not-holder-redemption">
+          Only the redemption's holder can confirm or dispute it (or open its access details): you are signed in as
+          another address.
+        </p>
+      ) : null}
       {r.status === "disputed" || r.status === "resolved" ? <EvidenceCard id={id} /> : null}
     </>
   );
 }
 
-/** The holder may dispute a fulfilled redemption, or a pending one past its deadline, within 72 h. */
-function canDispute(r: Redemption): boolean {
-  const now = Date.now() / 1000;
+/** The holder may dispute a fulfilled redemption, or a pending one past its deadline, within 72 h (chain time). */
+function canDispute(r: Redemption, now: number): boolean {
   if (r.status === "fulfilled") return now <= (r.fulfilled_at ?? 0) + DISPUTE_WINDOW;
   if (r.status === "pending") return now > r.estimated_fulfillment_time && now <= r.initiated_at + DISPUTE_WINDOW;
   return false;
@@ -100,13 +119,14 @@ function AccessDetailsCard({ redemption }: { redemption: Redemption }) {
     },
     onSuccess: setDetails,
   });
+  const openOnce = useSingleFlight(open);
   return (
     <section className="card" aria-labelledby="access-title">
       <h2 id="access-title">Access details</h2>
       {details === undefined ? (
         <>
           <p>The provider's details are encrypted to your access key; they are opened here, in this page.</p>
-          <button type="button" className="primary" disabled={open.isPending} onClick={() => open.mutate()}>
+          <button type="button" className="primary" disabled={open.isPending} onClick={() => openOnce()}>
             {open.isPending ? "Opening…" : "Open the access details"}
           </button>
           {open.isError ? <ErrorState error={open.error} /> : null}
@@ -148,11 +168,12 @@ function ConfirmCard({ id }: { id: number }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const confirm = useConfirm(wallet, deployment, id);
+  const confirmOnce = useSingleFlight(confirm);
   return (
     <section className="card" aria-labelledby="confirm-title">
       <h2 id="confirm-title">Confirm</h2>
       <p>Confirm once the access works: the provider's collateral for this redemption is released.</p>
-      <button type="button" className="primary" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
+      <button type="button" className="primary" disabled={confirm.isPending} onClick={() => confirmOnce()}>
         {confirm.isPending ? "Confirm in your wallet…" : "Confirm the redemption"}
       </button>
       {confirm.isError ? <ErrorState error={confirm.error} /> : null}
@@ -177,6 +198,7 @@ function DisputeCard({ id }: { id: number }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const dispute = useDispute(wallet, deployment, id);
+  const disputeOnce = useSingleFlight(dispute);
   const [issueType, setIssueType] = useState<IssueType>("access_failure");
   const [description, setDescription] = useState("");
   const [file, setFile] = useState<File>();
@@ -185,7 +207,7 @@ function DisputeCard({ id }: { id: number }) {
     event.preventDefault();
     if (file === undefined) return;
     setFileError(undefined);
-    readEvidenceFile(file).then((evidence) => dispute.mutate({ issueType, description, evidence }), setFileError);
+    readEvidenceFile(file).then((evidence) => disputeOnce({ issueType, description, evidence }), setFileError);
   };
   return (
     <section className="card" aria-labelledby="dispute-title">

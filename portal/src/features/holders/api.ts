@@ -1,8 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { parseEther } from "ethers";
+import { formatEther, parseEther } from "ethers";
 
 import {
+  BaseError,
   acceptRenewalSync,
+  addressOf,
+  getContract,
+  getContractError,
   approveRedemptionSync,
   confirmRedemptionSync,
   getRedemptionPermit,
@@ -20,7 +24,8 @@ import type { ApiPaths } from "#sdk";
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
 import type { ApiData } from "../../lib/api-client";
-import { chainAccessKeyQueryOptions } from "../../lib/chain";
+import { canReadChain, chainAccessKeyQueryOptions } from "../../lib/chain";
+import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 import { walletClient } from "../../lib/protocol";
 import type { WalletState } from "../../lib/wallet";
 
@@ -153,7 +158,8 @@ async function authorisePayment(
     onStep("permit");
     // an hour of the chain's time (a chain's clock need not be the browser's)
     const block = await signer!.provider.getBlock("latest");
-    const deadline = BigInt((block?.timestamp ?? Math.floor(Date.now() / 1000)) + 3_600);
+    if (block === null) throw new Error("The wallet's node returned no latest block.");
+    const deadline = BigInt(block.timestamp + 3_600);
     const permit = await getRedemptionPermit(client, { owner, amount, deadline });
     const signature = await signer!.signTypedData(permit.domain, permit.types, permit.message);
     await permitRedemptionSync(client, { owner, amount, deadline, signature });
@@ -166,8 +172,67 @@ async function authorisePayment(
 }
 
 /**
- * Redeems with the wallet through the SDK's actions: an EIP-2612 permit of amount plus fee where the
- * wallet signs typed data (else an approval), then `initiateRedemption`; returns the new id.
+ * What the holder has allowed the redemption manager to take (sSTB base units), read from the
+ * chain: when it covers amount plus fee, no permit is asked for.
+ */
+export const redemptionAllowanceQueryOptions = (wallet: WalletState, deployment: Deployment) =>
+  queryOptions({
+    queryKey: ["chain", "redemption-allowance", wallet.account, wallet.chainId],
+    queryFn: async () => readAllowance(await walletClient(wallet, deployment), wallet.account!),
+    enabled: canReadChain(wallet),
+    staleTime: 5_000,
+  });
+export const useRedemptionAllowance = (wallet: WalletState, deployment: Deployment) =>
+  useQuery(redemptionAllowanceQueryOptions(wallet, deployment));
+
+async function readAllowance(client: ProtocolClient, owner: string): Promise<bigint> {
+  try {
+    return await getContract(client, "SSTB").allowance(owner, addressOf(client, "RedemptionManager"));
+  } catch (error) {
+    throw getContractError(error, { functionName: "allowance" });
+  }
+}
+
+/** The holder's balance is short of what a payment takes (checked on the chain before signing). */
+export class BalanceTooSmallError extends BaseError {
+  override name = "BalanceTooSmallError";
+}
+
+/**
+ * Checks the holder's balance against amount plus fee on the chain, then lets the manager take it
+ * (a permit, or an approval) unless the allowance already covers it: nothing is signed for a
+ * payment the balance cannot make.
+ */
+async function preparePayment(
+  client: ProtocolClient,
+  wallet: WalletState,
+  amount: bigint,
+  onStep: (step: RedeemStep) => void,
+): Promise<void> {
+  const owner = wallet.account!;
+  let total: bigint;
+  let held: bigint;
+  try {
+    [[, total], held] = await Promise.all([
+      getContract(client, "RedemptionManager").quoteFee(amount),
+      getContract(client, "SSTB").balanceOf(owner),
+    ]);
+  } catch (error) {
+    throw getContractError(error, { functionName: "quoteFee" });
+  }
+  if (held < total) {
+    throw new BalanceTooSmallError(
+      `Your balance is ${formatEther(held)} sSTB: less than the ${formatEther(total)} sSTB this takes (amount plus fee). Nothing was signed.`,
+    );
+  }
+  if ((await readAllowance(client, owner)) >= total) return;
+  await authorisePayment(client, wallet, amount, onStep);
+}
+
+/**
+ * Redeems with the wallet through the SDK's actions: the balance checked against amount plus fee,
+ * an EIP-2612 permit of amount plus fee where the wallet signs typed data (else an approval)
+ * unless the allowance covers it, then `initiateRedemption`; returns the new id.
  */
 export function useRedeem(wallet: WalletState, deployment: Deployment) {
   const queryClient = useQueryClient();
@@ -175,7 +240,7 @@ export function useRedeem(wallet: WalletState, deployment: Deployment) {
     mutationFn: async (input: { amount: string; provider: string; onStep: (step: RedeemStep) => void }) => {
       const client = await walletClient(wallet, deployment);
       const amount = parseEther(input.amount);
-      await authorisePayment(client, wallet, amount, input.onStep);
+      await preparePayment(client, wallet, amount, input.onStep);
       input.onStep("initiate");
       const { redemptionId } = await initiateRedemptionSync(client, { amount, provider: input.provider });
       return redemptionId;
@@ -183,6 +248,7 @@ export function useRedeem(wallet: WalletState, deployment: Deployment) {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ["redemptions"] });
       void queryClient.invalidateQueries({ queryKey: ["balance"] });
+      void queryClient.invalidateQueries({ queryKey: ["chain", "redemption-allowance"] });
     },
   });
 }
@@ -233,6 +299,7 @@ export async function readEvidenceFile(file: File): Promise<EvidenceFile> {
  */
 export function useDispute(wallet: WalletState, deployment: Deployment, id: number) {
   const queryClient = useQueryClient();
+  const idempotency = useIdempotencyKey();
   return useMutation({
     mutationFn: async (input: { issueType: IssueType; description: string; evidence: EvidenceFile }) => {
       const client = await walletClient(wallet, deployment);
@@ -243,7 +310,11 @@ export function useDispute(wallet: WalletState, deployment: Deployment, id: numb
         evidence: input.evidence,
       } as unknown as DisputeBody;
       const answer = unwrap(
-        await api.POST("/api/v1/redemptions/{redemptionId}/dispute", { params: { path: { redemptionId: id } }, body }),
+        await api.POST("/api/v1/redemptions/{redemptionId}/dispute", {
+          params: { path: { redemptionId: id } },
+          body,
+          headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(body) },
+        }),
       );
       if (answer.mode === "external") {
         for (const tx of answer.transactions ?? []) {
@@ -276,7 +347,7 @@ export function useAcceptRenewal(wallet: WalletState, deployment: Deployment) {
       onStep: (step: RedeemStep) => void;
     }) => {
       const client = await walletClient(wallet, deployment);
-      await authorisePayment(client, wallet, input.price, input.onStep);
+      await preparePayment(client, wallet, input.price, input.onStep);
       input.onStep("accept");
       return acceptRenewalSync(client, { leaseId: input.leaseId, price: input.price, extension: input.extension });
     },

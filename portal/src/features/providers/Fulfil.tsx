@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 
@@ -7,12 +7,13 @@ import { Amount } from "../../components/Amount";
 import { EvidenceView } from "../../components/Evidence";
 import { Badge, ErrorState, Loading } from "../../components/States";
 import { Countdown, Time } from "../../components/Time";
-import { canReadChain, useChainAccessKey } from "../../lib/chain";
+import { canReadChain, useChainAccessKey, useChainNow } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { useWallet } from "../../lib/wallet";
 import { ProviderLease } from "./Lease";
-import { useChainTime, useEvidence, useFulfil, useIncoming } from "./api";
+import { useEvidence, useFulfil, useIncoming } from "./api";
 import type { Incoming } from "./api";
+import { useSingleFlight } from "../../lib/mutations";
 
 /** One incoming redemption: its terms, the fulfilment form (encrypted in the page), the dispute evidence. */
 export function Fulfil({ id }: { id: number }) {
@@ -97,8 +98,9 @@ function FulfilForm({ redemption }: { redemption: Incoming }) {
   const deployment = useDeployment();
   const wallet = useWallet();
   const fulfil = useFulfil(wallet, deployment);
+  const fulfilOnce = useSingleFlight(fulfil);
   const key = useChainAccessKey(wallet, deployment, redemption.user);
-  const chainTime = useChainTime(wallet, deployment);
+  const chainNow = useChainNow();
   const [form, setForm] = useState({
     hostname: "",
     port: "22",
@@ -112,17 +114,22 @@ function FulfilForm({ redemption }: { redemption: Incoming }) {
     documentation_url: "https://",
   });
   // the default lease end: 30 days of the chain's time (the contract checks the end against block time)
-  const chainNow = chainTime.data;
+  const chainNowSet = chainNow !== undefined;
+  const chainNowRef = useRef(chainNow);
+  chainNowRef.current = chainNow;
   useEffect(() => {
-    if (chainNow !== undefined) {
-      setForm((f) => (f.expiration === "" ? { ...f, expiration: localInput(chainNow + LEASE_DAYS * 86_400) } : f));
+    const now = chainNowRef.current;
+    if (now !== undefined) {
+      setForm((f) =>
+        f.expiration === "" ? { ...f, expiration: localInput(Math.floor(now) + LEASE_DAYS * 86_400) } : f,
+      );
     }
-  }, [chainNow]);
+  }, [chainNowSet]);
   const set = (name: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [name]: e.target.value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    fulfil.mutate({
+    fulfilOnce({
       redemptionId: BigInt(redemption.redemption_id),
       leaseEnd: BigInt(Math.floor(new Date(form.expiration).getTime() / 1000)),
       details: {

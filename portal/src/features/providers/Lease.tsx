@@ -4,13 +4,14 @@ import type { FormEvent } from "react";
 
 import { Amount } from "../../components/Amount";
 import { Badge, ErrorState, Loading } from "../../components/States";
-import { ChainCountdown, Time } from "../../components/Time";
+import { Countdown, Time } from "../../components/Time";
 import { canReadChain, useLease } from "../../lib/chain";
 import type { LeaseView } from "../../lib/chain";
 import { useDeployment } from "../../lib/deployment";
 import { formatDuration } from "../../lib/format";
 import { useWallet } from "../../lib/wallet";
 import { useOfferRenewal, useWithdrawOffer } from "./api";
+import { useSingleFlight } from "../../lib/mutations";
 
 /**
  * The provider's view of a lease (read from the chain): status, end and time left; a renewal offer
@@ -63,7 +64,7 @@ function ProviderLeaseFacts({ view }: { view: LeaseView }) {
           <>
             <dt>Time left</dt>
             <dd>
-              <ChainCountdown key={chainNow} unix={end} chainNow={chainNow} />
+              <Countdown unix={end} testId="lease-time-left" passed="ended" />
             </dd>
           </>
         ) : null}
@@ -101,6 +102,7 @@ function StandingOffer(props: {
   const deployment = useDeployment();
   const wallet = useWallet();
   const withdraw = useWithdrawOffer(wallet, deployment);
+  const withdrawOnce = useSingleFlight(withdraw);
   return (
     <div className="offer" data-testid="standing-offer">
       <h3>Standing renewal offer</h3>
@@ -118,7 +120,7 @@ function StandingOffer(props: {
           <Time unix={Number(offer.validUntil)} />
         </dd>
       </dl>
-      <button type="button" disabled={withdraw.isPending} onClick={() => withdraw.mutate(leaseId)}>
+      <button type="button" disabled={withdraw.isPending} onClick={() => withdrawOnce(leaseId)}>
         {withdraw.isPending ? "Confirm in your wallet…" : "Withdraw the offer"}
       </button>
       {withdraw.isError ? <ErrorState error={withdraw.error} /> : null}
@@ -133,6 +135,7 @@ function OfferForm(props: { leaseId: bigint; end: number; chainNow: number; repl
   const deployment = useDeployment();
   const wallet = useWallet();
   const offer = useOfferRenewal(wallet, deployment);
+  const offerOnce = useSingleFlight(offer);
   const [price, setPrice] = useState("1");
   const [days, setDays] = useState("30");
   const [validDays, setValidDays] = useState("7");
@@ -140,7 +143,7 @@ function OfferForm(props: { leaseId: bigint; end: number; chainNow: number; repl
     event.preventDefault();
     // valid for the days asked, from the chain's now, never past the lease's end (the contract's bound)
     const validUntil = Math.min(end, chainNow + Math.round(Number(validDays) * DAY));
-    offer.mutate({
+    offerOnce({
       leaseId,
       price: parseEther(price),
       extension: BigInt(Math.round(Number(days) * DAY)),

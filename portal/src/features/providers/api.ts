@@ -13,10 +13,16 @@ export type ProviderDetail = ApiData<"/api/v1/providers/{providerId}", "get">;
 export type Collateral = ApiData<"/api/v1/providers/{providerId}/collateral", "get">;
 export type Incoming = ApiData<"/api/v1/redemptions", "get">["redemptions"][number];
 
-/** The signed-in address as a provider (null when it is not a registered provider). */
-export const profileQueryOptions = (address: string) =>
+/**
+ * The signed-in address as a provider (null when the gateway knows no such provider). With
+ * `follow`, refreshed every 3 s while the gateway has not indexed it yet or governance has not
+ * approved it (a registration just sent, a review under way).
+ */
+export const profileQueryOptions = (address: string, follow = false) =>
   queryOptions({
     queryKey: ["provider-profile", address],
+    refetchInterval: (query) =>
+      follow && (query.state.data === null || query.state.data?.status === "pending") ? 3_000 : false,
     queryFn: async () => {
       const result = await api.GET("/api/v1/providers/{providerId}", { params: { path: { providerId: address } } });
       if (result.response.status === 404) return null;
@@ -44,7 +50,12 @@ export const evidenceQueryOptions = (id: number) =>
       unwrap(await api.GET("/api/v1/redemptions/{redemptionId}/dispute", { params: { path: { redemptionId: id } } })),
   });
 
-export const useProfile = (address: string) => useQuery(profileQueryOptions(address));
+/** The provider's own sSTB balance (what a retirement burns). */
+export const sstbBalanceQueryOptions = () =>
+  queryOptions({ queryKey: ["balance"], queryFn: async () => unwrap(await api.GET("/api/v1/sstb/balance")) });
+
+export const useProfile = (address: string, follow = false) => useQuery(profileQueryOptions(address, follow));
+export const useSstbBalance = () => useQuery(sstbBalanceQueryOptions());
 export const useCollateral = (address: string, enabled: boolean) =>
   useQuery({ ...collateralQueryOptions(address), enabled });
 export const useIncoming = () => useQuery(incomingQueryOptions());
@@ -88,18 +99,3 @@ export function useWithdrawOffer(wallet: WalletState, deployment: Deployment) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["chain", "lease"] }),
   });
 }
-
-/** The chain's latest block time (Unix seconds): lease ends are validated against it, not the browser's clock. */
-export const chainTimeQueryOptions = (wallet: WalletState, deployment: Deployment) =>
-  queryOptions({
-    queryKey: ["chain", "time", wallet.chainId],
-    queryFn: async () => {
-      const client = await walletClient(wallet, deployment);
-      const block = await client.runner.provider?.getBlock("latest");
-      return block?.timestamp ?? Math.floor(Date.now() / 1000);
-    },
-    enabled: wallet.account !== undefined && wallet.onAppChain,
-    staleTime: 60_000,
-  });
-export const useChainTime = (wallet: WalletState, deployment: Deployment) =>
-  useQuery(chainTimeQueryOptions(wallet, deployment));

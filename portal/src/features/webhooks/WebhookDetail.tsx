@@ -5,6 +5,7 @@ import { CopyButton } from "../../components/Copy";
 import { Badge, Empty, ErrorState, Loading } from "../../components/States";
 import { Time } from "../../components/Time";
 import { describeError } from "../../lib/errors";
+import { useSingleFlight } from "../../lib/mutations";
 import {
   useDeleteSubscription,
   useDeliveries,
@@ -13,13 +14,17 @@ import {
   useSendTest,
   useSubscription,
 } from "./api";
+import { Table } from "../../components/Table";
 
 /** One subscription: its settings, rotate the secret, send a test event, the delivery log, redeliver, delete. */
 export function WebhookDetail({ id }: { id: string }) {
   const subscription = useSubscription(id);
   const rotate = useRotateSecret(id);
+  const rotateOnce = useSingleFlight(rotate);
   const test = useSendTest(id);
+  const testOnce = useSingleFlight(test);
   const remove = useDeleteSubscription();
+  const removeOnce = useSingleFlight(remove);
   const navigate = useNavigate();
   const [secret, setSecret] = useState<string>();
   if (subscription.isPending) return <Loading what="the subscription" />;
@@ -56,18 +61,18 @@ export function WebhookDetail({ id }: { id: string }) {
           <button
             type="button"
             disabled={rotate.isPending}
-            onClick={() => rotate.mutate(undefined, { onSuccess: (r) => setSecret(r.secret) })}
+            onClick={() => rotateOnce(undefined, { onSuccess: (r) => setSecret(r.secret) })}
           >
             Rotate the secret
           </button>
-          <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
+          <button type="button" disabled={test.isPending} onClick={() => testOnce()}>
             Send a test event
           </button>
           <button
             type="button"
             className="danger"
             disabled={remove.isPending}
-            onClick={() => remove.mutate(id, { onSuccess: () => void navigate("/developers/webhooks") })}
+            onClick={() => removeOnce(id, { onSuccess: () => void navigate("/developers/webhooks") })}
           >
             Delete
           </button>
@@ -106,6 +111,7 @@ export function WebhookDetail({ id }: { id: string }) {
 function DeliveryLog({ id }: { id: string }) {
   const deliveries = useDeliveries(id);
   const redeliver = useRedeliver(id);
+  const redeliverOnce = useSingleFlight(redeliver);
   return (
     <section className="card" aria-labelledby="log-title">
       <h2 id="log-title">Delivery log</h2>
@@ -119,58 +125,56 @@ function DeliveryLog({ id }: { id: string }) {
       ) : deliveries.data.deliveries.length === 0 ? (
         <Empty>No deliveries yet: they appear when a subscribed event happens.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last response</th>
-                <th scope="col">Next retry</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
+        <Table>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Last response</th>
+              <th scope="col">Next retry</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data.deliveries.map((d) => (
+              <tr key={d.delivery_id} data-testid="delivery">
+                <td>
+                  <code>{d.event}</code>
+                  <CopyButton text={d.delivery_id} label="Copy delivery id" />
+                </td>
+                <td>
+                  <Badge value={d.status} />
+                </td>
+                <td>{d.attempts}</td>
+                <td data-testid="last-response">
+                  {d.last_status_code === null ? (d.last_error ?? "—") : `HTTP ${d.last_status_code}`}
+                </td>
+                <td>
+                  <Time unix={d.next_attempt_at} />
+                </td>
+                <td>
+                  <Time unix={d.created_at} />
+                </td>
+                <td>
+                  {d.status === "cancelled" ? null : (
+                    <button
+                      type="button"
+                      disabled={redeliver.isPending}
+                      aria-label={`Redeliver ${d.event} ${d.delivery_id}`}
+                      onClick={() => redeliverOnce(d.delivery_id)}
+                    >
+                      Redeliver
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.deliveries.map((d) => (
-                <tr key={d.delivery_id} data-testid="delivery">
-                  <td>
-                    <code>{d.event}</code>
-                    <CopyButton text={d.delivery_id} label="Copy delivery id" />
-                  </td>
-                  <td>
-                    <Badge value={d.status} />
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td data-testid="last-response">
-                    {d.last_status_code === null ? (d.last_error ?? "—") : `HTTP ${d.last_status_code}`}
-                  </td>
-                  <td>
-                    <Time unix={d.next_attempt_at} />
-                  </td>
-                  <td>
-                    <Time unix={d.created_at} />
-                  </td>
-                  <td>
-                    {d.status === "cancelled" ? null : (
-                      <button
-                        type="button"
-                        disabled={redeliver.isPending}
-                        aria-label={`Redeliver ${d.event} ${d.delivery_id}`}
-                        onClick={() => redeliver.mutate(d.delivery_id)}
-                      >
-                        Redeliver
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
       {redeliver.isError ? <ErrorState error={redeliver.error} /> : null}
     </section>

@@ -7,6 +7,7 @@ import { WEBHOOK_EVENT_GROUPS } from "#sdk";
 import { CopyButton } from "../../components/Copy";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { Time } from "../../components/Time";
+import { useSingleFlight } from "../../lib/mutations";
 import { useCreateSubscription, useSubscriptions } from "./api";
 import type { CreateInput, CreatedSubscription } from "./api";
 
@@ -29,6 +30,7 @@ export function Webhooks() {
 
 function CreateSubscription() {
   const create = useCreateSubscription();
+  const submitOnce = useSingleFlight(create);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<EventName[]>([]);
   const [format, setFormat] = useState<"unix" | "iso8601">("unix");
@@ -38,7 +40,7 @@ function CreateSubscription() {
     setEvents((list) => (list.includes(event) ? list.filter((e) => e !== event) : [...list, event]));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate(
+    submitOnce(
       { url, events, timestamp_format: format, own_events_only: own },
       { onSuccess: (subscription) => setCreated(subscription) },
     );

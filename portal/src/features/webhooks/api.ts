@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { api, untypedPost, unwrap } from "../../lib/api-client";
+import { api, unwrap } from "../../lib/api-client";
 import type { ApiData } from "../../lib/api-client";
+import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 
 export type Subscription = ApiData<"/api/v1/webhooks", "get">["webhooks"][number];
 export type CreatedSubscription = ApiData<"/api/v1/webhooks", "post", 201>;
@@ -43,11 +44,25 @@ export const useSubscriptions = () => useQuery(subscriptionsQueryOptions());
 export const useSubscription = (id: string) => useQuery(subscriptionQueryOptions(id));
 export const useDeliveries = (id: string) => useQuery(deliveriesQueryOptions(id));
 
+/**
+ * Adds a subscription with an `Idempotency-Key` kept until it succeeds: a repeat gets the first
+ * subscription (and its one secret) back instead of a second one delivering every event twice.
+ */
 export function useCreateSubscription() {
   const queryClient = useQueryClient();
+  const idempotency = useIdempotencyKey();
   return useMutation({
-    mutationFn: async (input: CreateInput) => unwrap(await api.POST("/api/v1/webhooks", { body: input })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionsQueryOptions().queryKey }),
+    mutationFn: async (input: CreateInput) =>
+      unwrap(
+        await api.POST("/api/v1/webhooks", {
+          body: input,
+          headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(input) },
+        }),
+      ),
+    onSuccess: () => {
+      idempotency.done();
+      return queryClient.invalidateQueries({ queryKey: subscriptionsQueryOptions().queryKey });
+    },
   });
 }
 
@@ -59,38 +74,61 @@ export function useDeleteSubscription() {
   });
 }
 
+/** Rotates the secret; a repeat of the same rotation (same key) answers the one new secret. */
 export function useRotateSecret(id: string) {
   const queryClient = useQueryClient();
+  const idempotency = useIdempotencyKey();
   return useMutation({
     mutationFn: async () =>
-      unwrap(await api.POST("/api/v1/webhooks/{subscription_id}/rotate", { ...path(id), body: {} })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: subscriptionQueryOptions(id).queryKey }),
+      unwrap(
+        await api.POST("/api/v1/webhooks/{subscription_id}/rotate", {
+          ...path(id),
+          body: {},
+          headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(["rotate", id]) },
+        }),
+      ),
+    onSuccess: () => {
+      idempotency.done();
+      return queryClient.invalidateQueries({ queryKey: subscriptionQueryOptions(id).queryKey });
+    },
   });
 }
 
 export function useRedeliver(id: string) {
   const queryClient = useQueryClient();
+  const idempotency = useIdempotencyKey();
   return useMutation({
     mutationFn: async (deliveryId: string) =>
       unwrap(
         await api.POST("/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver", {
           params: { path: { subscription_id: id, delivery_id: deliveryId } },
           body: {},
+          headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(["redeliver", deliveryId]) },
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey }),
+    onSuccess: () => {
+      idempotency.done();
+      return queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey });
+    },
   });
 }
 
-/**
- * Sends a test event through the normal delivery path: the gateway's `POST /webhooks/{id}/test`
- * (issue 17). Until the gateway has that route the call answers 404 and the page says the gateway
- * cannot send test events yet; there is no second implementation here.
- */
+/** Sends a test event through the normal delivery path (the gateway's `POST /webhooks/{id}/test`). */
 export function useSendTest(id: string) {
   const queryClient = useQueryClient();
+  const idempotency = useIdempotencyKey();
   return useMutation({
-    mutationFn: () => untypedPost<unknown>(`/api/v1/webhooks/${encodeURIComponent(id)}/test`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey }),
+    mutationFn: async () =>
+      unwrap(
+        await api.POST("/api/v1/webhooks/{subscription_id}/test", {
+          ...path(id),
+          body: {},
+          headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(["test", id]) },
+        } as never),
+      ),
+    onSuccess: () => {
+      idempotency.done();
+      return queryClient.invalidateQueries({ queryKey: deliveriesQueryOptions(id).queryKey });
+    },
   });
 }

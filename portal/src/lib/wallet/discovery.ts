@@ -15,6 +15,9 @@ export interface DiscoveredWallet {
   provider: Eip1193Provider;
 }
 
+/** The id of the entry for a wallet found only as `window.ethereum`. */
+export const LEGACY = "window.ethereum";
+
 interface AnnounceEvent extends Event {
   detail: { info: { uuid: string; name: string; icon: string; rdns: string }; provider: Eip1193Provider };
 }
@@ -36,17 +39,21 @@ export function discoverWallets(onChange: (wallets: DiscoveredWallet[]) => void,
     const { info, provider } = (event as AnnounceEvent).detail ?? {};
     if (info?.uuid === undefined || typeof provider?.request !== "function") return;
     found.set(info.uuid, { ...info, provider });
+    // a wallet that announced itself late (after the grace period) is the one behind the
+    // window.ethereum entry added meanwhile: it goes by the name it announced
+    const legacy = found.get(LEGACY);
+    if (legacy !== undefined && (legacy.provider === provider || window.ethereum === provider)) found.delete(LEGACY);
     onChange([...found.values()]);
   };
   window.addEventListener("eip6963:announceProvider", onAnnounce);
   window.dispatchEvent(new Event("eip6963:requestProvider"));
   const timer = setTimeout(() => {
     if (found.size === 0 && window.ethereum !== undefined) {
-      found.set("window.ethereum", {
-        uuid: "window.ethereum",
+      found.set(LEGACY, {
+        uuid: LEGACY,
         name: "Browser wallet",
         icon: "",
-        rdns: "window.ethereum",
+        rdns: LEGACY,
         provider: window.ethereum,
       });
       onChange([...found.values()]);

@@ -77,6 +77,14 @@ export function WalletProvider({ deployment, children }: { deployment: Deploymen
     };
   }, [wallets, wallet, autoConnect]);
 
+  // the connected wallet found again under its own name (it announced itself after the page took
+  // it as window.ethereum): the same provider, named as it announced itself
+  useEffect(() => {
+    if (wallet === undefined || wallets.some((w) => w.uuid === wallet.uuid)) return;
+    const same = wallets.find((w) => w.provider === wallet.provider);
+    if (same !== undefined) setWallet(same);
+  }, [wallets, wallet]);
+
   // follow the connected wallet's account and chain
   useEffect(() => {
     const provider = wallet?.provider;

@@ -1,0 +1,130 @@
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const DEPCRUISE = path.join(ROOT, "node_modules", "dependency-cruiser", "bin", "dependency-cruiser.mjs");
+
+/** A small tree with the project's layout and import map, one file per kind of wrong import. */
+const FIXTURE: Record<string, string> = {
+  "package.json": JSON.stringify({
+    type: "module",
+    imports: { "#sdk": "./sdk/index.ts", "#sdk/roles": "./sdk/roles.ts" },
+  }),
+  "tsconfig.json": JSON.stringify({ compilerOptions: { module: "node16", strict: true, rootDir: "." } }),
+  "sdk/index.ts": 'export { value } from "./value.js";\n',
+  "sdk/value.ts": "export const value = 1;\n",
+  "sdk/roles.ts": "export const Roles = { A: 1 };\n",
+  "sdk/reads-files.ts": 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n',
+  "devnet/helper.ts": "export const helper = 1;\n",
+  "gateway/right.ts": 'import { value } from "#sdk";\nexport const right = value;\n',
+  "gateway/wrong.ts": 'import { helper } from "../devnet/helper.js";\nexport const wrong = helper;\n',
+  "gateway/ping.ts": 'import { pong } from "./pong.js";\nexport const ping = () => pong;\n',
+  "gateway/pong.ts": 'import { ping } from "./ping.js";\nexport const pong = () => ping;\n',
+  "deploy/roles-only.ts": 'import { Roles } from "#sdk/roles";\nexport const roles = Roles;\n',
+  "deploy/operations.ts": 'import { value } from "#sdk";\nexport const operations = value;\n',
+  "tools/by-path.ts": 'import { value } from "../sdk/value.js";\nexport const byPath = value;\n',
+  "devnet/uses-test.ts": 'import { fixture } from "../test/fixture.js";\nexport const usesTest = fixture;\n',
+  "test/fixture.ts": "export const fixture = 1;\n",
+  "provider/right.ts":
+    'import { readFileSync } from "node:fs";\nimport { value } from "#sdk";\nexport const right = [value, readFileSync];\n',
+  "provider/wrong.ts": 'import { right } from "../gateway/right.js";\nexport const wrong = right;\n',
+  "gateway/uses-provider.ts": 'import { right } from "../provider/right.js";\nexport const usesProvider = right;\n',
+  // the devnet runs the provider agent in its process: allowed (docs/architecture.md)
+  "devnet/runs-agent.ts": 'import { right } from "../provider/right.js";\nexport const runsAgent = right;\n',
+  // test support: testing/ may use the product; test/ and tools/ (benchmarks) may use it, the product may not
+  "testing/support.ts": 'import { helper } from "../devnet/helper.js";\nexport const support = helper;\n',
+  "test/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const usesSupport = support;\n',
+  "tools/bench.ts": 'import { support } from "../testing/support.js";\nexport const bench = support;\n',
+  "devnet/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const demo = support;\n',
+  "gateway/uses-support.ts": 'import { support } from "../testing/support.js";\nexport const served = support;\n',
+  "testing/uses-bench.ts": 'import { bench } from "../tools/bench.js";\nexport const usesBench = bench;\n',
+};
+
+function cruise(cwd: string, outputType: "err-long" | "json") {
+  return spawnSync(
+    process.execPath,
+    [
+      DEPCRUISE,
+
+      "--config",
+      path.join(ROOT, ".dependency-cruiser.cjs"),
+      "--output-type",
+      outputType,
+      "sdk",
+      "deploy",
+      "devnet",
+      "gateway",
+      "provider",
+      "tools",
+      "test",
+      "testing",
+    ],
+    { cwd, encoding: "utf8" },
+  );
+}
+
+describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.cjs)", function () {
+  this.timeout(60_000);
+  let dir: string;
+
+  before(async function () {
+    dir = await mkdtemp(path.join(tmpdir(), "dependency-rules-"));
+    for (const [file, content] of Object.entries(FIXTURE)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+    }
+  });
+
+  after(async function () {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("rejects each wrong import and the cycle, and nothing else", function () {
+    const result = cruise(dir, "json");
+    const { summary } = JSON.parse(result.stdout) as {
+      summary: { violations: Array<{ rule: { name: string }; from: string; to: string; cycle?: unknown[] }> };
+    };
+    const found = summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
+    expect(found).to.deep.equal(
+      [
+        "deploy-reads-sdk-constants-only: deploy/operations.ts -> sdk/index.ts",
+        "devnet-below-tools-and-entry-points: devnet/uses-support.ts -> testing/support.ts",
+        "devnet-below-tools-and-entry-points: devnet/uses-test.ts -> test/fixture.ts",
+        "gateway-imports-sdk-only: gateway/uses-provider.ts -> provider/right.ts",
+        "gateway-imports-sdk-only: gateway/uses-support.ts -> testing/support.ts",
+        "gateway-imports-sdk-only: gateway/wrong.ts -> devnet/helper.ts",
+        "no-circular: gateway/ping.ts -> gateway/pong.ts",
+        "only-tests-and-tools-import-testing: devnet/uses-support.ts -> testing/support.ts",
+        "only-tests-and-tools-import-testing: gateway/uses-support.ts -> testing/support.ts",
+        "only-tests-import-tests: devnet/uses-test.ts -> test/fixture.ts",
+        "testing-below-tests: testing/uses-bench.ts -> tools/bench.ts",
+        "provider-imports-sdk-only: provider/wrong.ts -> gateway/right.ts",
+        "sdk-no-node-builtins: sdk/reads-files.ts -> fs",
+        "sdk-through-its-name: tools/by-path.ts -> sdk/value.ts",
+      ].sort(),
+    );
+  });
+
+  it("says what is wrong and where, as npm run lint prints it", function () {
+    const result = cruise(dir, "err-long");
+    const output = result.stdout.replace(/\u001b\[[0-9;]*m/g, "").replace(/\s+/g, " ");
+    expect(output).to.contain(
+      "error gateway-imports-sdk-only: gateway/wrong.ts → devnet/helper.ts " +
+        "gateway/ imports the SDK, never deploy/, devnet/, tools/, scripts/ or test/.",
+    );
+    expect(output).to.contain(
+      "error no-circular: gateway/ping.ts → gateway/pong.ts → gateway/ping.ts " +
+        "An import cycle: split the shared piece into its own module.",
+    );
+    expect(output).to.contain(
+      "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+    );
+    expect(output).to.contain("x 14 dependency violations (14 errors, 0 warnings)");
+    expect(result.status).to.equal(14); // npm run lint fails
+  });
+});

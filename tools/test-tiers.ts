@@ -1,0 +1,37 @@
+// The test tiers (docs/testing.md): a tier is a folder of test/, and running one runs every test file
+// in it, so a new file is in its tier's run without being listed anywhere.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
+/** The TypeScript tiers, fastest first: what each may start is in docs/testing.md. */
+export const TIERS = ["unit", "contracts", "integration", "e2e"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export function isTier(name: string): name is Tier {
+  return (TIERS as readonly string[]).includes(name);
+}
+
+/** Every `*.test.ts` file under `test/<tier>/` (at any depth), relative to `root`, sorted. */
+export function tierFiles(root: string, tier: Tier): string[] {
+  const folder = path.join(root, "test", tier);
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && entry.name.endsWith(".test.ts")) found.push(path.relative(root, full));
+    }
+  };
+  walk(folder);
+  return found.sort();
+}
+
+/**
+ * The `hardhat` arguments that run the given tiers' TypeScript tests in one mocha run:
+ * `test mocha [options…] <files…>`. Options (`--grep x`, `--no-compile`, `--bail`) pass through.
+ */
+export function tierArguments(root: string, tiers: readonly Tier[], options: readonly string[] = []): string[] {
+  const files = tiers.flatMap((tier) => tierFiles(root, tier));
+  if (files.length === 0) throw new Error(`no test file under ${tiers.map((tier) => `test/${tier}/`).join(", ")}`);
+  return ["test", "mocha", ...options, ...files];
+}
