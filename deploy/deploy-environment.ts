@@ -10,7 +10,7 @@ import SatelliteModule from "./modules/Satellite.js";
 import SatelliteCoreModule from "./modules/SatelliteCore.js";
 import { routeTo } from "#sdk/bridge";
 import type { RateLimit, RouteLimits } from "#sdk/bridge";
-import { routeParameter } from "./deploy.js";
+import { governancePeersOf, routeParameter } from "./deploy.js";
 import {
   DeploymentConfigError,
   chainsOf,
@@ -119,6 +119,11 @@ export interface DeployEnvironmentOptions {
 /** The parameter fields that name accounts: none may be the deployer, who renounces everything. */
 const ACCOUNT_FIELDS = ["treasury", "approver", "arbitrator", "guardian", "verifiers"] as const;
 
+/** The governance channel (proxy) a chain's journal records, or undefined. */
+function channelIn(journal: Record<string, string> | undefined): string | undefined {
+  return journal?.["PrimaryBridge#GovernanceChannel"] ?? journal?.["SatelliteCore#GovernanceChannel"];
+}
+
 /**
  * Deploys an environment's chains with Ignition, each from its parameter file (placeholders filled
  * from `options.overrides`) and under the deployment id `<name>-<chain>`, in two phases:
@@ -127,7 +132,8 @@ const ACCOUNT_FIELDS = ["treasury", "approver", "arbitrator", "guardian", "verif
  *    then `SatelliteCore` on the satellites (their executors obey the primary's timelock, read from
  *    the primary's journal);
  * 2. once every chain of the environment has its bridge, on each chain the routes to the others'
- *    bridges and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
+ *    bridges, the governance channel's peers (the satellites' on the primary, the primary's on a
+ *    satellite) and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
  *
  * Before sending anything it checks every parameter file, the routes' limits across files, and on
  * every chain to deploy: the chain id, and that the deployer is none of the accounts the files name.
@@ -208,11 +214,14 @@ export async function deployEnvironment(
   }
 
   // phase 2: routes and hand-off, once every chain has its bridge
-  const bridges = await Promise.all(all.map(async ({ chain }) => bridgeIn(await journal(chain))));
+  const journals = await Promise.all(all.map(async ({ chain }) => journal(chain)));
+  const bridges = journals.map(bridgeIn);
+  const channels = journals.map(channelIn);
   const missing = all.filter((_, i) => bridges[i] === undefined).map((c) => c.chain);
   if (missing.length > 0) {
     log(`Routes and hand-off wait until every chain has its bridge (missing: ${missing.join(", ")}).`);
   } else {
+    const selectors = all.map(({ chain }) => parameters(chain).chainSelector as bigint);
     for (const { chain, role } of chains) {
       const i = all.findIndex((c) => c.chain === chain);
       const own = parameters(chain);
@@ -236,6 +245,7 @@ export async function deployEnvironment(
         ...own,
         ...(role === "satellite" ? await satelliteExtras() : {}),
         bridgeRoutes: routes,
+        governancePeers: governancePeersOf(i, selectors, channels as string[]),
       };
       const connection = await connect(chain);
       const deploymentId = deploymentIdOf(name, chain);

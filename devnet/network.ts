@@ -1,6 +1,6 @@
 import { DEFAULT_DELIVERY_GAS_LIMIT, chainSelectorOf, routeTo } from "#sdk";
 import type { RouteLimits } from "#sdk";
-import { deployPrimary, deploySatellite, primaryParameters } from "../deploy/deploy.js";
+import { deployPrimary, deploySatellite, governancePeersOf, primaryParameters } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import { localDeployOptions } from "./samples.js";
 import type { LocalRoleAccounts } from "./samples.js";
@@ -40,7 +40,8 @@ export interface LocalNetwork {
  * Deploys the protocol on a primary chain and its satellites, each with a devnet CCIP router, as a
  * real deployment runs (`deploy-protocol`): first every chain's contracts with the deployer still in
  * charge (the satellites' executors need the primary's timelock), then on every chain the routes to
- * the other chains' bridges and the hand-off (timelock on the primary, executor on satellites).
+ * the other chains' bridges, the governance channel's peers and the hand-off (timelock on the
+ * primary, executor on satellites).
  * The second phase continues the first through each chain's Ignition journal, so the chains must
  * be JSON-RPC nodes (an in-process chain keeps no journal: tests and the gas bench use
  * `deployBridgePair` of testing/bridge-pair.ts there).
@@ -81,9 +82,11 @@ export async function deployLocalNetwork(
     handOff,
   });
   const bridges = [await core.bridge.getAddress()];
+  const channels = [await core.governanceChannel.getAddress()];
   for (const [i, c] of satelliteChains.entries()) {
     const d = await deploySatellite(c.connection, { ...satelliteOptions(i, false), bridge: bridgeOptions(i + 1) });
     bridges.push(await d.bridge.getAddress());
+    channels.push(await d.governanceChannel.getAddress());
     step(c.chain, "satellite contracts, devnet CCIP router, roles wired");
   }
 
@@ -92,13 +95,17 @@ export async function deployLocalNetwork(
     all.flatMap((_, j) => (j === i ? [] : [routeTo(selectors[j], bridges[j], options.limits)]));
   const primary = await deployPrimary(primaryChain.connection, {
     ...primaryOptions(true),
-    bridge: { ...bridgeOptions(0), routes: routes(0) },
+    bridge: { ...bridgeOptions(0), routes: routes(0), governancePeers: governancePeersOf(0, selectors, channels) },
   });
   const satellites: Array<Deployed<SatelliteDeployment>> = [];
   for (const [i, c] of satelliteChains.entries()) {
     const d = await deploySatellite(c.connection, {
       ...satelliteOptions(i, true),
-      bridge: { ...bridgeOptions(i + 1), routes: routes(i + 1) },
+      bridge: {
+        ...bridgeOptions(i + 1),
+        routes: routes(i + 1),
+        governancePeers: governancePeersOf(i + 1, selectors, channels),
+      },
     });
     step(c.chain, "routes set, every role handed to the satellite executor");
     satellites.push({ ...d, chain: c.chain, selector: selectors[i + 1] });

@@ -220,7 +220,7 @@ export class ProviderAgent {
       this.log(`provider: dry run: would fulfil redemption ${id} with a lease of ${this.config.leaseSeconds} s`);
       return;
     }
-    const maxTerm = Number(await getContract(this.client, "RedemptionManager").maxLeaseTerm());
+    const maxTerm = Number(await getContract(this.client, "RedemptionViews").maxLeaseTerm());
     const leaseEnd = BigInt((await this.chainTime()) + Math.min(this.config.leaseSeconds, maxTerm));
     const { expiration: _expiration, ...details } = record.details as unknown as AccessDetails;
     try {
@@ -336,7 +336,7 @@ export class ProviderAgent {
       );
       return;
     }
-    const maxTerm = Number(await getContract(this.client, "RedemptionManager").maxLeaseTerm());
+    const maxTerm = Number(await getContract(this.client, "RedemptionViews").maxLeaseTerm());
     // the new end may be at most the maximum term from the acceptance (later than now: this is the bound now)
     const extension = Math.min(rule.extensionSeconds, now + maxTerm - end);
     if (extension <= 0) return;

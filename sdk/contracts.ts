@@ -12,8 +12,8 @@ export type ContractOf<N extends ContractName> = ReturnType<(typeof FACTORIES)[N
  * A typed handle of one of the deployment's contracts, connected to the client's runner.
  *
  * @example
- * const manager = getContract(client, "RedemptionManager");
- * const [fee, total] = await manager.quoteFee(parseEther("5"));
+ * const views = getContract(client, "RedemptionViews");
+ * const [fee, total] = await views.quoteFee(parseEther("5"));
  */
 export function getContract<N extends ContractName>(client: ProtocolClient, name: N): ContractOf<N> {
   const factory = FACTORIES[name] as { connect(address: string, runner: ProtocolClient["runner"]): unknown };

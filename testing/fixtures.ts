@@ -245,9 +245,9 @@ export async function populate(live: LiveDeployment): Promise<void> {
   const user = s[ROLE.user];
   const B = s[ROLE.providerB];
   await (await sstb.connect(B).transfer(user.address, parseEther("30"))).wait();
-  await redeem(manager, sstb, user, parseEther("3"), B.address); // 3: pending
+  await redeem(live.d, user, parseEther("3"), B.address); // 3: pending
   const keys = generateAccessKeyPair();
-  const disputed = await redeem(manager, sstb, user, parseEther("4"), B.address); // 4: disputed
+  const disputed = await redeem(live.d, user, parseEther("4"), B.address); // 4: disputed
   await fulfilEncrypted(
     manager,
     B,
@@ -261,7 +261,7 @@ export async function populate(live: LiveDeployment): Promise<void> {
       .connect(user)
       .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
   ).wait();
-  const fulfilled = await redeem(manager, sstb, user, parseEther("2"), B.address); // 5: fulfilled
+  const fulfilled = await redeem(live.d, user, parseEther("2"), B.address); // 5: fulfilled
   await fulfilEncrypted(
     manager,
     B,

@@ -212,9 +212,9 @@ export const bridgeTransaction = object({
   recipient: address,
   status: {
     type: "string",
-    enum: ["pending", "queued", "completed"],
+    enum: ["pending", "queued", "completed", "refused"],
     description:
-      "`pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released",
+      "`pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released; `refused`: it waited when governance forgot the peer bridge that sent it, and nothing is delivered",
   },
   fee_option: nullable({ type: "string", enum: ["default", "service", "stb_gov", null] }),
   created_at: { ...unix, description: "Unix seconds of the send (of the arrival while the source is not indexed)" },

@@ -2,8 +2,8 @@ import { JsonRpcProvider, ZeroAddress } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
 import type { DeployedChain, ProtocolClient } from "#sdk";
-import { RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
-import type { RedemptionManager, SSTB } from "../../typechain-types/index.js";
+import { RedemptionManager__factory, RedemptionViews__factory, SSTB__factory } from "../../typechain-types/index.js";
+import type { RedemptionManager, RedemptionViews, SSTB } from "../../typechain-types/index.js";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../http/errors.js";
@@ -46,6 +46,8 @@ export class WriteContext {
   readonly chainId: number;
   readonly manager: RedemptionManager;
   readonly managerAddress: string;
+  /** The manager's read contract: fee quotes and parameters (issue 23). */
+  readonly views: RedemptionViews;
   readonly sstb: SSTB;
   readonly sstbAddress: string;
   readonly sender: TransactionSender;
@@ -71,6 +73,7 @@ export class WriteContext {
     this.managerAddress = contract("RedemptionManager");
     this.sstbAddress = contract("SSTB");
     this.manager = RedemptionManager__factory.connect(this.managerAddress, this.rpc);
+    this.views = RedemptionViews__factory.connect(contract("RedemptionViews"), this.rpc);
     this.sstb = SSTB__factory.connect(this.sstbAddress, this.rpc);
     this.sender = new TransactionSender(this.rpc, this.chainId, options.signers, new AccountQueue(options.accountLock));
     this.client = { runner: this.rpc, chainId: BigInt(this.chainId), addresses: primary.contracts };

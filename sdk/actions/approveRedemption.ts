@@ -35,7 +35,7 @@ export async function prepareApproveRedemption(
 ): Promise<ApproveRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   const manager = addressOf(client, "RedemptionManager");
-  const [, total] = await getContract(client, "RedemptionManager").quoteFee(amount);
+  const [, total] = await getContract(client, "RedemptionViews").quoteFee(amount);
   const data = SSTB__factory.createInterface().encodeFunctionData("approve", [manager, total]);
   return { to: addressOf(client, "SSTB"), data, value: 0n, total };
 }

@@ -24,7 +24,7 @@ export type GetAccessKeyErrorType = InvalidParameterError | BaseError;
 export async function getAccessKey(client: ProtocolClient, { user }: GetAccessKeyParameters): Promise<string | null> {
   if (!isAddress(user)) throw new InvalidParameterError("user", "must be an address");
   try {
-    const key = await getContract(client, "RedemptionManager").accessKeyOf(user);
+    const key = await getContract(client, "RedemptionViews").accessKeyOf(user);
     return key === ZeroHash ? null : key.toLowerCase();
   } catch (error) {
     throw getContractError(error, { functionName: "accessKeyOf" });

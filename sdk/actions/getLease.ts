@@ -51,7 +51,7 @@ export async function getLease(
   { leaseId }: GetLeaseParameters,
 ): Promise<GetLeaseReturnType | null> {
   try {
-    const lease = await getContract(client, "RedemptionManager").leaseOf(leaseId);
+    const lease = await getContract(client, "RedemptionViews").leaseOf(leaseId);
     return {
       leaseId,
       status: leaseStatusName(lease.status) as GetLeaseReturnType["status"],

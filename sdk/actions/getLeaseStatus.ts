@@ -23,7 +23,7 @@ export async function getLeaseStatus(
   { leaseId }: GetLeaseStatusParameters,
 ): Promise<LeaseStatusName> {
   try {
-    return leaseStatusName(await getContract(client, "RedemptionManager").leaseStatus(leaseId));
+    return leaseStatusName(await getContract(client, "RedemptionViews").leaseStatus(leaseId));
   } catch (error) {
     throw getContractError(error, { functionName: "leaseStatus" });
   }

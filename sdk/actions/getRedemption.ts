@@ -34,10 +34,11 @@ export async function getRedemption(
   { redemptionId }: GetRedemptionParameters,
 ): Promise<GetRedemptionReturnType> {
   const manager = getContract(client, "RedemptionManager");
+  const views = getContract(client, "RedemptionViews");
   try {
     const [record, status] = await Promise.all([
       manager.redemptions(redemptionId),
-      manager.redemptionStatus(redemptionId),
+      views.redemptionStatus(redemptionId),
     ]);
     return {
       user: record.user,

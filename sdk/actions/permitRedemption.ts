@@ -38,7 +38,7 @@ export async function getRedemptionPermit(
   client: ProtocolClient,
   { owner, amount, deadline }: RedemptionPermitParameters,
 ): Promise<PermitTypedData & { total: bigint }> {
-  const [, total] = await getContract(client, "RedemptionManager").quoteFee(amount);
+  const [, total] = await getContract(client, "RedemptionViews").quoteFee(amount);
   const typed = await getPermitTypedData(
     getContract(client, "SSTB"),
     owner,
@@ -60,7 +60,7 @@ export async function preparePermitRedemption(
   client: ProtocolClient,
   { owner, amount, deadline, signature }: PermitRedemptionParameters,
 ): Promise<PreparedTransaction> {
-  const [, total] = await getContract(client, "RedemptionManager").quoteFee(amount);
+  const [, total] = await getContract(client, "RedemptionViews").quoteFee(amount);
   const { v, r, s } = Signature.from(signature);
   const data = SSTB__factory.createInterface().encodeFunctionData("permit", [
     owner,

@@ -76,12 +76,12 @@ export async function quoteRedemption(
 ): Promise<QuoteRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
-  const manager = getContract(client, "RedemptionManager");
+  const views = getContract(client, "RedemptionViews");
   const registry = getContract(client, "ProviderRegistry");
   try {
     const [[fee, total], minimum, account, ratioBps, token, now] = await Promise.all([
-      manager.quoteFee(amount),
-      manager.minRedemptionAmount(),
+      views.quoteFee(amount),
+      views.minRedemptionAmount(),
       registry.accountOf(provider),
       registry.collateralRatioBps(),
       registry.collateralToken(),
@@ -91,7 +91,7 @@ export async function quoteRedemption(
     const available = account.availableCU;
     const covered = amount <= available;
     const [fulfilmentSeconds, requiredNow, requiredAfter, symbol, decimals] = await Promise.all([
-      manager.tierDeadline(account.tier),
+      views.tierDeadline(account.tier),
       registry.requiredCollateral(available),
       covered ? registry.requiredCollateral(available - amount) : Promise.resolve(0n),
       metadata.symbol() as Promise<string>,

@@ -43,7 +43,7 @@ export const leaseQueryOptions = (wallet: WalletState, deployment: Deployment, r
       const client = await walletClient(wallet, deployment);
       let leaseId: bigint;
       try {
-        leaseId = await getContract(client, "RedemptionManager").leaseIdOf(BigInt(redemptionId));
+        leaseId = await getContract(client, "RedemptionViews").leaseIdOf(BigInt(redemptionId));
       } catch (error) {
         throw getContractError(error, { functionName: "leaseIdOf" });
       }
@@ -115,14 +115,14 @@ export function useChainNow(): number | undefined {
   return clock.data.chainNow + (Date.now() / 1000 - clock.data.readAt);
 }
 
-/** The redemption manager's reputation unit (sSTB base units): smaller redemptions do not count in a provider's statistics. */
+/** The redemption manager's reputation unit (sSTB base units, read through RedemptionViews): smaller redemptions do not count in a provider's statistics. */
 export const reputationUnitQueryOptions = (wallet: WalletState, deployment: Deployment) =>
   queryOptions({
     queryKey: ["chain", "reputation-unit", wallet.chainId],
     queryFn: async () => {
       const client = await walletClient(wallet, deployment);
       try {
-        return await getContract(client, "RedemptionManager").reputationUnit();
+        return await getContract(client, "RedemptionViews").reputationUnit();
       } catch (error) {
         throw getContractError(error, { functionName: "reputationUnit" });
       }

@@ -155,7 +155,7 @@ describe("SDK lease actions (access keys, leases, renewals, termination)", funct
       });
       expect(first.keys).to.deep.equal(expected);
       expect(await getAccessKey(f.userClient, { user: f.user.address })).to.equal(expected.publicKey);
-      expect(await f.redemptionManager.accessKeyOf(f.user.address)).to.equal(expected.publicKey);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(expected.publicKey);
 
       const blockBefore = await ethers.provider.getBlockNumber();
       const second = await registerDerivedAccessKey(f.userClient, SITE);

@@ -234,6 +234,8 @@ describe("npm start (the devnet, end to end)", function () {
         "CUToken",
         "CollateralToken",
         "DevnetCCIPRouter",
+        "GovernanceChannel",
+        "GovernanceChannelImplementation",
         "GovernanceToken",
         "SSTB",
         "SSTBImplementation",

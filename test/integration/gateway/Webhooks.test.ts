@@ -355,7 +355,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       await mintUnit(live, provider, parseEther("50"));
       tx.transfer = await transfer("providerA", "user", "20");
       tx.stranger = await transfer("user", "user2", "1");
-      const redemption = await redeem(manager, sstb, user, parseEther("3"), provider.address);
+      const redemption = await redeem(live.d, user, parseEther("3"), provider.address);
       tx.redeem = redemption.receipt.hash;
       const keys = generateAccessKeyPair();
       await fulfilEncrypted(
@@ -378,7 +378,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       await (await live.d.collateral.connect(buyer).approve(await spot.getAddress(), parseUnits("100", 6))).wait();
       tx.purchase = (await (await spot.connect(buyer).buy(1n, parseEther("4"), parseUnits("2", 6))).wait())!.hash;
       // a second redemption, disputed by the user and ruled on by the arbitrator
-      const disputed = await redeem(manager, sstb, user, parseEther("2"), provider.address);
+      const disputed = await redeem(live.d, user, parseEther("2"), provider.address);
       await fulfilEncrypted(
         manager,
         provider,
@@ -760,13 +760,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
 
     it("writes outbox rows in the event's transaction: a failed batch leaves neither", async function () {
       failOn = (name) => name === "RedemptionTerms";
-      const { receipt } = await redeem(
-        live.d.redemptionManager,
-        live.d.sstb,
-        signer("user"),
-        parseEther("1"),
-        signer("providerA").address,
-      );
+      const { receipt } = await redeem(live.d, signer("user"), parseEther("1"), signer("providerA").address);
       await new Promise((resolve) => setTimeout(resolve, 800));
       // the batch failed after RedemptionInitiated was applied and announced: nothing of it is stored
       const stored = await gw.store.db
