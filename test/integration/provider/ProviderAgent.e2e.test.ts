@@ -242,6 +242,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     }
     const deployment = {
       RedemptionManager: await live.d.redemptionManager.getAddress(),
+      RedemptionViews: await live.d.redemptionViews.getAddress(),
       SSTB: await live.d.sstb.getAddress(),
     };
     for (const role of ["user", "user2"] as const) {
