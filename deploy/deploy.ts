@@ -48,8 +48,8 @@ import type {
   SatelliteExecutor,
   SpotMarket,
 } from "../typechain-types/index.js";
-import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "#sdk/bridge";
-import type { RateLimit, RouteConfig } from "#sdk/bridge";
+import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "@compute-capacity/sdk/constants";
+import type { RateLimit, RouteConfig } from "@compute-capacity/sdk/constants";
 import type { GovernanceSettings } from "./governance-settings.js";
 
 /**

@@ -1,5 +1,5 @@
-import { chainSelectorOf, routeTo } from "#sdk";
-import type { RouteLimits } from "#sdk";
+import { chainSelectorOf, routeTo } from "@compute-capacity/sdk";
+import type { RouteLimits } from "@compute-capacity/sdk";
 import { deployPrimary, deploySatellite, governancePeersOf } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import { localDeployOptions } from "./samples.js";

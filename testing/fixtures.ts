@@ -8,20 +8,22 @@ import { JsonRpcProvider, keccak256, parseEther, parseUnits, toUtf8Bytes } from 
 import type { JsonRpcSigner, Wallet } from "ethers";
 
 import {
+  approveRedemptionSync,
   attestationDomain,
   buildProof,
   chainSelectorOf,
   cuHashOf,
   FeeOption,
-  fulfilEncrypted,
+  fulfilRedemptionSync,
   generateAccessKeyPair,
   hashReviewedProfile,
+  initiateRedemptionSync,
   IssueType,
   randomNonce,
-  redeem,
-  sampleVerifierKeys,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import type { GatewayConfig } from "../gateway/config.js";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import { startGateway } from "../gateway/server.js";
 import type { Gateway, StartOptions } from "../gateway/server.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
@@ -245,31 +247,26 @@ export async function populate(live: LiveDeployment): Promise<void> {
   const user = s[ROLE.user];
   const B = s[ROLE.providerB];
   await (await sstb.connect(B).transfer(user.address, parseEther("30"))).wait();
-  await redeem(live.d, user, parseEther("3"), B.address); // 3: pending
+  const addresses = await addressesOf(live.d);
+  const clientOf = (runner: JsonRpcSigner): ProtocolClient => ({ runner, chainId: 42161n, addresses });
+  const redeem = async (amount: bigint) => {
+    await approveRedemptionSync(clientOf(user), { amount });
+    return (await initiateRedemptionSync(clientOf(user), { amount, provider: B.address })).redemptionId;
+  };
   const keys = generateAccessKeyPair();
-  const disputed = await redeem(live.d, user, parseEther("4"), B.address); // 4: disputed
-  await fulfilEncrypted(
-    manager,
-    B,
-    disputed.redemptionId,
-    sampleAccessDetails(disputed.redemptionId),
-    keys.publicKey,
-    42161n,
-  );
+  const fulfil = (redemptionId: bigint) =>
+    fulfilRedemptionSync(clientOf(B), {
+      redemptionId,
+      details: sampleAccessDetails(redemptionId),
+      userPublicKey: keys.publicKey,
+    });
+  await redeem(parseEther("3")); // 3: pending
+  const disputed = await redeem(parseEther("4")); // 4: disputed
+  await fulfil(disputed);
   await (
-    await manager
-      .connect(user)
-      .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
+    await manager.connect(user).openDispute(disputed, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
   ).wait();
-  const fulfilled = await redeem(live.d, user, parseEther("2"), B.address); // 5: fulfilled
-  await fulfilEncrypted(
-    manager,
-    B,
-    fulfilled.redemptionId,
-    sampleAccessDetails(fulfilled.redemptionId),
-    keys.publicKey,
-    42161n,
-  );
+  await fulfil(await redeem(parseEther("2"))); // 5: fulfilled
 
   // markets (the scenario left spot #1 active, future #2 settled, call #3 exercised): provider B
   // lists spot #4, offers future #5, writes call #6, lists spot #7 and cancels it

@@ -4,7 +4,7 @@ import net from "node:net";
 
 import { SMTPServer } from "smtp-server";
 
-import { DELIVERY_HEADER, EVENT_HEADER } from "#sdk";
+import { DELIVERY_HEADER, EVENT_HEADER } from "@compute-capacity/sdk";
 import { webhookHandler } from "../gateway/webhooks/receiver.js";
 
 /** A webhook the test receiver accepted (signature checked by the receiver helper). */

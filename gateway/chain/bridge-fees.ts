@@ -1,7 +1,7 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
-import { chainSelectorOf } from "#sdk";
-import type { DeployedChain } from "#sdk";
+import { chainSelectorOf } from "@compute-capacity/sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { Bridge__factory } from "../../typechain-types/index.js";
 
 /** Each chain's native gas token, for the CCIP transport fee. */

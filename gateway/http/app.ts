@@ -34,7 +34,7 @@ import { verificationRoutes } from "./routes/verification.js";
 import { writeRoutes } from "./routes/write.js";
 import { webhookRoutes } from "../webhooks/routes.js";
 import type { SubscriptionService } from "../webhooks/subscriptions.js";
-import type { DeployedChain } from "#sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { portalRoutes } from "../portal/static.js";
 import type { PortalRouteOptions } from "../portal/static.js";
 import { authenticateSession } from "../session/auth.js";

@@ -1,6 +1,6 @@
 import { formatEther, formatUnits } from "ethers";
 
-import { cost } from "#sdk";
+import { cost } from "@compute-capacity/sdk";
 import type {
   BridgeMessage,
   ComputeUnitRow,

@@ -1,7 +1,7 @@
 import { ZeroAddress } from "ethers";
 import { and, eq } from "drizzle-orm";
 
-import { FEE_OPTION_NAMES, TRADE_TYPES } from "#sdk";
+import { FEE_OPTION_NAMES, TRADE_TYPES } from "@compute-capacity/sdk";
 import * as format from "../http/format.js";
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import { addr, big, num } from "../indexer/module.js";

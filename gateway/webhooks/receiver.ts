@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { verifyWebhook } from "#sdk";
-import type { VerifiedWebhook } from "#sdk";
+import { verifyWebhook } from "@compute-capacity/sdk";
+import type { VerifiedWebhook } from "@compute-capacity/sdk";
 
 /** A webhook as the receiver sees it once its signature checked out. */
 export interface ReceivedWebhook extends VerifiedWebhook {

@@ -5,7 +5,7 @@ import { isIP } from "node:net";
 
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "#sdk";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "@compute-capacity/sdk";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import type { EmailMessage, Mailer } from "./email.js";

@@ -1,7 +1,7 @@
 import type { TransactionReceipt } from "ethers";
 import { and, eq } from "drizzle-orm";
 
-import { prepareConfirmRedemption, prepareInitiateRedemption } from "#sdk";
+import { prepareConfirmRedemption, prepareInitiateRedemption } from "@compute-capacity/sdk";
 
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
 import { sstb as wholeSstb } from "../http/format.js";

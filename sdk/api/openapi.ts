@@ -1684,10 +1684,10 @@ export interface operations {
               /** @description transaction hash */
               source_transaction: string | null;
               /**
-               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
+               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released; `refused`: it waited when governance forgot the peer bridge that sent it, and nothing is delivered
                * @enum {string}
                */
-              status: "pending" | "queued" | "completed";
+              status: "pending" | "queued" | "completed" | "refused";
               /** @description `sSTB` or `STBGOV` */
               token: string;
             };
@@ -7669,10 +7669,10 @@ export interface operations {
               /** @description transaction hash */
               source_transaction: string | null;
               /**
-               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
+               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released; `refused`: it waited when governance forgot the peer bridge that sent it, and nothing is delivered
                * @enum {string}
                */
-              status: "pending" | "queued" | "completed";
+              status: "pending" | "queued" | "completed" | "refused";
               /** @description `sSTB` or `STBGOV` */
               token: string;
             };

@@ -2,8 +2,14 @@ import { Contract, JsonRpcProvider, formatUnits, getAddress } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
-import { PROVIDER_STATUSES, PROVIDER_TIERS, REDEMPTION_STATUSES, getContract, quoteRedemption } from "#sdk";
-import type { DeployedChain, ProtocolClient } from "#sdk";
+import {
+  PROVIDER_STATUSES,
+  PROVIDER_TIERS,
+  REDEMPTION_STATUSES,
+  getContract,
+  quoteRedemption,
+} from "@compute-capacity/sdk";
+import type { DeployedChain, ProtocolClient } from "@compute-capacity/sdk";
 import type { Db } from "../../store/db.js";
 import { LEASE_STATUS_FILTERS, listRedemptionViews } from "../../store/queries.js";
 import type { LeaseStatusFilter } from "../../store/queries.js";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 
-import type { DeployedChain } from "#sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { ApiError } from "../errors.js";
 import { rateLimitOf } from "../rate-limit-headers.js";
 import * as s from "../schemas.js";

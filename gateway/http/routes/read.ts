@@ -1,7 +1,7 @@
 import { ZeroAddress, formatEther } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import type { DeployedChain } from "#sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";

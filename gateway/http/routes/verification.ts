@@ -1,7 +1,7 @@
 import { Ajv } from "ajv";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import type { AttestationJson, SignedBenchmarkReport } from "#sdk";
+import type { AttestationJson, SignedBenchmarkReport } from "@compute-capacity/sdk";
 import type { VerificationService } from "../../verification/service.js";
 import { ApiError, notFound } from "../errors.js";
 import * as s from "../schemas.js";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 
-import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "#sdk";
+import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
 import { FuturesMarket__factory, OptionsMarket__factory, SpotMarket__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { listings, trades } from "../../store/schema.js";

@@ -1,5 +1,5 @@
-import { createApiClient, unwrap } from "#sdk";
-import type { ApiClient, ApiPaths } from "#sdk";
+import { createApiClient, unwrap } from "@compute-capacity/sdk";
+import type { ApiClient, ApiPaths } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError } from "./errors";
 
@@ -43,7 +43,7 @@ export const api: ApiClient = createApiClient({
   fetch: portalFetch,
 });
 
-/** The `data` of a successful answer, or an `ApiResponseError`. */
+/** The `data` of a successful answer, or the `ApiResponseError` of its code. */
 export { unwrap };
 
 /** `data` of a JSON answer of the API at a path and method (for typing the features' fetchers). */

@@ -7,19 +7,10 @@ import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import {
-  currentRoleHolders,
-  execute,
-  FeeOption,
-  proposalCall,
-  proposalOf,
-  propose,
-  queue,
-  Roles,
-  sampleVerifierKeys,
-  Vote,
-} from "#sdk";
-import type { RouteLimits } from "#sdk";
+import { currentRoleHolders, FeeOption, proposalOf, Roles, Vote } from "@compute-capacity/sdk";
+import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
+import type { RouteLimits } from "@compute-capacity/sdk";
 import { startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";
 import { deployLocalNetwork } from "../../../devnet/network.js";
@@ -315,13 +306,13 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
     await (await governanceToken.connect(treasury).delegate(treasury.address)).wait();
     await (await treasury.sendTransaction({ to: await timelock.getAddress(), value: parseEther("1") })).wait();
     const ethereum = net.satellites[0];
-    const setFee = await proposalCall(ethereum.bridge, "setFee", [25n]);
+    const setFee = await contractCall(ethereum.bridge, "setFee", [25n]);
     const call = { target: setFee.target, value: 0n, data: setFee.calldata };
     // 50,000 gas is too little for the executor's call: the first delivery fails
     const proposal = proposalOf(
       [
         {
-          ...(await proposalCall(net.primary.governanceChannel, "sendGovernanceMessage", [
+          ...(await contractCall(net.primary.governanceChannel, "sendGovernanceMessage", [
             ethereum.selector,
             [call],
             50_000n,

@@ -9,7 +9,7 @@ import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseE
 
 import { Redis } from "ioredis";
 
-import { chainSelectorOf, parseDeploymentFile } from "#sdk";
+import { chainSelectorOf, parseDeploymentFile } from "@compute-capacity/sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";

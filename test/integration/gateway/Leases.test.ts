@@ -16,8 +16,8 @@ import {
   registerAccessKeySync,
   terminateLeaseSync,
   withdrawRenewalOfferSync,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
@@ -113,6 +113,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
     }
     const deployment = {
       RedemptionManager: await live.d.redemptionManager.getAddress(),
+      RedemptionViews: await live.d.redemptionViews.getAddress(),
       SSTB: await live.d.sstb.getAddress(),
     };
     for (const role of ["user", "user2", "providerA", "keeper"] as const) {

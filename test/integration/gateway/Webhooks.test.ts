@@ -5,7 +5,8 @@ import { expect } from "chai";
 import { and, eq, sql } from "drizzle-orm";
 import { keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
-import { fulfilEncrypted, generateAccessKeyPair, IssueType, redeem, signBody, verifySignature } from "#sdk";
+import { generateAccessKeyPair, IssueType, signBody, verifySignature } from "@compute-capacity/sdk";
+import { fulfilEncrypted, redeem } from "../../../testing/redemption.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";

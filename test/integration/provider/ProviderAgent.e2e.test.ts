@@ -21,8 +21,8 @@ import {
   initiateRedemptionSync,
   registerDerivedAccessKey,
   terminateLeaseSync,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { sampleProfile } from "../../../devnet/samples.js";
@@ -233,6 +233,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     }
     const deployment = {
       RedemptionManager: await live.d.redemptionManager.getAddress(),
+      RedemptionViews: await live.d.redemptionViews.getAddress(),
       SSTB: await live.d.sstb.getAddress(),
     };
     for (const role of ["user", "user2"] as const) {

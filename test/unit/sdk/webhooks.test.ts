@@ -10,7 +10,7 @@ import {
   verifySignature,
   verifyWebhook,
   WEBHOOK_EVENT_GROUPS,
-} from "#sdk";
+} from "@compute-capacity/sdk";
 import { WEBHOOK_EVENTS } from "../../../gateway/webhooks/events.js";
 
 const BODY = JSON.stringify({ id: "evt_1", event: "redemption.fulfilled", timestamp: 1, data: { redemption_id: "3" } });

@@ -16,10 +16,10 @@ import {
   sendPrepared,
   terminateLeaseSync,
   waitForReceipt,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 
-import type { ApiPaths } from "#sdk";
+import type { ApiPaths } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";

@@ -11,8 +11,8 @@ import {
   prepareBuySpotListing,
   prepareCreateSpotListing,
   withdrawClaimableSync,
-} from "#sdk";
-import type { MarketName } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { MarketName } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { fulfilRedemptionWithLeaseSync, offerRenewalSync, withdrawRenewalOfferSync } from "#sdk";
-import type { FulfilRedemptionWithLeaseParameters } from "#sdk";
+import { fulfilRedemptionWithLeaseSync, offerRenewalSync, withdrawRenewalOfferSync } from "@compute-capacity/sdk";
+import type { FulfilRedemptionWithLeaseParameters } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";

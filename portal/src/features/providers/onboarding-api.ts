@@ -12,8 +12,8 @@ import {
   signerOf,
   verifyAndMintSSTBSync,
   withdrawCollateralSync,
-} from "#sdk";
-import type { ApiPaths, BenchmarkReport, ProviderProfile } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ApiPaths, BenchmarkReport, ProviderProfile } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
