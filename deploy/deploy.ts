@@ -401,6 +401,8 @@ export async function addressesOf(deployment: object): Promise<Record<string, st
   };
   const out: Record<string, string> = {};
   for (const [key, contract] of Object.entries(deployment)) {
+    // a deployment may carry facts beside its contracts (the devnet's `chain` and `selector`)
+    if (typeof (contract as { getAddress?: unknown })?.getAddress !== "function") continue;
     out[names[key] ?? key] = await (contract as { getAddress(): Promise<string> }).getAddress();
   }
   return out;
