@@ -31,6 +31,8 @@ const FEE = parseEther("0.0001");
 const LIMIT = { enabled: true, capacity: parseEther("1000"), rate: parseEther("1") };
 const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
 const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n } as const;
+/** IGovernanceChannel.MessageStatus.Executed. */
+const CHANNEL_EXECUTED = 2n;
 const PRIVILEGED = [Roles.DEFAULT_ADMIN, Roles.GOVERNANCE, Roles.UPGRADER, Roles.MINTER, Roles.BURNER];
 
 type Connection = Awaited<ReturnType<typeof network.create>>;
@@ -347,13 +349,14 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
       })
     ).wait();
     expect(await ethereum.bridge.feeBps()).to.equal(25n);
-    expect(await ethereum.bridge.messageStatus(messageId)).to.equal(Status.Completed);
+    // the channel, not the bridge, carries governance now: the re-executed message is executed there
+    expect(await ethereum.governanceChannel.messageStatus(messageId)).to.equal(CHANNEL_EXECUTED);
     // nobody else can reach the executor
     await expect(
       ethereum.executor
         .connect(role(1, "stranger"))
         .executeFromPrimary(net.primary.selector, await timelock.getAddress(), [call]),
-    ).to.be.revertedWithCustomError(ethereum.executor, "ExecutorOnlyBridge");
+    ).to.be.revertedWithCustomError(ethereum.executor, "ExecutorOnlyChannel");
   });
 
   /** Every chain's sSTB supply plus what is in flight (sent, not yet delivered). */
