@@ -59,7 +59,7 @@ export interface LocalRoleAccounts {
 export function localDeployOptions(
   accounts: { [K in keyof LocalRoleAccounts]: string | { address: string } },
   verifierKeys: readonly Wallet[],
-  extra: Pick<PrimaryDeployOptions, "handOff" | "onStep" | "deploymentId"> = {},
+  extra: Pick<PrimaryDeployOptions, "handOff" | "onStep" | "deploymentId" | "collateralToken"> = {},
 ): PrimaryDeployOptions {
   const address = (a: string | { address: string }) => (typeof a === "string" ? a : a.address);
   return {

@@ -453,15 +453,34 @@ export type { PagedItem, PagedPath, PagedQuery, PaginateInit } from "./api/pagin
 export { IDEMPOTENCY_KEY_HEADER, backoffMs, createRetryingFetch, retryAfterMs } from "./api/transport.js";
 export type { RetryOptions } from "./api/transport.js";
 
+// the API's named schemas (ComputeUnit, Provider, Redemption, ..., every webhook event and their
+// union WebhookEvent), generated from the gateway's OpenAPI document
+export type * from "./api/schemas.js";
+
 // --- webhooks (also the `./webhooks` entry) ---
 export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   DELIVERY_HEADER,
   EVENT_HEADER,
   SIGNATURE_HEADER,
   WEBHOOK_EVENT_GROUPS,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  WebhookVerificationError,
   constantTimeEqual,
+  constructEvent,
   signBody,
+  signatureHeaders,
+  standardSignature,
   verifySignature,
   verifyWebhook,
 } from "./webhooks.js";
-export type { VerifiedWebhook, WebhookPayload, WebhookRefusal } from "./webhooks.js";
+export type {
+  ConstructEventOptions,
+  VerifiedWebhook,
+  WebhookHeaders,
+  WebhookPayload,
+  WebhookRefusal,
+  WebhookVerificationReason,
+} from "./webhooks.js";

@@ -32,7 +32,7 @@ import type { PrimaryDeployment } from "../deploy/deploy.js";
 import { gatherDeployment, readDeploymentFile, writeDeploymentFile } from "../deploy/environments.js";
 import { Relayer } from "../devnet/relayer.js";
 import type { RelayedMessage } from "../devnet/relayer.js";
-import { DevnetCCIPRouter__factory } from "../typechain-types/index.js";
+import { DevnetCCIPRouter__factory, MockBlacklistStablecoin__factory } from "../typechain-types/index.js";
 import { startLocalNode } from "../devnet/local-node.js";
 import { deployLocalNetwork } from "../devnet/network.js";
 import type { LocalNode } from "../devnet/local-node.js";
@@ -56,7 +56,14 @@ export interface LiveDeployment {
 /** Starts the nodes, deploys through Ignition and writes `devnet.json` (with chain ids and RPC URLs) in a temporary folder. */
 export async function startLiveDeployment(
   label: string,
-  options: { satellite?: boolean } = {},
+  options: {
+    satellite?: boolean;
+    /**
+     * Collateral (and the markets' payment token) that can blacklist accounts as native USDC does
+     * (MockBlacklistStablecoin; signer 0 blacklists): for payments a recipient cannot receive.
+     */
+    blacklistableCollateral?: boolean;
+  } = {},
 ): Promise<LiveDeployment> {
   const dir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
   const chains =
@@ -74,6 +81,13 @@ export async function startLiveDeployment(
     const signers = (await connection.ethers.getSigners()) as unknown as JsonRpcSigner[];
     const verifierKeys = sampleVerifierKeys("gateway-test");
     const accounts = { treasury: signers[1], approver: signers[2], arbitrator: signers[3], guardian: signers[4] };
+    const collateralToken =
+      options.blacklistableCollateral === true
+        ? await (
+            await (await new MockBlacklistStablecoin__factory(signers[0]).deploy()).waitForDeployment()
+          ).getAddress()
+        : undefined;
+    const collateral = collateralToken === undefined ? {} : { collateralToken };
     let d: PrimaryDeployment;
     if (chains.length > 1) {
       // the primary and a satellite as the devnet deploys them: bridges, routes and the hand-off
@@ -87,6 +101,7 @@ export async function startLiveDeployment(
           relayer: signers[8].address,
           transportFee: DEVNET_TRANSPORT_FEE,
           limits: DEVNET_LIMITS,
+          ...collateral,
         },
       );
       // the deployment's contracts, without the chain name and CCIP selector the network adds
@@ -94,7 +109,10 @@ export async function startLiveDeployment(
       d = primary;
       await satellite.close();
     } else {
-      d = await deployPrimary(connection, localDeployOptions(accounts, verifierKeys, { deploymentId: ids[0] }));
+      d = await deployPrimary(
+        connection,
+        localDeployOptions(accounts, verifierKeys, { deploymentId: ids[0], ...collateral }),
+      );
     }
     await addressesOf(d);
     const record = await gatherDeployment(

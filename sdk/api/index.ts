@@ -20,3 +20,5 @@ export { paginate } from "./paginate.js";
 export type { PagedItem, PagedPath, PagedQuery, PaginateInit } from "./paginate.js";
 export { IDEMPOTENCY_KEY_HEADER, backoffMs, createRetryingFetch, retryAfterMs } from "./transport.js";
 export type { RetryOptions } from "./transport.js";
+// the API's named schemas and the webhook events, generated from the gateway's OpenAPI document
+export type * from "./schemas.js";

@@ -115,8 +115,12 @@ export const anItem = (
   token_type: "sSTB" as const,
   seller: PROVIDER,
   amount: 2,
+  amount_base_units: "2000000000000000000",
   price_per_token,
+  // the payment token's base units (6 decimals), as the gateway gives them beside the numbers
+  price_per_token_base_units: String(Math.round(price_per_token * 1e6)),
   total_price: 2 * price_per_token,
+  total_price_base_units: String(Math.round(2 * price_per_token * 1e6)),
   listed_at: CHAIN_NOW - 3_600,
   expiration,
 });
