@@ -7,7 +7,7 @@
  * Every rule is an error; test/unit/tools/dependency-rules.test.ts shows each one catching a wrong import.
  */
 const LAYERS_ABOVE_SDK = "^(deploy|devnet|gateway|portal|provider|scripts|test|testing|tools)/";
-const SDK_CONSTANTS = "^sdk/(roles|chains|bridge|deployments)[.]ts$";
+const SDK_CONSTANTS = "^sdk/(constants|roles|chains|bridge|deployments|markets)[.]ts$";
 
 module.exports = {
   forbidden: [
@@ -22,8 +22,8 @@ module.exports = {
       name: "sdk-no-node-builtins",
       severity: "error",
       comment:
-        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/.",
-      from: { path: "^sdk/" },
+        "sdk/ runs in the browser: no Node built-in (node:*); Node-only code lives in devnet/, gateway/, deploy/ or tools/ (the package's own build scripts, sdk/*.mjs, are not SDK code).",
+      from: { path: "^sdk/", pathNot: "^sdk/[^/]+[.]mjs$" },
       to: { dependencyTypes: ["core"] },
     },
     {
@@ -36,9 +36,10 @@ module.exports = {
     {
       name: "sdk-through-its-name",
       severity: "error",
-      comment: 'Import the SDK as "#sdk" (or a "#sdk/<constants>" subpath from deploy/), not by a relative path.',
+      comment:
+        'Import the SDK by its package name, "@compute-capacity/sdk" or one of its entries (tsconfig.sdk.json), not by a relative path.',
       from: { pathNot: "^sdk/" },
-      to: { path: "^sdk/", dependencyTypesNot: ["aliased-subpath-import"] },
+      to: { path: "^sdk/", dependencyTypesNot: ["aliased-tsconfig-paths"] },
     },
     {
       name: "sdk-constants-are-leaves",
@@ -50,7 +51,7 @@ module.exports = {
     {
       name: "deploy-reads-sdk-constants-only",
       severity: "error",
-      comment: "deploy/ imports only the SDK's constants: #sdk/roles, #sdk/chains, #sdk/bridge, #sdk/deployments.",
+      comment: "deploy/ imports only the SDK's constants: @compute-capacity/sdk/constants.",
       from: { path: "^deploy/" },
       to: { path: "^sdk/", pathNot: SDK_CONSTANTS },
     },
@@ -141,7 +142,7 @@ module.exports = {
       name: "only-tests-and-tools-import-testing",
       severity: "error",
       comment:
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
       from: { pathNot: "^(test|tools|testing|portal/e2e)/" },
       to: { path: "^testing/" },
     },
@@ -155,7 +156,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ["node_modules", "typechain-types"] },
-    exclude: { path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist"] },
+    exclude: {
+      path: ["^node_modules", "^typechain-types", "^artifacts", "^cache", "^coverage", "^portal/dist", "^sdk/dist"],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

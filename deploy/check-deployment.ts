@@ -4,9 +4,9 @@ import path from "node:path";
 import { JsonRpcProvider, Network } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { CHAINS } from "#sdk/chains";
-import type { ChainName } from "#sdk/chains";
-import { parseDeploymentFile } from "#sdk/deployments";
+import { CHAINS } from "@compute-capacity/sdk/constants";
+import type { ChainName } from "@compute-capacity/sdk/constants";
+import { parseDeploymentFile } from "@compute-capacity/sdk/constants";
 import { buildReader } from "./check/build.js";
 import type { BuildReader } from "./check/build.js";
 import { checkCode, checkProxies } from "./check/code.js";

@@ -8,8 +8,8 @@ import PrimaryModule from "./modules/Primary.js";
 import PrimaryBridgeModule from "./modules/PrimaryBridge.js";
 import SatelliteModule from "./modules/Satellite.js";
 import SatelliteCoreModule from "./modules/SatelliteCore.js";
-import { routeTo } from "#sdk/bridge";
-import type { RateLimit, RouteLimits } from "#sdk/bridge";
+import { routeTo } from "@compute-capacity/sdk/constants";
+import type { RateLimit, RouteLimits } from "@compute-capacity/sdk/constants";
 import { governancePeersOf, routeParameter } from "./deploy.js";
 import {
   DeploymentConfigError,
@@ -23,8 +23,8 @@ import {
 } from "./environments.js";
 import { applyOverrides } from "./parameter-overrides.js";
 import type { ParameterOverrides } from "./parameter-overrides.js";
-import { CHAINS } from "#sdk/chains";
-import type { ChainName } from "#sdk/chains";
+import { CHAINS } from "@compute-capacity/sdk/constants";
+import type { ChainName } from "@compute-capacity/sdk/constants";
 
 /**
  * A parameter file's `$global` with a chain's overrides applied (unchecked: {@link checkParameterFile}

@@ -48,8 +48,8 @@ import type {
   SatelliteExecutor,
   SpotMarket,
 } from "../typechain-types/index.js";
-import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "#sdk/bridge";
-import type { RateLimit, RouteConfig } from "#sdk/bridge";
+import { CCIP_CHAIN_SELECTORS, chainSelectorOf } from "@compute-capacity/sdk/constants";
+import type { RateLimit, RouteConfig } from "@compute-capacity/sdk/constants";
 import type { GovernanceSettings } from "./governance-settings.js";
 
 /**
@@ -401,6 +401,8 @@ export async function addressesOf(deployment: object): Promise<Record<string, st
   };
   const out: Record<string, string> = {};
   for (const [key, contract] of Object.entries(deployment)) {
+    // a deployment may carry facts beside its contracts (the devnet's `chain` and `selector`)
+    if (typeof (contract as { getAddress?: unknown })?.getAddress !== "function") continue;
     out[names[key] ?? key] = await (contract as { getAddress(): Promise<string> }).getAddress();
   }
   return out;

@@ -6,11 +6,11 @@ import { getAddress } from "ethers";
 import { DeploymentConfigError } from "./config-error.js";
 import { applyOverrides } from "./parameter-overrides.js";
 
-import { CCIP_CHAIN_SELECTORS } from "#sdk/bridge";
-import { CHAINS } from "#sdk/chains";
-import type { ChainName } from "#sdk/chains";
-import { formatDeploymentFile, parseDeploymentFile } from "#sdk/deployments";
-import type { ChainNetwork, DeployedChain, DeploymentRecord } from "#sdk/deployments";
+import { CCIP_CHAIN_SELECTORS } from "@compute-capacity/sdk/constants";
+import { CHAINS } from "@compute-capacity/sdk/constants";
+import type { ChainName } from "@compute-capacity/sdk/constants";
+import { formatDeploymentFile, parseDeploymentFile } from "@compute-capacity/sdk/constants";
+import type { ChainNetwork, DeployedChain, DeploymentRecord } from "@compute-capacity/sdk/constants";
 
 /**
  * The environments: per environment, the primary chain (every contract) and the satellites

@@ -1,8 +1,8 @@
 import { formatEther, parseEther, parseUnits } from "ethers";
 import type { Signer } from "ethers";
 
-import { FeeOption, MESSAGE_STATUSES } from "#sdk";
-import type { FeeOptionName } from "#sdk";
+import { FeeOption, MESSAGE_STATUSES } from "@compute-capacity/sdk";
+import type { FeeOptionName } from "@compute-capacity/sdk";
 import type {
   Bridge,
   BridgedGovernanceToken,

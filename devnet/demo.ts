@@ -2,21 +2,23 @@ import { MaxUint256, formatEther, formatUnits, parseEther, parseUnits } from "et
 import type { Signer, Wallet } from "ethers";
 
 import {
+  approveRedemptionSync,
   attestationDomain,
   buildProof,
   cost,
   cuHashOf,
   cuValueOf,
-  fulfilEncrypted,
+  fulfilRedemptionSync,
   generateAccessKeyPair,
+  getAccessDetails,
   hashReviewedProfile,
+  initiateRedemptionSync,
   listingStatusName,
   randomNonce,
-  readAccessDetails,
-  redeem,
-  sampleVerifierKeys,
   statusName,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "./samples.js";
@@ -135,22 +137,27 @@ export async function runScenario(
     `  6. bought 10 sSTB of listing #${listing} for ${usdc(paid)} (fee ${usdc(fee)} to the treasury); ` +
       `${formatEther(rest.remaining)} sSTB stay listed, status ${listingStatusName(rest.status)}`,
   );
-  const { redemptionId } = await redeem(d, userSigner, parseEther("5"), provider);
+  // the holder's and the provider's steps through the SDK's public actions, as any integrator runs them
+  const addresses = await addressesOf(d);
+  const userClient: ProtocolClient = { runner: userSigner, chainId, addresses };
+  const providerClient: ProtocolClient = { runner: providerSigner, chainId, addresses };
+  const redeem = async (amount: bigint) => {
+    await approveRedemptionSync(userClient, { amount });
+    return initiateRedemptionSync(userClient, { amount, provider });
+  };
+  const { redemptionId } = await redeem(parseEther("5"));
   const stored = await d.redemptionViews.redemptionOf(redemptionId);
   log(
     `  7. redeemed 5 sSTB: redemption #${redemptionId}, ${formatUnits(stored.lock, 6)} mUSDC locked, ` +
       `fulfil by ${new Date(Number(stored.deadline) * 1000).toISOString()}`,
   );
-  const { envelope } = await fulfilEncrypted(
-    manager,
-    providerSigner,
+  const { envelope } = await fulfilRedemptionSync(providerClient, {
     redemptionId,
-    sampleAccessDetails(redemptionId),
-    userKeys.publicKey,
-    chainId,
-  );
+    details: sampleAccessDetails(redemptionId),
+    userPublicKey: userKeys.publicKey,
+  });
   log(`  8. provider fulfilled with a ${envelope.length}-character encrypted envelope: ${envelope.slice(0, 32)}...`);
-  const details = await readAccessDetails(manager, redemptionId, userKeys.privateKey, chainId);
+  const details = await getAccessDetails(userClient, { redemptionId, privateKey: userKeys.privateKey });
   log(`  9. user decrypted it: ${details.access_type} ${details.username}@${details.hostname}:${details.port}`);
   await (await manager.connect(userSigner).confirmRedemption(redemptionId)).wait();
   log(
@@ -158,7 +165,7 @@ export async function runScenario(
       `provider reputation ${Number((await registry.accountOf(provider)).reputation) / 100}`,
   );
 
-  const late = await redeem(d, userSigner, parseEther("2"), provider);
+  const late = await redeem(parseEther("2"));
   const { deadline } = await d.redemptionViews.redemptionOf(late.redemptionId);
   log(`  11. redeemed 2 sSTB more: redemption #${late.redemptionId}; the provider does not fulfil`);
   const wait = Number(deadline) - Number((await chain.getBlock("latest"))!.timestamp) + 1;

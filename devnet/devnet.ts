@@ -5,8 +5,9 @@ import path from "node:path";
 import { HDNodeWallet, JsonRpcProvider, Network, formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { createApiClient, sampleVerifierKeys, unwrap } from "#sdk";
-import type { RouteLimits } from "#sdk";
+import { createApiClient, unwrap } from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
+import type { RouteLimits } from "@compute-capacity/sdk";
 import { runBridgeScenario } from "./bridge-demo.js";
 import { runScenario } from "./demo.js";
 import { checkDeployment, buildReader, formatReport, loadRecordedChain } from "../deploy/check-deployment.js";

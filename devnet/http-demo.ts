@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { parseEther } from "ethers";
 import type { Signer } from "ethers";
 
-import { createApiClient, fulfilEncrypted, generateAccessKeyPair, unwrap } from "#sdk";
-import type { ApiPaths } from "#sdk";
+import { createApiClient, fulfilRedemptionSync, generateAccessKeyPair, unwrap } from "@compute-capacity/sdk";
+import type { ApiPaths } from "@compute-capacity/sdk";
 import { webhookHandler } from "../gateway/webhooks/receiver.js";
 import type { UnsignedTransaction } from "../gateway/writes/sender.js";
 
@@ -58,13 +58,10 @@ export async function runHttpRedemption(
   log(`    redemption #${redemptionId} initiated`);
 
   const keys = generateAccessKeyPair();
-  await fulfilEncrypted(
-    d.redemptionManager,
-    provider,
-    redemptionId,
-    sampleAccessDetails(redemptionId),
-    keys.publicKey,
-    chainId,
+  // the provider's own tooling: the SDK's fulfilment action, with its signer
+  await fulfilRedemptionSync(
+    { runner: provider, chainId, addresses: { RedemptionManager: await d.redemptionManager.getAddress() } },
+    { redemptionId, details: sampleAccessDetails(redemptionId), userPublicKey: keys.publicKey },
   );
   log(`  the provider fulfilled #${redemptionId} with encrypted access details`);
 

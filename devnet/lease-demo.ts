@@ -14,7 +14,7 @@ import {
   initiateRedemptionSync,
   registerDerivedAccessKey,
   terminateLeaseSync,
-} from "#sdk";
+} from "@compute-capacity/sdk";
 import type { Gateway } from "../gateway/server.js";
 import { ProviderAgent } from "../provider/agent.js";
 import type { ProviderConfig } from "../provider/config.js";

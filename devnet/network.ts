@@ -1,5 +1,5 @@
-import { DEFAULT_DELIVERY_GAS_LIMIT, chainSelectorOf, routeTo } from "#sdk";
-import type { RouteLimits } from "#sdk";
+import { chainSelectorOf, routeTo } from "@compute-capacity/sdk";
+import type { RouteLimits } from "@compute-capacity/sdk";
 import { deployPrimary, deploySatellite, governancePeersOf, primaryParameters } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import { localDeployOptions } from "./samples.js";
@@ -25,6 +25,8 @@ export interface LocalNetworkOptions {
   /** Rate limits of every route, both directions. */
   limits: RouteLimits;
   onStep?: (chain: string, step: string) => void;
+  /** The primary chain's collateral (and the markets' payment) token; none: a mock stablecoin is deployed. */
+  collateralToken?: string;
 }
 
 /** A chain of a deployed local network, with its CCIP chain selector. */
@@ -66,6 +68,7 @@ export async function deployLocalNetwork(
       deploymentId: primaryChain.deploymentId,
       handOff,
       onStep: (s) => options.onStep?.(primaryChain.chain, s),
+      ...(options.collateralToken === undefined ? {} : { collateralToken: options.collateralToken }),
     });
   const step = (chain: string, s: string) => options.onStep?.(chain, s);
 

@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 
-import { EXECUTION_STATES } from "#sdk";
+import { EXECUTION_STATES } from "@compute-capacity/sdk";
 import type { DevnetCCIPRouter } from "../typechain-types/index.js";
 
 /**

@@ -1,8 +1,8 @@
 import { parseEther, parseUnits } from "ethers";
 import type { Wallet } from "ethers";
 
-import { REFERENCE_SERVER } from "#sdk";
-import type { AccessDetails, ComputeSpecs } from "#sdk";
+import { REFERENCE_SERVER } from "@compute-capacity/sdk";
+import type { AccessDetails, ComputeSpecs } from "@compute-capacity/sdk";
 import type { PrimaryDeployOptions } from "../deploy/deploy.js";
 import type { GovernanceSettings } from "../deploy/governance-settings.js";
 
@@ -59,7 +59,7 @@ export interface LocalRoleAccounts {
 export function localDeployOptions(
   accounts: { [K in keyof LocalRoleAccounts]: string | { address: string } },
   verifierKeys: readonly Wallet[],
-  extra: Pick<PrimaryDeployOptions, "handOff" | "onStep" | "deploymentId"> = {},
+  extra: Pick<PrimaryDeployOptions, "handOff" | "onStep" | "deploymentId" | "collateralToken"> = {},
 ): PrimaryDeployOptions {
   const address = (a: string | { address: string }) => (typeof a === "string" ? a : a.address);
   return {

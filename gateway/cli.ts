@@ -36,7 +36,8 @@ export const USAGE = {
                                      [--own-events-only]
   npm run gateway -- webhooks list|delete|rotate|test|deliveries|redeliver --account 0x...
                                      [SUBSCRIPTION_ID [DELIVERY_ID]]
-                                     [--status pending|delivered|failed|cancelled] [--page N --limit N]`,
+                                     [--status pending|delivered|failed|cancelled] [--page N --limit N]
+                                     [--window SECONDS]   (rotate: how long the old secret stays valid, up to 86400)`,
 } as const;
 type Command = keyof typeof USAGE;
 
@@ -97,6 +98,7 @@ async function main(argv: string[]): Promise<number> {
         events: { type: "string" },
         "timestamp-format": { type: "string" },
         "own-events-only": { type: "boolean" },
+        window: { type: "string" },
         status: { type: "string" },
         page: { type: "string" },
         limit: { type: "string" },
@@ -173,6 +175,7 @@ async function main(argv: string[]): Promise<number> {
       events: values.events,
       timestampFormat: values["timestamp-format"],
       ownEventsOnly: values["own-events-only"],
+      window: values.window === undefined ? undefined : Number(values.window),
       ids: positionals.slice(2),
       status: values.status,
       page: values.page === undefined ? undefined : Number(values.page),

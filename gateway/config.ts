@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { CHAINS } from "#sdk/chains";
+import { CHAINS } from "@compute-capacity/sdk/constants";
 import { ConfigError } from "./config-error.js";
 import { loadVerifierKeys } from "./verification/key-config.js";
 import { webhookSettingsFromEnv } from "./webhooks/settings.js";

@@ -4,8 +4,8 @@ import { readFile } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
-import { parseDeploymentFile } from "#sdk";
-import type { DeployedChain } from "#sdk";
+import { parseDeploymentFile } from "@compute-capacity/sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";

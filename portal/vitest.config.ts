@@ -16,6 +16,9 @@ export default mergeConfig(
       include: ["src/**/*.test.{ts,tsx}"],
       setupFiles: ["src/testing/setup.ts"],
       restoreMocks: true,
+      // one jsdom per worker, not one per file: creating them was 40% of the run (setup.ts clears what a
+      // file leaves in it; docs/decisions/0121-unit-tier-under-30-seconds.md)
+      isolate: false,
       testTimeout: 15_000,
     },
   }),

@@ -6,38 +6,27 @@ import { JsonRpcProvider, Wallet, parseUnits } from "ethers";
 
 import {
   AccessKeyNotRegisteredError,
+  addressOf,
+  createApiClient,
   createProtocolClient,
   fulfilRedemptionWithLeaseSync,
-  getContract,
   getLease,
   getRedemption,
   offerRenewalSync,
+  paginate,
+  readContract,
+  redemptionViewsAbi,
+  unwrap,
   verifyWebhook,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ApiClient, PagedItem, PagedQuery, ProtocolClient } from "@compute-capacity/sdk";
 import { runCommand } from "./commands.js";
 import type { ProviderConfig } from "./config.js";
 import { RecordChangedError, StateFile } from "./state.js";
 import type { RedemptionRecord } from "./state.js";
 
-/** A redemption as the gateway's account list shows it (the fields the agent reads). */
-export interface ApiRedemption {
-  redemption_id: string;
-  status: string;
-  sstb_amount: number;
-  provider_id: string;
-  user: string;
-  estimated_fulfillment_time: number;
-  access_public_key: string | null;
-  lease: {
-    lease_id: string;
-    status: "active" | "ended" | "terminated";
-    expires_at: number | null;
-    terminated_at: number | null;
-    renewal_offer: { price: number; extension: number; valid_until: number } | null;
-  } | null;
-  [field: string]: unknown;
-}
+/** A redemption as the gateway's account list shows it (`GET /v1/redemptions`, typed from the API's document). */
+export type ApiRedemption = PagedItem<"/v1/redemptions">;
 
 /**
  * The provider agent (issue 19): learns of its redemptions from the gateway (polling its account's
@@ -51,6 +40,8 @@ export interface ApiRedemption {
  */
 export class ProviderAgent {
   private client!: ProtocolClient;
+  /** The SDK's client of the gateway: retries, timeouts, typed errors, pagination. */
+  private readonly api: ApiClient;
   private rpc!: JsonRpcProvider;
   private state!: StateFile;
   private address = "";
@@ -65,14 +56,13 @@ export class ProviderAgent {
   constructor(
     private readonly config: ProviderConfig,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.api = createApiClient({ baseUrl: config.gatewayUrl, apiKey: config.apiKey });
+  }
 
   /** Connects (the gateway's deployment, the chain, the state file), then runs until {@link stop}. */
   async start(): Promise<void> {
-    const deployment = await this.api<{
-      primary_chain: string;
-      chains: Array<{ chain_id: string; native_chain_id: number; contracts: Record<string, string> }>;
-    }>("/v1/deployment");
+    const deployment = unwrap(await this.api.GET("/v1/deployment"));
     const primary = deployment.chains.find((c) => c.chain_id === deployment.primary_chain);
     if (primary === undefined) throw new Error(`the gateway names no primary chain (${deployment.primary_chain})`);
     this.rpc = new JsonRpcProvider(this.config.rpcUrl, undefined, { staticNetwork: false });
@@ -141,7 +131,7 @@ export class ProviderAgent {
    */
   async pass(): Promise<void> {
     this.state.reload();
-    const pending = await this.list("status=pending");
+    const pending = await this.list({ status: "pending" });
     for (const r of pending) {
       if (this.stopped) return;
       await this.unlessChanged(r.redemption_id, () => this.fulfil(r));
@@ -159,12 +149,12 @@ export class ProviderAgent {
       });
     }
     for (const reason of ["terminated", "ended"] as const) {
-      for (const r of await this.list(`lease_status=${reason}`)) {
+      for (const r of await this.list({ lease_status: reason })) {
         await this.unlessChanged(r.redemption_id, () => this.reclaim(r, reason));
       }
     }
     if (this.config.renewal !== null) {
-      for (const r of await this.list("lease_status=active")) {
+      for (const r of await this.list({ lease_status: "active" })) {
         await this.unlessChanged(r.redemption_id, () => this.offer(r));
       }
     }
@@ -220,7 +210,7 @@ export class ProviderAgent {
       this.log(`provider: dry run: would fulfil redemption ${id} with a lease of ${this.config.leaseSeconds} s`);
       return;
     }
-    const maxTerm = Number(await getContract(this.client, "RedemptionViews").maxLeaseTerm());
+    const maxTerm = await this.maxLeaseTerm();
     const leaseEnd = BigInt((await this.chainTime()) + Math.min(this.config.leaseSeconds, maxTerm));
     const { expiration: _expiration, ...details } = record.details as unknown as AccessDetails;
     try {
@@ -336,7 +326,7 @@ export class ProviderAgent {
       );
       return;
     }
-    const maxTerm = Number(await getContract(this.client, "RedemptionViews").maxLeaseTerm());
+    const maxTerm = await this.maxLeaseTerm();
     // the new end may be at most the maximum term from the acceptance (later than now: this is the bound now)
     const extension = Math.min(rule.extensionSeconds, now + maxTerm - end);
     if (extension <= 0) return;
@@ -354,32 +344,24 @@ export class ProviderAgent {
     return (await this.rpc.getBlock("latest"))!.timestamp;
   }
 
-  /** Every page of the account's redemptions as provider matching `filter`, oldest first. */
-  private async list(filter: string): Promise<ApiRedemption[]> {
-    const all: ApiRedemption[] = [];
-    for (let page = 1; ; page++) {
-      const data = await this.api<{ redemptions: ApiRedemption[]; total: number }>(
-        `/v1/redemptions?role=provider&${filter}&limit=100&page=${page}`,
-      );
-      all.push(...data.redemptions);
-      if (data.redemptions.length < 100) break;
-    }
-    return all.reverse();
+  /** The manager's longest lease term, in seconds (read through RedemptionViews). */
+  private async maxLeaseTerm(): Promise<number> {
+    const address = addressOf(this.client, "RedemptionViews");
+    const term = await readContract(this.client, {
+      abi: redemptionViewsAbi,
+      address,
+      functionName: "maxLeaseTerm",
+      args: [],
+    });
+    return Number(term);
   }
 
-  private async api<T>(path: string): Promise<T> {
-    const response = await fetch(`${this.config.gatewayUrl}${path}`, {
-      headers: { authorization: `Bearer ${this.config.apiKey}` },
-    });
-    const body = (await response.json().catch(() => null)) as {
-      success?: boolean;
-      data?: T;
-      error?: { message?: string };
-    } | null;
-    if (!response.ok || body?.success !== true) {
-      throw new Error(`GET ${path}: ${response.status} ${body?.error?.message ?? ""}`.trim());
-    }
-    return body.data as T;
+  /** Every page of the account's redemptions as provider matching `filter`, oldest first. */
+  private async list(filter: Omit<PagedQuery<"/v1/redemptions">, "role" | "limit">): Promise<ApiRedemption[]> {
+    const all: ApiRedemption[] = [];
+    const query = { ...filter, role: "provider", limit: 100 } as const;
+    for await (const redemption of paginate(this.api, "/v1/redemptions", { params: { query } })) all.push(redemption);
+    return all.reverse();
   }
 
   /** The webhook listener: a verified delivery wakes the loop (the pass reads the list: one code path). */

@@ -1,11 +1,12 @@
 // `npm run test:unit|test:contracts|test:integration|test:e2e` (and `test:ts`, every tier): runs the
 // TypeScript tests of the named tiers, every file under test/<tier>/ (tools/test-tiers.ts), in one
-// `hardhat test mocha` run. Usage: tsx scripts/test-tier.ts <tier…> [hardhat test mocha options…]
-import { spawn } from "node:child_process";
+// `hardhat test mocha` run; the unit tier alone runs on mocha itself, after `hardhat build`.
+// Usage: tsx scripts/test-tier.ts <tier…> [hardhat test mocha options…]
+import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-import { TIERS, isTier, tierArguments } from "../tools/test-tiers.js";
+import { TIERS, isTier, tierArguments, unitMochaArguments } from "../tools/test-tiers.js";
 
 const args = process.argv.slice(2);
 const count = args.findIndex((argument) => !isTier(argument));
@@ -15,9 +16,22 @@ if (names.length === 0) {
   console.error(`usage: tsx scripts/test-tier.ts <${TIERS.join("|")}>… [hardhat test mocha options]`);
   process.exit(2);
 }
-const cli = path.join(path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")), "dist/src/cli.js");
-const child = spawn(process.execPath, [cli, ...tierArguments(process.cwd(), names, options)], {
-  stdio: "inherit",
-});
+const require = createRequire(import.meta.url);
+const cli = path.join(path.dirname(require.resolve("hardhat/package.json")), "dist/src/cli.js");
+let command: string[];
+if (names.every((name) => name === "unit")) {
+  // the unit tier on mocha itself (tools/test-tiers.ts), after the build its tests decode ABIs with
+  // (`--no-compile` skips it, as it does Hardhat's)
+  if (!options.includes("--no-compile")) {
+    const build = spawnSync(process.execPath, [cli, "build", "--quiet"], { stdio: "inherit" });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  const mocha = path.join(path.dirname(require.resolve("mocha/package.json")), "bin", "mocha.js");
+  const mochaOptions = options.filter((option) => option !== "--no-compile");
+  command = ["--import", "tsx", mocha, ...unitMochaArguments(process.cwd(), mochaOptions)];
+} else {
+  command = [cli, ...tierArguments(process.cwd(), names, options)];
+}
+const child = spawn(process.execPath, command, { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 1));

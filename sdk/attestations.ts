@@ -1,4 +1,4 @@
-import { AbiCoder, Wallet, getAddress, hexlify, keccak256, randomBytes, toUtf8Bytes, verifyTypedData } from "ethers";
+import { AbiCoder, getAddress, hexlify, keccak256, randomBytes, toUtf8Bytes, verifyTypedData } from "ethers";
 import type { BaseWallet, TypedDataDomain } from "ethers";
 
 /** Hardware metadata and benchmark scores; mirrors `ComputeSpecs` in IComputeVerifier.sol. */
@@ -152,14 +152,4 @@ export function attestationFromJson(a: AttestationJson): Attestation {
     expiry: BigInt(a.expiry),
     nonce: BigInt(a.nonce),
   };
-}
-
-/**
- * `count` deterministic verifier keys derived from `label` (keccak256 of `<label>-<i>`), for local
- * chains only: the devnet's verifier set is `sampleVerifierKeys("devnet-verifier")`, which the
- * devnet deploys and the gateway signs with on the devnet. Well-known like Hardhat's test
- * accounts, so never a key of a real chain.
- */
-export function sampleVerifierKeys(label: string, count = 3): Wallet[] {
-  return Array.from({ length: count }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`${label}-${i + 1}`))));
 }

@@ -102,7 +102,7 @@ export interface ReadContractParameters<A extends Abi, N extends FunctionName<A>
  *
  * @example
  * const leaseId = await readContract(client, {
- *   abi: redemptionManagerAbi, address, functionName: "leaseIdOf", args: [redemptionId],
+ *   abi: redemptionViewsAbi, address, functionName: "leaseIdOf", args: [redemptionId],
  * });
  */
 export async function readContract<const A extends Abi, N extends FunctionName<A>>(
@@ -145,4 +145,49 @@ export function contractAt<const A extends Abi>(
  */
 export function deployedContract<const A extends Abi>(client: ProtocolClient, name: string, abi: A): TypedContract<A> {
   return contractAt(client, abi, addressOf(client, name));
+}
+
+/**
+ * A contract's views as functions: `reader.quoteFee(amount)` is `readContract` of `quoteFee`, each
+ * typed from the ABI. Lighter than an ethers `Contract` (no contract runtime in a bundle), for the
+ * actions' reads.
+ */
+export type ContractReader<A extends Abi> = {
+  readonly [N in FunctionName<A, "view" | "pure">]: (...args: FunctionArgs<A, N>) => Promise<FunctionResult<A, N>>;
+} & {
+  /** The contract's address. */
+  getAddress(): Promise<string>;
+};
+
+/**
+ * The views of the contract at `address`, read through the client's runner.
+ *
+ * @example
+ * const views = contractReader(client, redemptionViewsAbi, addressOf(client, "RedemptionViews"));
+ * const [fee, total] = await views.quoteFee(amount);
+ */
+export function contractReader<const A extends Abi>(
+  client: Pick<ProtocolClient, "runner">,
+  abi: A,
+  address: string,
+): ContractReader<A> {
+  return new Proxy({} as ContractReader<A>, {
+    get(_, property) {
+      if (property === "getAddress") return async () => address;
+      // not a thenable, nor anything but a function name
+      if (typeof property !== "string" || property === "then") return undefined;
+      return (...args: unknown[]) =>
+        readContract(client, { abi, address, functionName: property as never, args: args as never });
+    },
+  });
+}
+
+/**
+ * The views of the deployment's contract `name`, typed from `abi` (see {@link contractReader}).
+ *
+ * @example
+ * const registry = deployedReader(client, "ProviderRegistry", providerRegistryAbi);
+ */
+export function deployedReader<const A extends Abi>(client: ProtocolClient, name: string, abi: A): ContractReader<A> {
+  return contractReader(client, abi, addressOf(client, name));
 }

@@ -1,7 +1,13 @@
-import { id } from "ethers";
-import type { BaseContract, ContractTransactionReceipt, Signer } from "ethers";
+import { AbiCoder, id, keccak256 } from "ethers";
 
-import type { ProtocolGovernor } from "../typechain-types/index.js";
+import type { Abi, FunctionArgs, FunctionName } from "./abi-types.js";
+import { encodeFunctionCall } from "./contract-calls.js";
+
+/**
+ * Proposals to the governor (`ProtocolGovernor`, OpenZeppelin's Governor with a timelock): what a
+ * proposal is, its id and description hash, and the calls it makes. The actions that propose,
+ * vote, queue and execute are `actions/{propose,castVote,queueProposal,executeProposal}.ts`.
+ */
 
 /** A proposal: calls the timelock makes if it passes, and its description. */
 export interface Proposal {
@@ -11,20 +17,41 @@ export interface Proposal {
   description: string;
 }
 
-/** One call of a proposal, on a typed contract. */
-export async function proposalCall<C extends BaseContract>(
-  contract: C,
-  fn: string,
-  args: readonly unknown[],
-): Promise<{ target: string; value: bigint; calldata: string }> {
-  return { target: await contract.getAddress(), value: 0n, calldata: contract.interface.encodeFunctionData(fn, args) };
+/** One call of a proposal. */
+export interface ProposalCall {
+  target: string;
+  value: bigint;
+  calldata: string;
+}
+
+/** What {@link proposalCall} encodes: a function of a contract, typed from its ABI. */
+export interface ProposalCallParameters<A extends Abi, N extends FunctionName<A>> {
+  abi: A;
+  address: string;
+  functionName: N;
+  args: FunctionArgs<A, N>;
+  /** Native value the timelock sends with the call (default 0). */
+  value?: bigint;
+}
+
+/**
+ * One call of a proposal, its arguments checked against the contract's ABI.
+ *
+ * @example
+ * const call = proposalCall({ abi: redemptionManagerAbi, address: manager, functionName: "setRedemptionFee", args: [25n] });
+ */
+export function proposalCall<const A extends Abi, N extends FunctionName<A>>({
+  abi,
+  address,
+  functionName,
+  args,
+  value = 0n,
+}: ProposalCallParameters<A, N>): ProposalCall {
+  return { target: address, value, calldata: encodeFunctionCall(abi, functionName, args) };
 }
 
 /** A proposal of the given calls. */
-export function proposalOf(
-  calls: ReadonlyArray<{ target: string; value: bigint; calldata: string }>,
-  description: string,
-): Proposal {
+export function proposalOf(calls: readonly ProposalCall[], description: string): Proposal {
   return {
     targets: calls.map((c) => c.target),
     values: calls.map((c) => c.value),
@@ -38,37 +65,16 @@ export function descriptionHash(proposal: Proposal): string {
   return id(proposal.description);
 }
 
-/** The governor's id of a proposal. */
-export async function proposalIdOf(governor: ProtocolGovernor, proposal: Proposal): Promise<bigint> {
-  return governor.hashProposal(proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal));
-}
-
-/** Proposes; returns the proposal id and the receipt. */
-export async function propose(
-  governor: ProtocolGovernor,
-  proposer: Signer,
-  proposal: Proposal,
-): Promise<{ proposalId: bigint; receipt: ContractTransactionReceipt }> {
-  const tx = await governor
-    .connect(proposer)
-    .propose(proposal.targets, proposal.values, proposal.calldatas, proposal.description);
-  return { proposalId: await proposalIdOf(governor, proposal), receipt: (await tx.wait())! };
-}
-
-/** Queues a passed proposal in the timelock. */
-export async function queue(governor: ProtocolGovernor, sender: Signer, proposal: Proposal) {
-  const tx = await governor
-    .connect(sender)
-    .queue(proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal));
-  return (await tx.wait())!;
-}
-
-/** Executes a queued proposal once the timelock delay has passed. */
-export async function execute(governor: ProtocolGovernor, sender: Signer, proposal: Proposal) {
-  const tx = await governor
-    .connect(sender)
-    .execute(proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal));
-  return (await tx.wait())!;
+/**
+ * The governor's id of a proposal, computed as its `hashProposal` does:
+ * `uint256(keccak256(abi.encode(targets, values, calldatas, descriptionHash)))`.
+ */
+export function proposalIdOf(proposal: Proposal): bigint {
+  const encoded = AbiCoder.defaultAbiCoder().encode(
+    ["address[]", "uint256[]", "bytes[]", "bytes32"],
+    [proposal.targets, proposal.values, proposal.calldatas, descriptionHash(proposal)],
+  );
+  return BigInt(keccak256(encoded));
 }
 
 /** `IGovernor.ProposalState`, by index. */
@@ -82,6 +88,9 @@ export const PROPOSAL_STATES = [
   "Expired",
   "Executed",
 ] as const;
+
+/** A proposal's state by name. */
+export type ProposalStateName = (typeof PROPOSAL_STATES)[number];
 
 /** `GovernorCountingSimple` vote types. */
 export const Vote = { Against: 0n, For: 1n, Abstain: 2n } as const;

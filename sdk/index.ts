@@ -1,7 +1,8 @@
-// The protocol SDK (docs/architecture.md): one entry point with explicit named exports, no
-// `export *`. It runs in Node and in the browser: nothing under sdk/ imports a Node built-in
-// (npm run lint:deps; test/unit/sdk/browser-bundle.test.ts bundles this file for the browser).
-// Import it as "#sdk" (package.json "imports").
+// The SDK's root entry (`@compute-capacity/sdk`): every public name, listed one by one (no
+// `export *`; nothing runs at import, `"sideEffects": false`, so a bundle keeps what it uses). The
+// narrower entries are `./actions`, `./api`, `./webhooks`, `./constants` and `./abis`. It runs in
+// Node and in the browser: nothing under sdk/ imports a Node built-in (npm run lint:deps;
+// test/unit/sdk/browser-bundle.test.ts bundles it for the browser).
 
 // --- client, contracts, deployments ---
 export { addressOf, createProtocolClient, sendPrepared, signerOf, waitForReceipt } from "./client.js";
@@ -13,17 +14,112 @@ export type {
 } from "./client.js";
 export { getContract } from "./contracts.js";
 export type { ContractName, ContractOf } from "./contracts.js";
-export { formatDeploymentFile, parseDeploymentFile } from "./deployments.js";
-export type { ChainNetwork, DeployedChain, DeploymentRecord } from "./deployments.js";
-export { CHAINS, chainNameOf } from "./chains.js";
-export type { ChainName } from "./chains.js";
+export {
+  contractAt,
+  contractReader,
+  decodeFunctionResult,
+  deployedContract,
+  deployedReader,
+  encodeFunctionCall,
+  interfaceOf,
+  parseEventLogs,
+  readContract,
+} from "./contract-calls.js";
+export type { ContractReader, DecodedEvent, ReadContractParameters } from "./contract-calls.js";
+export type {
+  Abi,
+  AbiEvent,
+  AbiFunction,
+  AbiItem,
+  AbiParameter,
+  AbiParameterInput,
+  AbiParameterOutput,
+  EventArgs,
+  EventName,
+  FunctionArgs,
+  FunctionName,
+  FunctionResult,
+  TypedContract,
+  TypedContractMethod,
+} from "./abi-types.js";
+export type { TokenApproval } from "./token-approval.js";
+export { MARKET_CONTRACTS } from "./market-contracts.js";
+export type { MarketName } from "./market-contracts.js";
+export { BRIDGE_TOKEN_CONTRACTS } from "./bridge-tokens.js";
+export type { BridgeTokenSymbol } from "./bridge-tokens.js";
+
+// --- the ABIs (generated from the contracts: npm run sdk:abis) ---
+export {
+  attestationVerifierAbi,
+  bridgeAbi,
+  bridgedGovernanceTokenAbi,
+  contractAbis,
+  cuTokenAbi,
+  erc20Abi,
+  futuresMarketAbi,
+  governanceChannelAbi,
+  governanceTokenAbi,
+  mintingAgentAbi,
+  optionsMarketAbi,
+  protocolErrorsAbi,
+  protocolGovernorAbi,
+  protocolTimelockAbi,
+  providerRegistryAbi,
+  redemptionManagerAbi,
+  redemptionViewsAbi,
+  satelliteExecutorAbi,
+  spotMarketAbi,
+  sstbAbi,
+} from "./abis/index.js";
+
+// --- constants: roles, chains, the bridge's, the deployments file, the markets' ---
+export {
+  BridgeToken,
+  CCIP_CHAIN_SELECTORS,
+  CCIP_ROUTERS,
+  CHAINS,
+  DEFAULT_DELIVERY_GAS_LIMIT,
+  EXECUTION_STATES,
+  FEE_OPTION_NAMES,
+  FeeOption,
+  LISTING_STATUSES,
+  MARKET_TYPES,
+  MESSAGE_STATUSES,
+  NO_LIMIT,
+  POSITION_KINDS,
+  PRICE_UNIT,
+  Roles,
+  TRADE_TYPES,
+  chainNameOf,
+  chainSelectorOf,
+  cost,
+  fillPayment,
+  formatDeploymentFile,
+  listingStatusName,
+  marketFee,
+  marketTypeOf,
+  parseDeploymentFile,
+  routeTo,
+} from "./constants.js";
+export type {
+  ChainName,
+  ChainNetwork,
+  DeployedChain,
+  DeploymentRecord,
+  FeeOptionName,
+  RateLimit,
+  RoleName,
+  RouteConfig,
+  RouteLimits,
+} from "./constants.js";
 
 // --- errors ---
 export { AccessKeyNotRegisteredError, BaseError, ContractRevertedError, InvalidParameterError } from "./errors.js";
-export { PROTOCOL_INTERFACES, decodeRevertData, getContractError, revertDataOf } from "./revert-decoding.js";
+export { decodeRevertData, getContractError, revertDataOf } from "./revert-decoding.js";
 export type { BaseErrorParameters, DecodedRevert } from "./errors.js";
 
-// --- redemption: actions (build, send, send and wait) and reads ---
+// --- actions (also the `./actions` entry) ---
+// --- redemption: approve (or permit), initiate, fulfil, confirm, dispute, and reads ---
 export { approveRedemption, approveRedemptionSync, prepareApproveRedemption } from "./actions/approveRedemption.js";
 export type {
   ApproveRedemptionErrorType,
@@ -49,24 +145,6 @@ export type {
 } from "./actions/initiateRedemption.js";
 export { fulfilRedemption, fulfilRedemptionSync, prepareFulfilRedemption } from "./actions/fulfilRedemption.js";
 export type { FulfilRedemptionErrorType, FulfilRedemptionParameters } from "./actions/fulfilRedemption.js";
-export { confirmRedemption, confirmRedemptionSync, prepareConfirmRedemption } from "./actions/confirmRedemption.js";
-export type { ConfirmRedemptionErrorType, ConfirmRedemptionParameters } from "./actions/confirmRedemption.js";
-export { openDispute, openDisputeSync, prepareOpenDispute } from "./actions/openDispute.js";
-export type { OpenDisputeErrorType, OpenDisputeParameters } from "./actions/openDispute.js";
-export { getRedemption } from "./actions/getRedemption.js";
-export type {
-  GetRedemptionErrorType,
-  GetRedemptionParameters,
-  GetRedemptionReturnType,
-} from "./actions/getRedemption.js";
-export { getAccessDetails } from "./actions/getAccessDetails.js";
-export { PROVIDER_STATUSES, PROVIDER_TIERS, quoteRedemption } from "./actions/quoteRedemption.js";
-export type {
-  QuoteRedemptionErrorType,
-  QuoteRedemptionParameters,
-  QuoteRedemptionReturnType,
-} from "./actions/quoteRedemption.js";
-export type { GetAccessDetailsErrorType, GetAccessDetailsParameters } from "./actions/getAccessDetails.js";
 export {
   fulfilRedemptionWithLease,
   fulfilRedemptionWithLeaseSync,
@@ -77,11 +155,26 @@ export type {
   FulfilRedemptionWithLeaseParameters,
   FulfilRedemptionWithLeaseReturnType,
 } from "./actions/fulfilRedemptionWithLease.js";
-export { IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
-export type { RedemptionStatusName } from "./redemption.js";
-export { fulfilEncrypted, readAccessDetails, redeem } from "./redemption-helpers.js";
+export { confirmRedemption, confirmRedemptionSync, prepareConfirmRedemption } from "./actions/confirmRedemption.js";
+export type { ConfirmRedemptionErrorType, ConfirmRedemptionParameters } from "./actions/confirmRedemption.js";
+export { openDispute, openDisputeSync, prepareOpenDispute } from "./actions/openDispute.js";
+export type { OpenDisputeErrorType, OpenDisputeParameters } from "./actions/openDispute.js";
+export { getRedemption } from "./actions/getRedemption.js";
+export type {
+  GetRedemptionErrorType,
+  GetRedemptionParameters,
+  GetRedemptionReturnType,
+} from "./actions/getRedemption.js";
+export { PROVIDER_STATUSES, PROVIDER_TIERS, quoteRedemption } from "./actions/quoteRedemption.js";
+export type {
+  QuoteRedemptionErrorType,
+  QuoteRedemptionParameters,
+  QuoteRedemptionReturnType,
+} from "./actions/quoteRedemption.js";
+export { getAccessDetails } from "./actions/getAccessDetails.js";
+export type { GetAccessDetailsErrorType, GetAccessDetailsParameters } from "./actions/getAccessDetails.js";
 
-// --- access keys and leases: register, offer, accept, terminate, and reads ---
+// --- access keys and leases ---
 export {
   prepareRegisterAccessKey,
   registerAccessKey,
@@ -113,16 +206,11 @@ export { prepareTerminateLease, terminateLease, terminateLeaseSync } from "./act
 export type { TerminateLeaseErrorType, TerminateLeaseParameters } from "./actions/terminateLease.js";
 export { getLease } from "./actions/getLease.js";
 export type { GetLeaseErrorType, GetLeaseParameters, GetLeaseReturnType, RenewalOffer } from "./actions/getLease.js";
+export { getLeaseId } from "./actions/getLeaseId.js";
+export type { GetLeaseIdErrorType, GetLeaseIdParameters } from "./actions/getLeaseId.js";
 export { getLeaseStatus } from "./actions/getLeaseStatus.js";
 export type { GetLeaseStatusErrorType, GetLeaseStatusParameters } from "./actions/getLeaseStatus.js";
-export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
-export type { LeaseStatusName } from "./lease.js";
 
-// --- markets and bridge actions (copied verbatim from issue 24's work in progress, sdk/actions/) ---
-export type { TokenApproval } from "./token-approval.js";
-export { MARKET_CONTRACTS } from "./market-contracts.js";
-export type { MarketName } from "./market-contracts.js";
-export { BRIDGE_TOKEN_CONTRACTS } from "./bridge-tokens.js";
 // --- tokens: approvals the market, bridge and redemption writes ask for ---
 export {
   approveToken,
@@ -246,6 +334,30 @@ export type {
   GetProviderAccountReturnType,
 } from "./actions/getProviderAccount.js";
 
+// --- governance: delegate, propose, vote, queue, execute, and a proposal's state ---
+export { delegateVotes, delegateVotesSync, prepareDelegateVotes } from "./actions/delegateVotes.js";
+export type { DelegateVotesErrorType, DelegateVotesParameters } from "./actions/delegateVotes.js";
+export { preparePropose, propose, proposeSync } from "./actions/propose.js";
+export type { ProposeErrorType, ProposeParameters } from "./actions/propose.js";
+export { castVote, castVoteSync, prepareCastVote } from "./actions/castVote.js";
+export type { CastVoteErrorType, CastVoteParameters } from "./actions/castVote.js";
+export { prepareQueueProposal, queueProposal, queueProposalSync } from "./actions/queueProposal.js";
+export type { QueueProposalErrorType, QueueProposalParameters } from "./actions/queueProposal.js";
+export { executeProposal, executeProposalSync, prepareExecuteProposal } from "./actions/executeProposal.js";
+export type { ExecuteProposalErrorType, ExecuteProposalParameters } from "./actions/executeProposal.js";
+export { getProposalState } from "./actions/getProposalState.js";
+export type {
+  GetProposalStateErrorType,
+  GetProposalStateParameters,
+  GetProposalStateReturnType,
+} from "./actions/getProposalState.js";
+
+// --- redemptions and leases: statuses and helpers ---
+export { IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
+export type { RedemptionStatusName } from "./redemption.js";
+export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
+export type { LeaseStatusName } from "./lease.js";
+
 // --- access details: envelopes and the wallet-derived key ---
 export {
   AccessDetailsError,
@@ -279,7 +391,6 @@ export {
   cuHashOf,
   encodeProof,
   randomNonce,
-  sampleVerifierKeys,
   signAttestation,
 } from "./attestations.js";
 export type { Attestation, AttestationJson, ComputeSpecs } from "./attestations.js";
@@ -306,66 +417,70 @@ export type { Implausibility } from "./valuation.js";
 export { hashReviewedProfile } from "./provider-review.js";
 export type { ReviewedProfile } from "./provider-review.js";
 
-// --- tokens, roles, governance ---
+// --- tokens and governance ---
 export { PERMIT_TYPES, getPermitTypedData, signPermit } from "./permits.js";
 export type { PermitToken, PermitTypedData } from "./permits.js";
-export { Roles } from "./roles.js";
-export type { RoleName } from "./roles.js";
 export {
   PROPOSAL_STATES,
   Vote,
   currentRoleHolders,
   descriptionHash,
-  execute,
   proposalCall,
   proposalIdOf,
   proposalOf,
-  propose,
-  queue,
 } from "./governance.js";
-export type { Proposal, RoleHolding } from "./governance.js";
+export type { Proposal, ProposalCall, ProposalCallParameters, ProposalStateName, RoleHolding } from "./governance.js";
 
-// --- markets and the bridge ---
+// --- the gateway's HTTP API (also the `./api` entry) ---
+export { createApiClient, unwrap } from "./api/client.js";
+export type { ApiClient, ApiPaths, CreateApiClientParameters } from "./api/client.js";
 export {
-  LISTING_STATUSES,
-  MARKET_TYPES,
-  POSITION_KINDS,
-  PRICE_UNIT,
-  TRADE_TYPES,
-  cost,
-  fillPayment,
-  listingStatusName,
-  marketFee,
-  marketTypeOf,
-} from "./markets.js";
-export {
-  BridgeToken,
-  CCIP_CHAIN_SELECTORS,
-  CCIP_ROUTERS,
-  DEFAULT_DELIVERY_GAS_LIMIT,
-  EXECUTION_STATES,
-  FEE_OPTION_NAMES,
-  FeeOption,
-  MESSAGE_STATUSES,
-  NO_LIMIT,
-  chainSelectorOf,
-  routeTo,
-} from "./bridge.js";
-export type { FeeOptionName, RateLimit, RouteConfig, RouteLimits } from "./bridge.js";
+  API_ERROR_CODES,
+  ApiAuthenticationError,
+  ApiAuthorizationError,
+  ApiConnectionError,
+  ApiInternalError,
+  ApiInvalidParameterError,
+  ApiNotFoundError,
+  ApiRateLimitError,
+  ApiResponseError,
+  REQUEST_ID_HEADER,
+  apiErrorOf,
+} from "./api/errors.js";
+export type { ApiErrorBody, ApiErrorCode, ApiResponseErrorOptions } from "./api/errors.js";
+export { paginate } from "./api/paginate.js";
+export type { PagedItem, PagedPath, PagedQuery, PaginateInit } from "./api/paginate.js";
+export { IDEMPOTENCY_KEY_HEADER, backoffMs, createRetryingFetch, retryAfterMs } from "./api/transport.js";
+export type { RetryOptions } from "./api/transport.js";
 
-// --- the gateway's HTTP API ---
-export { ApiResponseError, createApiClient, unwrap } from "./api/client.js";
-export type { ApiClient, ApiErrorBody, ApiPaths, CreateApiClientParameters } from "./api/client.js";
+// the API's named schemas (ComputeUnit, Provider, Redemption, ..., every webhook event and their
+// union WebhookEvent), generated from the gateway's OpenAPI document
+export type * from "./api/schemas.js";
 
-// --- webhooks ---
+// --- webhooks (also the `./webhooks` entry) ---
 export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   DELIVERY_HEADER,
   EVENT_HEADER,
   SIGNATURE_HEADER,
   WEBHOOK_EVENT_GROUPS,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  WebhookVerificationError,
   constantTimeEqual,
+  constructEvent,
   signBody,
+  signatureHeaders,
+  standardSignature,
   verifySignature,
   verifyWebhook,
 } from "./webhooks.js";
-export type { VerifiedWebhook, WebhookPayload, WebhookRefusal } from "./webhooks.js";
+export type {
+  ConstructEventOptions,
+  VerifiedWebhook,
+  WebhookHeaders,
+  WebhookPayload,
+  WebhookRefusal,
+  WebhookVerificationReason,
+} from "./webhooks.js";

@@ -14,11 +14,15 @@ import { marketTypeOf } from "./markets.js";
  * name in a deployments file and its ABI. Listing ids carry their market (`3 * sequence +
  * marketType`), so an action given a listing id finds the contract to call by itself.
  */
-export const MARKET_CONTRACTS = {
+export const MARKET_CONTRACTS: {
+  readonly spot: { readonly name: "SpotMarket"; readonly abi: typeof spotMarketAbi };
+  readonly futures: { readonly name: "FuturesMarket"; readonly abi: typeof futuresMarketAbi };
+  readonly options: { readonly name: "OptionsMarket"; readonly abi: typeof optionsMarketAbi };
+} = {
   spot: { name: "SpotMarket", abi: spotMarketAbi },
   futures: { name: "FuturesMarket", abi: futuresMarketAbi },
   options: { name: "OptionsMarket", abi: optionsMarketAbi },
-} as const;
+};
 
 /** A market by its API name. */
 export type MarketName = keyof typeof MARKET_CONTRACTS;

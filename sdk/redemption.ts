@@ -1,4 +1,3 @@
-import type { RedemptionManager } from "../typechain-types/index.js";
 import type { EnvelopeContext } from "./access-details.js";
 
 /** `RedemptionManager.RedemptionStatus`, by index, as the API names them. */
@@ -31,7 +30,7 @@ export function statusName(status: bigint): RedemptionStatusName {
 
 /** The envelope context of a redemption of `manager` on `chainId`. */
 export async function envelopeContext(
-  manager: RedemptionManager,
+  manager: { getAddress(): Promise<string> },
   redemptionId: bigint,
   chainId: bigint,
 ): Promise<EnvelopeContext> {

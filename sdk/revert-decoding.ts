@@ -1,25 +1,31 @@
-import { AbiCoder, dataSlice, isHexString } from "ethers";
-import type { Interface } from "ethers";
+import { AbiCoder, Interface, dataSlice, isHexString } from "ethers";
+import type { InterfaceAbi } from "ethers";
 
+import { protocolErrorsAbi } from "./abis/errors.js";
 import { BaseError, ContractRevertedError } from "./errors.js";
 import type { DecodedRevert } from "./errors.js";
-import { FACTORIES } from "./factories.js";
 
 /**
- * Decoding reverts against the protocol's ABIs. Apart from the error classes (errors.ts) so that a
- * bundle which only shows errors (a portal page that reads the API) carries no contract ABI.
+ * Decoding reverts against the protocol's custom errors (`abis/errors.ts`: every contract's errors
+ * once, generated, without the rest of their ABIs). Apart from the error classes (errors.ts) so
+ * that a bundle which only shows errors (a portal page that reads the API) carries no ABI.
  */
 
 const ERROR_STRING = "0x08c379a0"; // Error(string)
 const PANIC = "0x4e487b71"; // Panic(uint256)
 
-/** Every protocol contract's interface, whose custom errors {@link decodeRevertData} names. */
-export const PROTOCOL_INTERFACES: readonly Interface[] = /* @__PURE__ */ Object.values(FACTORIES).map((factory) =>
-  factory.createInterface(),
-);
+let protocolErrors: Interface | undefined;
 
-/** Decodes revert data: `Error(string)`, `Panic(uint256)`, or a custom error of one of `interfaces`. */
-export function decodeRevertData(data: string, interfaces: readonly Interface[] = PROTOCOL_INTERFACES): DecodedRevert {
+/** The interface of every custom error of the protocol's contracts, made on first use. */
+function protocolErrorsInterface(): Interface {
+  return (protocolErrors ??= new Interface(protocolErrorsAbi as InterfaceAbi));
+}
+
+/**
+ * Decodes revert data: `Error(string)`, `Panic(uint256)`, or a custom error of the protocol's
+ * contracts (or of `interfaces`, when given: another contract's, a library's).
+ */
+export function decodeRevertData(data: string, interfaces?: readonly Interface[]): DecodedRevert {
   const selector = dataSlice(data, 0, 4);
   const coder = AbiCoder.defaultAbiCoder();
   if (selector === ERROR_STRING) {
@@ -30,7 +36,7 @@ export function decodeRevertData(data: string, interfaces: readonly Interface[] 
     const [code] = coder.decode(["uint256"], dataSlice(data, 4)) as unknown as [bigint];
     return { errorName: "Panic", args: { code }, selector, data };
   }
-  for (const iface of interfaces) {
+  for (const iface of interfaces ?? [protocolErrorsInterface()]) {
     const parsed = iface.parseError(data);
     if (parsed === null) continue;
     const args: Record<string, unknown> = {};

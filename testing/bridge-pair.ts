@@ -1,6 +1,6 @@
 // Two bridges on one in-process chain (test support: the bridge's contract tests and the gas benchmark).
 // A real or devnet deployment goes through deployLocalNetwork (devnet/network.ts) or deploy-protocol.
-import { routeTo } from "#sdk";
+import { routeTo } from "@compute-capacity/sdk";
 import { deployPrimary, deploySatellite, governancePeersOf } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import type { LocalNetworkOptions } from "../devnet/network.js";

@@ -8,20 +8,22 @@ import { JsonRpcProvider, keccak256, parseEther, parseUnits, toUtf8Bytes } from 
 import type { JsonRpcSigner, Wallet } from "ethers";
 
 import {
+  approveRedemptionSync,
   attestationDomain,
   buildProof,
   chainSelectorOf,
   cuHashOf,
   FeeOption,
-  fulfilEncrypted,
+  fulfilRedemptionSync,
   generateAccessKeyPair,
   hashReviewedProfile,
+  initiateRedemptionSync,
   IssueType,
   randomNonce,
-  redeem,
-  sampleVerifierKeys,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import type { GatewayConfig } from "../gateway/config.js";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import { startGateway } from "../gateway/server.js";
 import type { Gateway, StartOptions } from "../gateway/server.js";
 import { addressesOf, deployPrimary } from "../deploy/deploy.js";
@@ -30,7 +32,7 @@ import type { PrimaryDeployment } from "../deploy/deploy.js";
 import { gatherDeployment, readDeploymentFile, writeDeploymentFile } from "../deploy/environments.js";
 import { Relayer } from "../devnet/relayer.js";
 import type { RelayedMessage } from "../devnet/relayer.js";
-import { DevnetCCIPRouter__factory } from "../typechain-types/index.js";
+import { DevnetCCIPRouter__factory, MockBlacklistStablecoin__factory } from "../typechain-types/index.js";
 import { startLocalNode } from "../devnet/local-node.js";
 import { deployLocalNetwork } from "../devnet/network.js";
 import type { LocalNode } from "../devnet/local-node.js";
@@ -54,7 +56,14 @@ export interface LiveDeployment {
 /** Starts the nodes, deploys through Ignition and writes `devnet.json` (with chain ids and RPC URLs) in a temporary folder. */
 export async function startLiveDeployment(
   label: string,
-  options: { satellite?: boolean } = {},
+  options: {
+    satellite?: boolean;
+    /**
+     * Collateral (and the markets' payment token) that can blacklist accounts as native USDC does
+     * (MockBlacklistStablecoin; signer 0 blacklists): for payments a recipient cannot receive.
+     */
+    blacklistableCollateral?: boolean;
+  } = {},
 ): Promise<LiveDeployment> {
   const dir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
   const chains =
@@ -72,6 +81,13 @@ export async function startLiveDeployment(
     const signers = (await connection.ethers.getSigners()) as unknown as JsonRpcSigner[];
     const verifierKeys = sampleVerifierKeys("gateway-test");
     const accounts = { treasury: signers[1], approver: signers[2], arbitrator: signers[3], guardian: signers[4] };
+    const collateralToken =
+      options.blacklistableCollateral === true
+        ? await (
+            await (await new MockBlacklistStablecoin__factory(signers[0]).deploy()).waitForDeployment()
+          ).getAddress()
+        : undefined;
+    const collateral = collateralToken === undefined ? {} : { collateralToken };
     let d: PrimaryDeployment;
     if (chains.length > 1) {
       // the primary and a satellite as the devnet deploys them: bridges, routes and the hand-off
@@ -85,6 +101,7 @@ export async function startLiveDeployment(
           relayer: signers[8].address,
           transportFee: DEVNET_TRANSPORT_FEE,
           limits: DEVNET_LIMITS,
+          ...collateral,
         },
       );
       // the deployment's contracts, without the chain name and CCIP selector the network adds
@@ -92,7 +109,10 @@ export async function startLiveDeployment(
       d = primary;
       await satellite.close();
     } else {
-      d = await deployPrimary(connection, localDeployOptions(accounts, verifierKeys, { deploymentId: ids[0] }));
+      d = await deployPrimary(
+        connection,
+        localDeployOptions(accounts, verifierKeys, { deploymentId: ids[0], ...collateral }),
+      );
     }
     await addressesOf(d);
     const record = await gatherDeployment(
@@ -245,31 +265,26 @@ export async function populate(live: LiveDeployment): Promise<void> {
   const user = s[ROLE.user];
   const B = s[ROLE.providerB];
   await (await sstb.connect(B).transfer(user.address, parseEther("30"))).wait();
-  await redeem(live.d, user, parseEther("3"), B.address); // 3: pending
+  const addresses = await addressesOf(live.d);
+  const clientOf = (runner: JsonRpcSigner): ProtocolClient => ({ runner, chainId: 42161n, addresses });
+  const redeem = async (amount: bigint) => {
+    await approveRedemptionSync(clientOf(user), { amount });
+    return (await initiateRedemptionSync(clientOf(user), { amount, provider: B.address })).redemptionId;
+  };
   const keys = generateAccessKeyPair();
-  const disputed = await redeem(live.d, user, parseEther("4"), B.address); // 4: disputed
-  await fulfilEncrypted(
-    manager,
-    B,
-    disputed.redemptionId,
-    sampleAccessDetails(disputed.redemptionId),
-    keys.publicKey,
-    42161n,
-  );
+  const fulfil = (redemptionId: bigint) =>
+    fulfilRedemptionSync(clientOf(B), {
+      redemptionId,
+      details: sampleAccessDetails(redemptionId),
+      userPublicKey: keys.publicKey,
+    });
+  await redeem(parseEther("3")); // 3: pending
+  const disputed = await redeem(parseEther("4")); // 4: disputed
+  await fulfil(disputed);
   await (
-    await manager
-      .connect(user)
-      .openDispute(disputed.redemptionId, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
+    await manager.connect(user).openDispute(disputed, IssueType.ResourceMismatch, keccak256(toUtf8Bytes("evidence")))
   ).wait();
-  const fulfilled = await redeem(live.d, user, parseEther("2"), B.address); // 5: fulfilled
-  await fulfilEncrypted(
-    manager,
-    B,
-    fulfilled.redemptionId,
-    sampleAccessDetails(fulfilled.redemptionId),
-    keys.publicKey,
-    42161n,
-  );
+  await fulfil(await redeem(parseEther("2"))); // 5: fulfilled
 
   // markets (the scenario left spot #1 active, future #2 settled, call #3 exercised): provider B
   // lists spot #4, offers future #5, writes call #6, lists spot #7 and cancels it

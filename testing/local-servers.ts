@@ -4,17 +4,29 @@ import net from "node:net";
 
 import { SMTPServer } from "smtp-server";
 
-import { DELIVERY_HEADER, EVENT_HEADER } from "#sdk";
+import {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from "@compute-capacity/sdk";
 import { webhookHandler } from "../gateway/webhooks/receiver.js";
 
 /** A webhook the test receiver accepted (signature checked by the receiver helper). */
 export interface Received {
   deliveryId: string;
   event: string;
-  payload: { id: string; event: string; timestamp: number | string; data: Record<string, any> };
+  payload: { id: string; fact_id: string; event: string; timestamp: number | string; data: Record<string, any> };
   raw: string;
+  /** The delivery's signature headers as received (to replay it). */
+  headers: Record<string, string>;
   at: number;
 }
+
+/** The headers a delivery is verified by (what a replay of it sends again). */
+const SIGNED_HEADERS = [WEBHOOK_ID_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_SIGNATURE_HEADER, SIGNATURE_HEADER];
 
 /** Every request that reached the receiver, whatever it answered. */
 export interface Hit {
@@ -26,8 +38,9 @@ export interface Hit {
 
 /**
  * A real HTTP receiver on loopback, built on gateway/webhooks/receiver.ts. `mode` decides what it
- * answers: `ok` (the helper verifies the signature: 200, or 401 on a mismatch), `error` (500
- * without looking), `hang` (never answers). `secrets` are what it verifies against.
+ * answers: `ok` (the helper verifies the signatures and the timestamp: 200, or 401 on a mismatch or
+ * a delivery older than `tolerance`), `error` (500 without looking), `hang` (never answers).
+ * `secrets` are what it verifies against.
  */
 export class TestReceiver {
   readonly received: Received[] = [];
@@ -36,17 +49,21 @@ export class TestReceiver {
   /** How long an accepted webhook takes to answer (a slow receiver). */
   delayMs = 0;
   secrets: string[] = [];
+  /** Seconds a delivery's `webhook-timestamp` may be from now (the SDK's default: 300). */
+  tolerance = 300;
   private server: http.Server | undefined;
   port = 0;
 
   async start(): Promise<this> {
-    const verified = webhookHandler({ secrets: () => this.secrets }, async (webhook) => {
+    const options = { secrets: () => this.secrets, tolerance: () => this.tolerance };
+    const verified = webhookHandler(options, async (webhook) => {
       if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       this.received.push({
         deliveryId: webhook.deliveryId,
         event: webhook.event,
-        payload: webhook.payload as Received["payload"],
+        payload: webhook.payload as unknown as Received["payload"],
         raw: webhook.rawBody.toString("utf8"),
+        headers: Object.fromEntries(SIGNED_HEADERS.map((h) => [h, String(webhook.request.headers[h] ?? "")])),
         at: Date.now(),
       });
     });
@@ -98,6 +115,17 @@ export class TestReceiver {
 
   of(event: string): Received[] {
     return this.received.filter((r) => r.event === event);
+  }
+
+  /** Sends a received delivery to this receiver again, byte for byte (a replay); returns the status. */
+  async replay(delivery: Received): Promise<number> {
+    const response = await fetch(this.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...delivery.headers },
+      body: delivery.raw,
+    });
+    await response.arrayBuffer();
+    return response.status;
   }
 }
 

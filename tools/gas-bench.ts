@@ -9,23 +9,19 @@ import {
   cuHashOf,
   encryptAccessDetails,
   envelopeContext,
-  execute,
   FeeOption,
-  fulfilEncrypted,
   generateAccessKeyPair,
   hashReviewedProfile,
   IssueType,
-  proposalCall,
   proposalOf,
-  propose,
-  queue,
-  redeem,
   Roles,
-  sampleVerifierKeys,
   signPermit,
   Vote,
-} from "#sdk";
-import type { Attestation } from "#sdk";
+} from "@compute-capacity/sdk";
+import { contractCall, execute, propose, queue } from "../testing/governance.js";
+import { fulfilEncrypted, redeem } from "../testing/redemption.js";
+import { sampleVerifierKeys } from "../gateway/verification/keys.js";
+import type { Attestation } from "@compute-capacity/sdk";
 import { deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";
@@ -613,7 +609,7 @@ async function benchGovernance(
   voter: Signer,
 ): Promise<GasRow[]> {
   const rows: GasRow[] = [];
-  const record = (operation: string, note: string, receipt: ContractTransactionReceipt | null) =>
+  const record = (operation: string, note: string, receipt: MeasuredReceipt | null) =>
     rows.push({ operation, gasUsed: receipt!.gasUsed, note, hash: receipt!.hash });
   const token = d.governanceToken;
   const voterAddress = await voter.getAddress();
@@ -628,7 +624,7 @@ async function benchGovernance(
 
   const settings = await Promise.all([d.governor.votingDelay(), d.governor.votingPeriod(), d.timelock.getMinDelay()]);
   const proposal = proposalOf(
-    [await proposalCall(d.redemptionManager, "setRedemptionFee", [20n])],
+    [await contractCall(d.redemptionManager, "setRedemptionFee", [20n])],
     "Bench: redemption fee to 20 bps",
   );
   const { proposalId, receipt } = await propose(d.governor, treasury, proposal);

@@ -3,9 +3,18 @@ import { readFile } from "node:fs/promises";
 import { FunctionFragment, Interface, getAddress } from "ethers";
 import type { Signer } from "ethers";
 
-import { descriptionHash, execute, PROPOSAL_STATES, proposalIdOf, proposalOf, propose, queue, Vote } from "#sdk";
-import type { Proposal } from "#sdk";
-import { ProtocolGovernor__factory } from "../typechain-types/index.js";
+import {
+  castVoteSync,
+  createProtocolClient,
+  descriptionHash,
+  executeProposalSync,
+  getProposalState,
+  proposalIdOf,
+  proposalOf,
+  proposeSync,
+  queueProposalSync,
+} from "@compute-capacity/sdk";
+import type { Proposal } from "@compute-capacity/sdk";
 
 /**
  * A proposal as a reviewable JSON file (see `proposals/example-redemption-fee.json`):
@@ -85,26 +94,26 @@ export async function runGovernanceAction(
   if (!(GOVERNANCE_ACTIONS as readonly string[]).includes(action)) {
     throw new ProposalFileError(`action must be one of ${GOVERNANCE_ACTIONS.join(", ")}, not "${action}"`);
   }
-  const governor = ProtocolGovernor__factory.connect(governorAddress, signer);
-  const proposalId = await proposalIdOf(governor, proposal);
+  const client = await createProtocolClient({ runner: signer, deployment: { ProtocolGovernor: governorAddress } });
+  const proposalId = proposalIdOf(proposal);
   log(`proposal ${proposalId}`);
   log(`description hash ${descriptionHash(proposal)}`);
   if (action === "propose") {
-    await propose(governor, signer, proposal);
+    await proposeSync(client, { proposal });
   } else if (action === "vote") {
-    await (await governor.castVote(proposalId, Vote.For)).wait();
+    await castVoteSync(client, { proposalId, support: "For" });
   } else if (action === "queue") {
-    await queue(governor, signer, proposal);
+    await queueProposalSync(client, { proposal });
   } else if (action === "execute") {
-    await execute(governor, signer, proposal);
+    await executeProposalSync(client, { proposal });
   }
-  const state = PROPOSAL_STATES[Number(await governor.state(proposalId))];
+  const { state, deadline, eta } = await getProposalState(client, { proposalId });
   log(`state ${state}`);
   if (state === "Active" || state === "Pending") {
-    log(`voting ends at ${new Date(Number(await governor.proposalDeadline(proposalId)) * 1000).toISOString()}`);
+    log(`voting ends at ${new Date(Number(deadline) * 1000).toISOString()}`);
   }
   if (state === "Queued") {
-    log(`executable from ${new Date(Number(await governor.proposalEta(proposalId)) * 1000).toISOString()}`);
+    log(`executable from ${new Date(Number(eta) * 1000).toISOString()}`);
   }
   return state;
 }

@@ -7,8 +7,8 @@ import path from "node:path";
 import { JsonRpcProvider, JsonRpcSigner, Network, Wallet, parseEther, parseUnits } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { CHAINS, chainSelectorOf } from "#sdk";
-import type { ChainName } from "#sdk";
+import { CHAINS, chainSelectorOf } from "@compute-capacity/sdk";
+import type { ChainName } from "@compute-capacity/sdk";
 import { checkEnvironment, formatReport } from "../deploy/check-deployment.js";
 import type { CheckReport } from "../deploy/check-deployment.js";
 import { chainsOf, deploymentIdOf, parameterFileOf } from "../deploy/environments.js";

@@ -35,3 +35,12 @@ export function tierArguments(root: string, tiers: readonly Tier[], options: rea
   if (files.length === 0) throw new Error(`no test file under ${tiers.map((tier) => `test/${tier}/`).join(", ")}`);
   return ["test", "mocha", ...options, ...files];
 }
+
+/**
+ * The unit tier's own run: mocha itself, not `hardhat test mocha`, since no unit test uses the Hardhat
+ * runtime and loading it is a large part of a short run (docs/testing.md). The arguments after
+ * `node --import tsx <mocha>`: Hardhat's mocha time-out, options (`--grep x`, `--bail`), the files.
+ */
+export function unitMochaArguments(root: string, options: readonly string[] = []): string[] {
+  return ["--timeout", "40000", ...options, ...tierFiles(root, "unit")];
+}

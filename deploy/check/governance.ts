@@ -1,7 +1,7 @@
 import { ZeroAddress } from "ethers";
 
-import { Roles } from "#sdk/roles";
-import type { RoleName } from "#sdk/roles";
+import { Roles } from "@compute-capacity/sdk/constants";
+import type { RoleName } from "@compute-capacity/sdk/constants";
 import type { ChainContext } from "./context.js";
 import { PARAMETER_GETTERS } from "./parameters.js";
 import type { Checks } from "./report.js";

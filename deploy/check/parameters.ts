@@ -1,5 +1,5 @@
-import { Roles } from "#sdk/roles";
-import type { RoleName } from "#sdk/roles";
+import { Roles } from "@compute-capacity/sdk/constants";
+import type { RoleName } from "@compute-capacity/sdk/constants";
 import type { ChainContext } from "./context.js";
 import type { Checks } from "./report.js";
 import type { Holdings } from "./roles.js";

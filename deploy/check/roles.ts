@@ -1,8 +1,8 @@
 import { ZeroAddress, getAddress, id } from "ethers";
 import type { Log } from "ethers";
 
-import { Roles } from "#sdk/roles";
-import type { RoleName } from "#sdk/roles";
+import { Roles } from "@compute-capacity/sdk/constants";
+import type { RoleName } from "@compute-capacity/sdk/constants";
 import type { ChainContext, ReadableContract } from "./context.js";
 import type { Checks } from "./report.js";
 

@@ -1,6 +1,6 @@
 import { formatEther } from "ethers";
 
-import { CCIP_CHAIN_SELECTORS } from "#sdk/bridge";
+import { CCIP_CHAIN_SELECTORS } from "@compute-capacity/sdk/constants";
 import type { ChainContext, ReadableContract } from "./context.js";
 import type { Checks } from "./report.js";
 

@@ -1,6 +1,6 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
-import { Roles } from "#sdk/roles";
+import { Roles } from "@compute-capacity/sdk/constants";
 import { bridgeProxy, governanceChannelProxy } from "./bridge.js";
 import PrimaryCoreModule from "./PrimaryCore.js";
 

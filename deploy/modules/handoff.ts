@@ -1,6 +1,6 @@
 import type { CallableContractFuture, Future, IgnitionModuleBuilder } from "@nomicfoundation/ignition-core";
 
-import { Roles } from "#sdk/roles";
+import { Roles } from "@compute-capacity/sdk/constants";
 
 /** A contract whose roles the hand-off moves, and which ones. */
 export type Governed = readonly [name: string, contract: CallableContractFuture<string>, roles: readonly string[]];

@@ -1,7 +1,7 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
-import { chainSelectorOf } from "#sdk";
-import type { DeployedChain } from "#sdk";
+import { chainSelectorOf } from "@compute-capacity/sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { Bridge__factory } from "../../typechain-types/index.js";
 
 /** Each chain's native gas token, for the CCIP transport fee. */
@@ -14,12 +14,23 @@ const NATIVE_SYMBOL: Record<string, string> = {
   polygonAmoy: "POL",
 };
 
-/** One fee option of a quote (SPEC.md "Bridge fee quote"): whole tokens as a JSON number. */
+/**
+ * One fee option of a quote (SPEC.md "Bridge fee quote"): whole tokens as a JSON number, and exactly
+ * in the token's base units as a decimal string.
+ */
 export interface FeeAmount {
   token: string;
   amount: number;
+  amount_base_units: string;
   discount?: string;
 }
+
+/** `baseUnits` of a token with `decimals` in both of the API's forms. */
+const fee = (token: string, baseUnits: bigint, decimals: number) => ({
+  token,
+  amount: Number(formatUnits(baseUnits, decimals)),
+  amount_base_units: baseUnits.toString(),
+});
 
 /** `GET /bridge/fees`: the spec's three options, plus the transport fee every option pays on top. */
 export interface BridgeFeeQuote {
@@ -27,6 +38,7 @@ export interface BridgeFeeQuote {
   destination_chain: string;
   token: string;
   amount: number;
+  amount_base_units: string;
   fees: { default: FeeAmount; service: FeeAmount; stb_gov: FeeAmount };
   transport_fee: FeeAmount;
 }
@@ -80,20 +92,13 @@ export class BridgeFeeQuoter {
       destination_chain: destination,
       token,
       amount: Number(formatUnits(amount, 18)),
+      amount_base_units: amount.toString(),
       fees: {
-        default: { token: stablecoin.symbol, amount: Number(formatUnits(q.defaultFee, stablecoin.decimals)) },
-        service: {
-          token: "sSTB",
-          amount: Number(formatUnits(q.serviceFee, 18)),
-          discount: percent(q.serviceDiscountBps),
-        },
-        stb_gov: {
-          token: "STBGOV",
-          amount: Number(formatUnits(q.governanceFee, 18)),
-          discount: percent(q.governanceDiscountBps),
-        },
+        default: fee(stablecoin.symbol, q.defaultFee, stablecoin.decimals),
+        service: { ...fee("sSTB", q.serviceFee, 18), discount: percent(q.serviceDiscountBps) },
+        stb_gov: { ...fee("STBGOV", q.governanceFee, 18), discount: percent(q.governanceDiscountBps) },
       },
-      transport_fee: { token: NATIVE_SYMBOL[source] ?? "native", amount: Number(formatUnits(q.transportFee, 18)) },
+      transport_fee: fee(NATIVE_SYMBOL[source] ?? "native", q.transportFee, 18),
     };
   }
 

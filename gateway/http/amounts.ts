@@ -30,3 +30,50 @@ export function baseUnitsOf(value: number, parameter = "sstb_amount"): bigint {
   if (units === undefined) throw invalidParameter(parameter, "has more than 18 decimals (sSTB has 18)");
   return units;
 }
+
+/** The largest amount a uint256 holds. */
+const MAX_UINT256 = (1n << 256n) - 1n;
+
+/**
+ * An amount an API client sends, in either of the API's forms (schemas.ts `sstbInput`): `name` as
+ * whole tokens (a JSON number, read from its shortest decimal text, or a decimal string read exactly)
+ * or `name_base_units` (an integer in base units as a decimal string). Exactly one; above 0; at most
+ * `decimals` decimals; within uint256. Refusals are `invalid_parameter` naming the field.
+ */
+export function amountOf(input: Record<string, unknown>, name: string, decimals = 18): bigint {
+  const whole = input[name];
+  const exactName = `${name}_base_units`;
+  const exact = input[exactName];
+  if (whole !== undefined && exact !== undefined) {
+    throw invalidParameter(name, `give ${name} or ${exactName}, not both`);
+  }
+  let units: bigint;
+  if (exact !== undefined) {
+    if (typeof exact !== "string" || !/^[0-9]{1,78}$/.test(exact)) {
+      throw invalidParameter(exactName, "must be an integer in base units, as a decimal string");
+    }
+    units = BigInt(exact);
+    if (units === 0n) throw invalidParameter(exactName, "must be greater than 0");
+  } else if (typeof whole === "string") {
+    const match = /^([0-9]{1,60})(?:\.([0-9]+))?$/.exec(whole);
+    if (match === null) throw invalidParameter(name, 'must be a decimal number such as "12.5"');
+    const fraction = match[2] ?? "";
+    if (fraction.length > decimals) throw invalidParameter(name, `has more than ${decimals} decimals`);
+    units = BigInt(match[1] + fraction.padEnd(decimals, "0"));
+    if (units === 0n) throw invalidParameter(name, "must be greater than 0");
+  } else if (typeof whole === "number") {
+    units = decimals === 18 ? baseUnitsOf(whole, name) : exactUnits(whole, name, decimals);
+  } else {
+    throw invalidParameter(name, `is required (or ${exactName})`);
+  }
+  if (units > MAX_UINT256) throw invalidParameter(exact !== undefined ? exactName : name, "is too large");
+  return units;
+}
+
+function exactUnits(value: number, parameter: string, decimals: number): bigint {
+  if (!Number.isFinite(value)) throw invalidParameter(parameter, "must be a finite number");
+  if (value <= 0) throw invalidParameter(parameter, "must be greater than 0");
+  const units = toBaseUnits(value, decimals);
+  if (units === undefined) throw invalidParameter(parameter, `has more than ${decimals} decimals`);
+  return units;
+}

@@ -19,10 +19,15 @@ import type { Db } from "../store/db.js";
 import type { VerificationService } from "../verification/service.js";
 import { registerIdempotency } from "../writes/idempotency.js";
 import type { WriteService } from "../writes/operations.js";
+import { componentSchemas } from "./components.js";
+import { DEPRECATED_AT, SUNSET, announceDeprecations } from "./deprecation.js";
+import { documentRoute, finishDocument, openApiOptions } from "./document.js";
 import { ApiError, ERROR_STATUS, errorSchema, invalidParameter } from "./errors.js";
 import type { ErrorCode } from "./errors.js";
+import { EXAMPLE, errors as errorResponses } from "./schemas.js";
 import { operationIdOf } from "./operations.js";
 import { rateLimitOf } from "./rate-limit-headers.js";
+import { lazySerializers } from "./serializers.js";
 import { FREE_TEXT, textProblemIn } from "./text.js";
 import type { ResponseCache } from "./response-cache.js";
 import { accountRoutes } from "./routes/account.js";
@@ -34,7 +39,7 @@ import { verificationRoutes } from "./routes/verification.js";
 import { writeRoutes } from "./routes/write.js";
 import { webhookRoutes } from "../webhooks/routes.js";
 import type { SubscriptionService } from "../webhooks/subscriptions.js";
-import type { DeployedChain } from "#sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { portalRoutes } from "../portal/static.js";
 import type { PortalRouteOptions } from "../portal/static.js";
 import { authenticateSession } from "../session/auth.js";
@@ -180,6 +185,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // long path parameters reach their route, whose schema refuses them after authentication and
     // the rate limit (the router's own limit would refuse them before either)
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // response serializers compiled on first use (serializers.ts): start-up stays short
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     ajv: {
       // FREE_TEXT is an annotation for the control-character check and the document, not a validation
       customOptions: {
@@ -187,7 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         coerceTypes: true,
         useDefaults: true,
         allErrors: false,
-        keywords: [FREE_TEXT],
+        keywords: [FREE_TEXT, DEPRECATED_AT, SUNSET],
       },
     },
     // what the rewrite above leaves to the router (an absolute-form target it cannot parse)
@@ -233,7 +240,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(null, value);
     });
   });
-  app.addSchema(errorSchema);
+  // the named schemas (components.ts): every resource, the error envelope and the webhook events
+  for (const schema of componentSchemas()) app.addSchema(schema);
 
   // --- API keys: read here, refused in preParsing (after the rate limit has counted the request) ---
   app.addHook("onRequest", async (request) => {
@@ -409,32 +417,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: {
-        title: "Compute capacity gateway",
-        version: "1.0.0",
-        description:
-          "HTTP API of the compute-capacity protocol. Every route answers under both prefixes: /api/v1 (the " +
-          "reference set) and /v1 (the short set); an operation under /v1 has the operationId of its /api/v1 " +
-          "twin with the suffix `Short`. Amounts are whole sSTB as JSON numbers, times are Unix seconds. " +
-          "Errors: {success: false, error: {code, message, details}}. Every response carries X-Request-Id " +
-          "(a sane client-supplied one is kept) and X-RateLimit-Limit, -Remaining and -Reset (Unix seconds). " +
-          "No string parameter may hold a control character (U+0000-U+001F, U+007F-U+009F); fields marked " +
-          "x-free-text may hold tab, line feed and carriage return.",
-        license: { name: "MIT", identifier: "MIT" },
-      },
-      // relative: the gateway that serves this document
-      servers: [{ url: "/", description: "the gateway serving this document" }],
-      tags: TAGS,
-      components: {
-        securitySchemes: {
-          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-          apiKey: { type: "apiKey", in: "query", name: "api_key" },
-        },
-      },
-      security: [{ bearer: [] }, { apiKey: [] }],
-    },
+    openapi: openApiOptions() as never,
+    // the headers each route really uses, in the document only (every POST honours Idempotency-Key
+    // when the store is there: the hook is registered below with it)
+    transform: documentRoute(options.db !== undefined) as never,
+    transformObject: finishDocument as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { docExpansion: "list" } });
@@ -450,18 +437,54 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         required: ["errors"],
         properties: { ...errorSchema.properties, data: { type: "null" }, errors: graphqlErrors },
       };
+      const querystring = (route.schema as { querystring?: { properties?: Record<string, object> } } | undefined)
+        ?.querystring;
       route.schema = {
         ...route.schema,
+        ...(querystring?.properties === undefined
+          ? {}
+          : {
+              querystring: {
+                ...querystring,
+                properties: Object.fromEntries(
+                  Object.entries(querystring.properties).map(([name, property]) => [
+                    name,
+                    { ...property, description: GRAPHQL_QUERY_PARAMETERS[name] ?? `GraphQL's \`${name}\`` },
+                  ]),
+                ),
+              },
+            }),
         tags: ["graphql"],
-        summary: "GraphQL: provider(id) and marketplaceActivity(limit)",
+        summary: "GraphQL: provider(id), marketplaceActivity(limit) and claimableBalances(account)",
+        description:
+          "The spec's GraphQL endpoint with the same credentials as the HTTP API: `{query, variables}` as a JSON " +
+          "body (POST) or in the query string (GET). Queries only. Amounts are Float whole tokens and, exactly, " +
+          "String base units (`…BaseUnits`).",
         ...(route.method === "HEAD" ? {} : { operationId: operationIdOf(route.method as string, route.url) }),
         response: {
           200: {
             type: "object",
+            description: "The query's data (and `errors` for the fields that failed)",
             required: ["data"],
             properties: { data: { type: ["object", "null"], additionalProperties: true }, errors: graphqlErrors },
+            examples: [{ data: { provider: { id: EXAMPLE.provider, name: "Acme Compute", reputation: 87.5 } } }],
           },
-          ...Object.fromEntries([400, 401, 403, 404, 429, 500].map((status) => [status, graphqlFailure])),
+          ...Object.fromEntries(
+            (Object.entries(ERROR_STATUS) as Array<[ErrorCode, number]>).map(([code, status]) => [
+              status,
+              {
+                ...graphqlFailure,
+                description: `${code}: the request failed before or while running the query`,
+                examples: [
+                  {
+                    ...(errorResponses[status as keyof typeof errorResponses].examples[0] as object),
+                    data: null,
+                    errors: [{ message: "failed", extensions: { code, details: {} } }],
+                  },
+                ],
+              },
+            ]),
+          ),
         },
       };
       return;
@@ -475,6 +498,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.schema = { ...schema, operationId: operationIdOf(route.method as string, route.url) };
     }
   });
+  // a deprecated route, or one that serves a deprecated field, says so in every answer
+  announceDeprecations(app);
   options.responseCache?.register(app);
   for (const prefix of PREFIXES) {
     await app.register(readRoutes, { ...options, prefix });
@@ -547,19 +572,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** The document's tags, in the order the docs page shows them. */
-const TAGS = [
-  { name: "compute units", description: "Verified compute units (the short set calls them compute resources)" },
-  { name: "providers", description: "Compute providers, their hardware and statistics" },
-  { name: "marketplace", description: "Open listings of the spot, futures and options markets" },
-  { name: "redemptions", description: "Redeeming sSTB for compute: initiate, confirm, dispute, and their status" },
-  { name: "sSTB", description: "The key's account's sSTB: balance and transfers" },
-  { name: "verification", description: "Hardware verification: signed benchmark reports and their attestations" },
-  { name: "bridge", description: "Cross-chain transfers: chains, fees and the status of a transfer" },
-  { name: "webhooks", description: "Signed event deliveries to the key's account's receivers" },
-  { name: "account", description: "The calling API key and the deployment it serves" },
-  { name: "graphql", description: "GraphQL: provider(id) and marketplaceActivity(limit)" },
-];
+/** What the GET form of GraphQL takes in its query string. */
+const GRAPHQL_QUERY_PARAMETERS: Record<string, string> = {
+  query: "the GraphQL document (queries only)",
+  variables: "the variables, as a JSON object",
+  operationName: "which operation of the document to run",
+  persisted: "not used: the gateway keeps no persisted queries",
+  extensions: "GraphQL request extensions, as JSON (not used by the gateway)",
+};
 
 /** GraphQL's `errors`, with the API's error code in `extensions.code`. */
 const graphqlErrors = {

@@ -38,18 +38,33 @@ export function notFound(resource: string, id: string | number): ApiError {
 
 /** JSON schema of the error envelope (every error response of every route). */
 export const errorSchema = {
-  $id: "Error",
   type: "object",
+  description: "A failure: `{success: false, error: {code, message, details}}`.",
   required: ["success", "error"],
+  additionalProperties: false,
   properties: {
-    success: { type: "boolean", const: false },
+    success: { type: "boolean", const: false, description: "always false" },
     error: {
       type: "object",
       required: ["code", "message", "details"],
+      additionalProperties: false,
       properties: {
-        code: { type: "string", enum: Object.keys(ERROR_STATUS) },
-        message: { type: "string" },
-        details: { type: "object", additionalProperties: true },
+        code: {
+          type: "string",
+          enum: Object.keys(ERROR_STATUS),
+          description:
+            "the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, " +
+            "authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500",
+        },
+        message: { type: "string", description: "what went wrong, for people" },
+        details: {
+          type: "object",
+          additionalProperties: true,
+          description:
+            "facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, " +
+            "`resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, " +
+            "`revert` and `args` for a contract's refusal",
+        },
       },
     },
   },

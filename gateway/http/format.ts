@@ -1,8 +1,9 @@
 import { formatEther, formatUnits } from "ethers";
 
-import { cost } from "#sdk";
+import { cost } from "@compute-capacity/sdk";
 import type {
   BridgeMessage,
+  ClaimableBalanceRow,
   ComputeUnitRow,
   ListingRow,
   ProviderRow,
@@ -21,6 +22,28 @@ export function sstb(baseUnits: string | bigint | null): number {
   return baseUnits === null ? 0 : Number(formatEther(BigInt(baseUnits)));
 }
 
+/** The exact base units of an amount as the API shows them (`*_base_units`): a decimal string. */
+export function units(baseUnits: string | bigint | null): string {
+  return baseUnits === null ? "0" : BigInt(baseUnits).toString();
+}
+
+/**
+ * An amount in both of the API's forms (schemas.ts `tokenAmount`): `name` as whole tokens (a JSON
+ * number) and `name_base_units` exact.
+ */
+export function amount<N extends string>(name: N, baseUnits: string | bigint | null, decimals = 18): Amount<N> {
+  const exact = units(baseUnits);
+  return { [name]: Number(formatUnits(BigInt(exact), decimals)), [`${name}_base_units`]: exact } as Amount<N>;
+}
+
+/** `name` (whole tokens) and `name_base_units` (exact). */
+export type Amount<N extends string> = { [K in N]: number } & { [K in `${N}_base_units`]: string };
+
+/** The market type of a market contract's deployment name (`SpotMarket` -> `spot`). */
+export function marketTypeOf(contract: string): "spot" | "futures" | "options" {
+  return contract === "FuturesMarket" ? "futures" : contract === "OptionsMarket" ? "options" : "spot";
+}
+
 /** Reputation is stored 0..10000 and shown 0..100.00 (DESIGN.md section 9). */
 export const reputation = (stored: number) => stored / 100;
 
@@ -28,7 +51,7 @@ export function computeUnitItem(row: ComputeUnitRow) {
   return {
     cu_id: row.cuId,
     cu_hash: row.cuHash,
-    cu_value: sstb(row.cuValue),
+    ...amount("cu_value", row.cuValue),
     provider_id: row.providerId,
     verification_timestamp: row.verifiedAt,
     metadata: {
@@ -66,8 +89,8 @@ export function providerItem(row: ProviderRow) {
     status: row.status,
     reputation_score: reputation(row.reputation),
     location: { country: row.country, region: row.region },
-    total_cu_value: sstb(row.totalCu),
-    available_cu_value: sstb(row.availableCu),
+    ...amount("total_cu_value", row.totalCu),
+    ...amount("available_cu_value", row.availableCu),
   };
 }
 
@@ -89,8 +112,8 @@ export function providerDetail(row: ProviderRow) {
       network_capacity_mbps: row.networkCapacityMbps,
     },
     statistics: {
-      total_cu_value: sstb(row.totalCu),
-      available_cu_value: sstb(row.availableCu),
+      ...amount("total_cu_value", row.totalCu),
+      ...amount("available_cu_value", row.availableCu),
       total_redemptions: row.totalRedemptions,
       successful_redemptions: row.successfulRedemptions,
       average_response_time: averageResponseMinutes(row),
@@ -107,7 +130,7 @@ export function redemption(view: RedemptionView) {
   return {
     redemption_id: String(row.redemptionId),
     status: row.status,
-    sstb_amount: sstb(row.amount),
+    ...amount("sstb_amount", row.amount),
     provider_id: row.providerId,
     user: row.user,
     initiated_at: row.initiatedAt,
@@ -140,11 +163,11 @@ function lease(view: RedemptionView) {
     expires_at: l.expiresAt,
     terminated_at: l.terminatedAt,
     renewal_offer: offerStands
-      ? { price: sstb(l.offerPrice), extension: l.offerExtension!, valid_until: l.offerValidUntil! }
+      ? { ...amount("price", l.offerPrice), extension: l.offerExtension!, valid_until: l.offerValidUntil! }
       : null,
     renewals: view.renewals.map((r) => ({
       redemption_id: String(r.redemptionId),
-      sstb_amount: sstb(r.amount),
+      ...amount("sstb_amount", r.amount),
       renewed_at: r.fulfilledAt!,
       expires_at: r.renewedEnd!,
     })),
@@ -162,9 +185,9 @@ export function listingItem(row: ListingRow) {
     market_type: row.marketType,
     token_type: "sSTB",
     seller: row.seller,
-    amount: sstb(row.amount),
-    price_per_token: usdc(row.pricePerToken),
-    total_price: usdc(cost(BigInt(row.amount), BigInt(row.pricePerToken))),
+    ...amount("amount", row.amount),
+    ...amount("price_per_token", row.pricePerToken, 6),
+    ...amount("total_price", cost(BigInt(row.amount), BigInt(row.pricePerToken)), 6),
     listed_at: row.listedAt,
     expiration: row.expiration,
   };
@@ -175,8 +198,8 @@ export function listingDetail(row: ListingRow) {
     listing_id: row.listingId,
     token_type: "sSTB",
     seller: row.seller,
-    amount: sstb(row.amount),
-    price_per_token: usdc(row.pricePerToken),
+    ...amount("amount", row.amount),
+    ...amount("price_per_token", row.pricePerToken, 6),
     created_at: row.listedAt,
     status: row.status,
   };
@@ -190,7 +213,9 @@ export function activity(row: TradeRow) {
     activityType: row.tradeType,
     tokenType: "sSTB",
     amount: sstb(row.amount),
+    amountBaseUnits: units(row.amount),
     price: usdc(row.price),
+    priceBaseUnits: units(row.price),
     buyer: { id: row.buyer, address: row.buyer },
     seller: { id: row.seller, address: row.seller },
   };
@@ -216,7 +241,7 @@ export function bridgeTransaction(
     destination_chain:
       receipt !== undefined ? chainOf({ chainId: receipt.chainId }) : chainOf({ selector: send!.destinationSelector }),
     token: anySide.tokenSymbol,
-    amount: sstb(anySide.amount),
+    ...amount("amount", anySide.amount),
     sender: anySide.sender,
     recipient: anySide.recipient,
     status: receipt === undefined ? "pending" : receipt.status,
@@ -225,5 +250,20 @@ export function bridgeTransaction(
     completed_at: receipt?.completedAt ?? null,
     source_transaction: send?.txHash ?? null,
     destination_transaction: receipt?.completedTxHash ?? receipt?.txHash ?? null,
+  };
+}
+
+/** A claimable balance (schemas.ts `ClaimableBalance`): in the token's own decimals. */
+export function claimableBalance(row: ClaimableBalanceRow) {
+  return {
+    account: row.account,
+    market_type: row.marketType,
+    market: row.market,
+    token: row.token,
+    token_symbol: row.tokenSymbol,
+    token_decimals: row.tokenDecimals,
+    ...amount("amount", row.amount, row.tokenDecimals),
+    ...amount("credited_total", row.creditedTotal, row.tokenDecimals),
+    updated_at: row.updatedAt,
   };
 }

@@ -21,6 +21,7 @@ export const OPERATION_IDS: Record<string, string> = {
   // marketplace
   "GET /marketplace/listings": "listListings",
   "GET /marketplace/listings/:listing_id": "getListing",
+  "GET /marketplace/claimable": "listClaimableBalances",
   // redemptions
   "POST /redemptions": "initiateRedemption",
   "GET /redemptions/:redemptionId": "getRedemption",

@@ -15,6 +15,7 @@ import {
   providers,
   redemptions,
   trades,
+  claimableBalances,
   bridgeSends,
   bridgeReceipts,
   leases,
@@ -62,6 +63,7 @@ const PROJECTIONS = [
   parameters,
   listings,
   trades,
+  claimableBalances,
   bridgeSends,
   bridgeReceipts,
 ] as const;
@@ -70,9 +72,9 @@ const PROJECTIONS = [
  * The version of the projection code: raise it when a projection changes what it builds from the
  * events already stored (a new table, a new column filled by `apply`). A chain whose tables an
  * older version built is rebuilt from `events` when its indexer starts. 1: issue 19's leases,
- * access keys and the redemptions' lease columns.
+ * access keys and the redemptions' lease columns; 2: the markets' claimable balances (issue 25).
  */
-export const PROJECTION_VERSION = 1;
+export const PROJECTION_VERSION = 2;
 
 /** What a chain's indexer has reached. */
 export interface ChainStatus {

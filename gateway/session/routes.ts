@@ -4,6 +4,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { KeyInputError } from "../auth/keys.js";
 import type { KeyService, Scope } from "../auth/keys.js";
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
+import { component, exampleOf } from "../http/components.js";
 import * as s from "../http/schemas.js";
 import { FREE_TEXT } from "../http/text.js";
 import type { Db } from "../store/db.js";
@@ -22,39 +23,89 @@ export interface SessionRouteOptions {
 /** Most API keys an address may hold at once (revoked and expired ones do not count). */
 export const MAX_KEYS_PER_ADDRESS = 20;
 
-const unix = { type: "integer", description: "Unix seconds" } as const;
-const nullableUnix = { type: ["integer", "null"], description: "Unix seconds" } as const;
-const uuid = { type: "string", pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$" } as const;
+const unix = s.unix;
+const nullableUnix = s.nullableUnix;
+const uuid = {
+  type: "string",
+  pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+  examples: ["0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b"],
+} as const;
 const hex32 = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } as const;
 const scope = { type: "string", enum: ["read", "write"] } as const;
 
-const sessionView = s.object({
-  address: s.addressParam,
-  created_at: unix,
-  expires_at: unix,
-});
+const sessionSchema = s.object(
+  {
+    address: { ...s.addressParam, description: "the signed-in address", examples: [s.EXAMPLE.user] },
+    created_at: { ...unix, description: "Unix seconds: sign-in" },
+    expires_at: { ...unix, description: "Unix seconds: the session ends", examples: [s.EXAMPLE.time + 86_400] },
+  },
+  "A portal session (Sign-In with Ethereum).",
+);
+const PortalSession = component("PortalSession", sessionSchema, exampleOf(sessionSchema));
 const keyProperties = {
-  key_id: uuid,
-  label: { type: "string" },
-  tier: { type: "string", enum: ["standard", "premium", "enterprise"] },
-  scopes: { type: "array", items: scope },
-  rate_limit: { type: "integer", description: "requests per minute" },
-  created_at: unix,
-  expires_at: nullableUnix,
-  revoked_at: nullableUnix,
-  last_used_at: nullableUnix,
-  requests_24h: { type: "integer", description: "requests in the current hour and the 23 before it" },
+  key_id: { ...uuid, description: "the key's id" },
+  label: { type: "string", description: "the label given at creation", examples: ["laptop"] },
+  tier: { type: "string", enum: ["standard", "premium", "enterprise"], description: "the rate-limit tier" },
+  scopes: { type: "array", items: scope, description: "what the key may do", examples: [["read"]] },
+  rate_limit: { type: "integer", description: "requests per minute", examples: [100] },
+  created_at: { ...unix, description: "Unix seconds: creation" },
+  expires_at: nullableUnix("Unix seconds: expiry; null: until revoked"),
+  revoked_at: nullableUnix("Unix seconds: revocation; null: not revoked"),
+  last_used_at: nullableUnix("Unix seconds: the last request with it; null: never used"),
+  requests_24h: {
+    type: "integer",
+    description: "requests in the current hour and the 23 before it",
+    examples: [42],
+  },
 };
-const keyView = s.object(keyProperties);
-const createdKey = s.object({
-  ...keyProperties,
-  token: { type: "string", description: "the API key (a JWT): shown only in this answer" },
+const keySchema = s.object(keyProperties, "An API key of the signed-in address, and its use.");
+const keyExample = { ...(exampleOf(keySchema) as object), revoked_at: null, expires_at: null };
+const ApiKey = component("ApiKey", keySchema, keyExample);
+const createdKeySchema = s.object(
+  {
+    ...keyProperties,
+    token: {
+      type: "string",
+      description: "the API key (a JWT): shown only in this answer",
+      examples: ["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwYjlmIn0.c2lnbmF0dXJl"],
+    },
+  },
+  "A new API key and its token, shown only in this answer.",
+);
+const CreatedApiKey = component("CreatedApiKey", createdKeySchema, {
+  ...keyExample,
+  token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwYjlmIn0.c2lnbmF0dXJl",
+  last_used_at: null,
+  requests_24h: 0,
 });
-const accessKeyView = s.object({
-  address: s.addressParam,
-  public_key: { type: ["string", "null"], description: "X25519 public key, 32 bytes hex; null before registration" },
-  updated_at: nullableUnix,
-});
+const accessKeySchema = s.object(
+  {
+    address: { ...s.addressParam, description: "the signed-in address", examples: [s.EXAMPLE.user] },
+    public_key: {
+      type: ["string", "null"],
+      description: "X25519 public key, 32 bytes hex; null before registration",
+      examples: ["0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b"],
+    },
+    updated_at: nullableUnix("Unix seconds: registration; null before"),
+  },
+  "The access public key a holder registered in a portal session (what providers encrypt access details to).",
+);
+const AccessPublicKey = component("AccessPublicKey", accessKeySchema, exampleOf(accessKeySchema));
+const nonceSchema = s.object(
+  {
+    nonce: { type: "string", description: "the single-use nonce", examples: ["k3J9dX2mQ7pL"] },
+    expires_at: { ...unix, description: "Unix seconds: the nonce's end", examples: [s.EXAMPLE.time + 300] },
+    domain: { type: "string", description: "the message's domain (the portal's host)", examples: ["portal.example"] },
+    uri: {
+      type: "string",
+      description: "the message's URI (the portal's origin)",
+      examples: ["https://portal.example"],
+    },
+    chain_id: { type: "integer", description: "the message's chain id (the primary chain)", examples: [42161] },
+  },
+  "A Sign-In with Ethereum nonce and what the message must name.",
+);
+const SignInNonce = component("SignInNonce", nonceSchema, exampleOf(nonceSchema));
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
@@ -87,19 +138,10 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "A single-use nonce for a Sign-In with Ethereum message, and what the message must name",
+        description:
+          "The first step of signing in: the nonce, domain, URI and chain id the EIP-4361 message must name.",
         body: { type: ["object", "null"], additionalProperties: false, properties: {} },
-        response: {
-          200: s.envelope(
-            s.object({
-              nonce: { type: "string" },
-              expires_at: unix,
-              domain: { type: "string", description: "the message's domain (the portal's host)" },
-              uri: { type: "string", description: "the message's URI (the portal's origin)" },
-              chain_id: { type: "integer", description: "the message's chain id (the primary chain)" },
-            }),
-          ),
-          ...s.errors,
-        },
+        response: { 200: s.envelope(SignInNonce, "The nonce"), ...s.errors },
       },
     },
     async () => {
@@ -121,17 +163,26 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie)",
+        description:
+          "Checks the message (domain, URI, chain, nonce, times) and its signature, then sets the session cookie " +
+          "that authenticates the portal's requests.",
         body: {
           type: "object",
           required: ["message", "signature"],
           additionalProperties: false,
           properties: {
             // an EIP-4361 message is lines of text: line feeds (and a wallet's CR LF) are its syntax
-            message: { type: "string", minLength: 1, maxLength: 4_096, [FREE_TEXT]: true },
-            signature: { type: "string", pattern: "^0x[0-9a-fA-F]{130}$" },
+            message: {
+              type: "string",
+              minLength: 1,
+              maxLength: 4_096,
+              [FREE_TEXT]: true,
+              description: "the EIP-4361 message, naming a nonce from POST /session/nonce",
+            },
+            signature: { ...s.signature, description: "the address's signature of the message" },
           },
         },
-        response: { 200: s.envelope(sessionView), ...s.errors },
+        response: { 200: s.envelope(PortalSession, "The session (its cookie is set)"), ...s.errors },
       },
     },
     async (request, reply) => {
@@ -145,7 +196,14 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
 
   app.get(
     "/session",
-    { schema: { tags, summary: "The signed-in session", response: { 200: s.envelope(sessionView), ...s.errors } } },
+    {
+      schema: {
+        tags,
+        summary: "The signed-in session",
+        description: "The session the cookie names (an API key is refused: this route is the portal's).",
+        response: { 200: s.envelope(PortalSession, "The session"), ...s.errors },
+      },
+    },
     async (request) => {
       const session = sessionOf(request);
       return ok({ address: session.address, created_at: session.createdAt, expires_at: session.expiresAt });
@@ -158,7 +216,14 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "Sign out: the session ends on every gateway instance",
-        response: { 200: s.envelope(s.object({ signed_out: { type: "boolean", const: true } })), ...s.errors },
+        description: "Ends the session and clears its cookie.",
+        response: {
+          200: s.envelope(
+            s.object({ signed_out: { type: "boolean", const: true, description: "always true" } }, "the sign-out"),
+            "Signed out",
+          ),
+          ...s.errors,
+        },
       },
     },
     async (request, reply) => {
@@ -197,8 +262,19 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "The signed-in address's API keys, newest first, with their use",
+        description:
+          "Every key of the address, revoked and expired ones included, with its last use and request count.",
         response: {
-          200: s.envelope(s.object({ keys: { type: "array", items: keyView }, total: { type: "integer" } })),
+          200: s.envelope(
+            s.object(
+              {
+                keys: { type: "array", items: ApiKey, description: "the keys, newest first" },
+                total: { type: "integer", description: "how many", examples: [1] },
+              },
+              "the address's keys",
+            ),
+            "The address's API keys",
+          ),
           ...s.errors,
         },
       },
@@ -215,13 +291,21 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "Create an API key for the signed-in address (standard tier; the token is shown only now)",
+        description: `At most ${MAX_KEYS_PER_ADDRESS} live keys per address. The token is the key: keep it secret.`,
         body: {
           type: "object",
           additionalProperties: false,
           required: ["scopes"],
           properties: {
-            label: { type: "string", maxLength: 100, default: "" },
-            scopes: { type: "array", minItems: 1, maxItems: 2, uniqueItems: true, items: scope },
+            label: { type: "string", maxLength: 100, default: "", description: "a label to tell keys apart" },
+            scopes: {
+              type: "array",
+              minItems: 1,
+              maxItems: 2,
+              uniqueItems: true,
+              items: scope,
+              description: "`read` (GET and GraphQL), `write` (the other methods)",
+            },
             expires_in: {
               type: "integer",
               minimum: 60,
@@ -230,7 +314,7 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
             },
           },
         },
-        response: { 201: s.envelope(createdKey), ...s.errors },
+        response: { 201: s.envelope(CreatedApiKey, "The new key and its token"), ...s.errors },
       },
     },
     async (request, reply) => {
@@ -271,8 +355,9 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "Revoke one of the signed-in address's API keys (refused at once on every instance)",
-        params: s.params({ key_id: uuid }),
-        response: { 200: s.envelope(keyView), ...s.errors },
+        description: "Revokes the key (another address's key is not found) and answers it as it now is.",
+        params: s.params({ key_id: { ...uuid, description: "the key's id" } }),
+        response: { 200: s.envelope(ApiKey, "The revoked key"), ...s.errors },
       },
     },
     async (request) => {
@@ -304,7 +389,8 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "The signed-in address's access public key (what providers encrypt access details to)",
-        response: { 200: s.envelope(accessKeyView), ...s.errors },
+        description: "The X25519 public key registered in a portal session (the on-chain one is the redemption's).",
+        response: { 200: s.envelope(AccessPublicKey, "The access public key"), ...s.errors },
       },
     },
     async (request) => ok(await accessKeyOf(sessionOf(request).address)),
@@ -315,13 +401,15 @@ export async function sessionRoutes(app: FastifyInstance, options: SessionRouteO
       schema: {
         tags,
         summary: "Register (or replace) the signed-in address's access public key, derived in the browser",
+        description:
+          "Stores the key the browser derived from the holder's signature; providers encrypt access details to it.",
         body: {
           type: "object",
           required: ["public_key"],
           additionalProperties: false,
-          properties: { public_key: hex32 },
+          properties: { public_key: { ...hex32, description: "the X25519 public key, 32 bytes hex" } },
         },
-        response: { 200: s.envelope(accessKeyView), ...s.errors },
+        response: { 200: s.envelope(AccessPublicKey, "The registered key"), ...s.errors },
       },
     },
     async (request) => {

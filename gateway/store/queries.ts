@@ -10,6 +10,7 @@ import {
   blocks,
   bridgeReceipts,
   bridgeSends,
+  claimableBalances,
   computeUnits,
   cursors,
   leases,
@@ -32,6 +33,7 @@ export type RedemptionRow = typeof redemptions.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ListingRow = typeof listings.$inferSelect;
 export type TradeRow = typeof trades.$inferSelect;
+export type ClaimableBalanceRow = typeof claimableBalances.$inferSelect;
 export type BridgeSendRow = typeof bridgeSends.$inferSelect;
 export type BridgeReceiptRow = typeof bridgeReceipts.$inferSelect;
 export type LeaseRow = typeof leases.$inferSelect;
@@ -409,6 +411,34 @@ export class ReadModel {
       .where(and(eq(listings.chainId, this.primaryChainId), eq(listings.listingId, listingId)))
       .limit(1);
     return row;
+  }
+
+  /**
+   * An account's claimable balances in the markets (payments the token refused to send it), per
+   * market and token, the largest first; `token` narrows to one token, `includeEmpty` keeps the
+   * balances already withdrawn (amount 0).
+   */
+  async claimableBalancesOf(
+    account: string,
+    filter: { token?: string; includeEmpty?: boolean },
+    page: Page,
+  ): Promise<{ rows: ClaimableBalanceRow[]; total: number }> {
+    const conditions: SQL[] = [
+      eq(claimableBalances.chainId, this.primaryChainId),
+      eq(claimableBalances.accountLower, account.toLowerCase()),
+    ];
+    if (filter.token !== undefined)
+      conditions.push(sql`lower(${claimableBalances.token}) = ${filter.token.toLowerCase()}`);
+    if (filter.includeEmpty !== true) conditions.push(gt(claimableBalances.amount, "0"));
+    const where = and(...conditions);
+    const rows = await this.db
+      .select({ ...getTableColumns(claimableBalances), total: totalOver })
+      .from(claimableBalances)
+      .where(where)
+      .orderBy(desc(claimableBalances.amount), asc(claimableBalances.market), asc(claimableBalances.token))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit);
+    return this.paged(rows, () => this.count(claimableBalances, where));
   }
 
   /** The latest trades, newest first. */

@@ -261,6 +261,36 @@ export const trades = pgTable(
   (t) => [primaryKey({ columns: [t.chainId, t.blockNumber, t.logIndex] }), index("trades_time").on(t.timestamp)],
 );
 
+/**
+ * Claimable balances of the markets (`ClaimableCredited`, `ClaimableWithdrawn`; issue 25): a
+ * payment the token refused to send (a blacklisted recipient) is held by the market for its
+ * recipient, who withdraws it with `withdrawClaimable(token, to)`. One row per market, account and
+ * token: what is claimable now, and every credit's total.
+ */
+export const claimableBalances = pgTable(
+  "claimable_balances",
+  {
+    chainId: integer("chain_id").notNull(),
+    /** The market contract's address. */
+    market: text("market").notNull(),
+    marketType: text("market_type").notNull(),
+    account: text("account").notNull(),
+    accountLower: text("account_lower").notNull(),
+    token: text("token").notNull(),
+    tokenSymbol: text("token_symbol").notNull(),
+    tokenDecimals: integer("token_decimals").notNull(),
+    /** Claimable now, token base units. */
+    amount: amount("amount").notNull(),
+    /** Every credit ever, token base units. */
+    creditedTotal: amount("credited_total").notNull(),
+    updatedAt: seconds("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.market, t.accountLower, t.token] }),
+    index("claimable_balances_account").on(t.accountLower, t.token),
+  ],
+);
+
 export * from "./tables/bridge.js";
 export * from "./tables/verification.js";
 export * from "./tables/writes.js";

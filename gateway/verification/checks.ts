@@ -1,5 +1,5 @@
-import { implausibleFigure } from "#sdk";
-import type { ComputeSpecs } from "#sdk";
+import { implausibleFigure } from "@compute-capacity/sdk";
+import type { ComputeSpecs } from "@compute-capacity/sdk";
 
 /** Why the verifier refuses a report: the field at fault and the reason, as the API shows them. */
 export interface Rejection {

@@ -12,8 +12,10 @@ export type PublishEvent = (tx: Tx, event: WebhookEvent) => Promise<unknown>;
  * announces its new verdict, and a repeated answer announces nothing.
  */
 export function verificationCompleted(view: VerificationView, decidedAt: number): WebhookEvent {
+  const id = `verification:${view.verification_id}:${view.status}:${decidedAt}`;
   return {
-    id: `verification:${view.verification_id}:${view.status}:${decidedAt}`,
+    id,
+    factId: id,
     event: "verification.completed",
     timestamp: decidedAt,
     data: {
@@ -25,6 +27,7 @@ export function verificationCompleted(view: VerificationView, decidedAt: number)
       verified_at: view.verified_at,
       cu_hash: view.cu_hash,
       cu_value: view.cu_value,
+      cu_value_base_units: view.cu_value_base_units,
       expiry: view.expiry,
       proof: view.proof,
       rejection: view.rejection,

@@ -1,9 +1,19 @@
-import { Wallet } from "ethers";
+import { Wallet, keccak256, toUtf8Bytes } from "ethers";
 
-import { sampleVerifierKeys } from "#sdk";
 import { ConfigError } from "../config-error.js";
 
 export { loadVerifierKeys } from "./key-config.js";
+
+/**
+ * `count` deterministic verifier keys derived from `label` (keccak256 of `<label>-<i>`), for local
+ * chains only: the devnet's verifier set is `sampleVerifierKeys("devnet-verifier")`, which the
+ * devnet deploys and the gateway signs with on the devnet. Well-known like Hardhat's test
+ * accounts, so never a key of a real chain. (Not in the SDK: only the devnet, its gateway and the
+ * tests use them.)
+ */
+export function sampleVerifierKeys(label: string, count = 3): Wallet[] {
+  return Array.from({ length: count }, (_, i) => new Wallet(keccak256(toUtf8Bytes(`${label}-${i + 1}`))));
+}
 
 /** Wallets of the keys, one per signer (a key given twice signs once). */
 export function verifierWallets(keys: readonly string[]): Wallet[] {

@@ -15,8 +15,14 @@ import {
   randomNonce,
   signAttestation,
   specsOfReport,
-} from "#sdk";
-import type { Attestation, AttestationJson, ComputeSpecs, DeployedChain, SignedBenchmarkReport } from "#sdk";
+} from "@compute-capacity/sdk";
+import type {
+  Attestation,
+  AttestationJson,
+  ComputeSpecs,
+  DeployedChain,
+  SignedBenchmarkReport,
+} from "@compute-capacity/sdk";
 import { AttestationVerifier__factory, ProviderRegistry__factory } from "../../typechain-types/index.js";
 import type { AttestationVerifier, ProviderRegistry } from "../../typechain-types/index.js";
 import { ConfigError } from "../config-error.js";

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, inArray, ne, notExists, sql } from "drizzle-orm";
 
-import type { ComputeSpecs } from "#sdk";
+import type { ComputeSpecs } from "@compute-capacity/sdk";
 import type { Db, Tx } from "../store/db.js";
 import { computeUnits, providers, verificationRequests, verifications } from "../store/schema.js";
 

@@ -1,6 +1,6 @@
 import { formatEther } from "ethers";
 
-import type { AttestationJson } from "#sdk";
+import type { AttestationJson } from "@compute-capacity/sdk";
 import type { OnChainVerificationRow, VerificationRequestRow } from "./store.js";
 
 /** What `verifyAndMintSSTB(computeProof, collateralAmount, stakingPeriod)` needs besides the proof. */

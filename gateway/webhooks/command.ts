@@ -17,6 +17,8 @@ export interface WebhookCommandArgs {
   events?: string;
   timestampFormat?: string;
   ownEventsOnly?: boolean;
+  /** `rotate`: seconds the replaced secret stays valid (0 to 86400; none: it stops at once). */
+  window?: number;
   /** Positional: the subscription id, then the delivery id (redeliver). */
   ids: string[];
   status?: string;
@@ -89,7 +91,7 @@ export async function runWebhookAction(service: SubscriptionService, action: Web
     case "delete":
       return service.remove(args.account, need(id, "a SUBSCRIPTION_ID", "SUBSCRIPTION_ID"));
     case "rotate":
-      return service.rotate(args.account, need(id, "a SUBSCRIPTION_ID", "SUBSCRIPTION_ID"));
+      return service.rotate(args.account, need(id, "a SUBSCRIPTION_ID", "SUBSCRIPTION_ID"), args.window ?? 0);
     case "test":
       return service.sendTest(args.account, need(id, "a SUBSCRIPTION_ID", "SUBSCRIPTION_ID"));
     case "deliveries":

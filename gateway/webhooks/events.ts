@@ -1,15 +1,16 @@
 import { ZeroAddress } from "ethers";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 
-import { FEE_OPTION_NAMES, TRADE_TYPES } from "#sdk";
+import { FEE_OPTION_NAMES, TRADE_TYPES } from "@compute-capacity/sdk";
 import * as format from "../http/format.js";
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import { addr, big, num } from "../indexer/module.js";
 import { bridgeTokenSymbol, chainOfSelector } from "../indexer/modules/bridge.js";
+import { claimableTokenOf } from "../indexer/modules/markets.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";
 import type { Tx } from "../store/db.js";
 import { redemptionView } from "../store/queries.js";
-import { computeUnits, listings } from "../store/schema.js";
+import { claimableBalances, computeUnits, events, listings } from "../store/schema.js";
 import type { WebhookEventName } from "./event-names.js";
 
 export { WEBHOOK_EVENTS } from "./event-names.js";
@@ -19,8 +20,17 @@ export type { WebhookEventName } from "./event-names.js";
 export interface WebhookEvent {
   /** Stable: the same event always has the same id (`chainId:txHash:logIndex:event` on-chain). */
   id: string;
+  /**
+   * The fact the event announces: on-chain `chainId:txHash:logIndex` of the log that records it, the
+   * same for the two events that announce one fact under two names (event-names.ts `TWIN_EVENTS`);
+   * off-chain, the event's id (the default when absent).
+   */
+  factId?: string;
   event: WebhookEventName;
-  /** Unix seconds (the block time on-chain). */
+  /**
+   * Unix seconds: when the fact happened (the block time on-chain, the verdict's time for a
+   * verification, the chain time a lease notice fell due), never the send time (`webhook-timestamp`).
+   */
   timestamp: number;
   data: Record<string, unknown>;
   /** Accounts the event involves (any case): `own_events_only` subscriptions match on them. */
@@ -88,6 +98,7 @@ export async function leaseNoticeEvent(
   if (view === undefined) return undefined;
   return {
     id: `lease:${notice.chainId}:${notice.leaseId}:${notice.leaseEnd}:${event}`,
+    factId: `lease:${notice.chainId}:${notice.leaseId}:${notice.leaseEnd}:${event}`,
     event,
     timestamp: at,
     data: { ...format.redemption(view), seconds_left: Math.max(0, notice.leaseEnd - at) },
@@ -125,15 +136,15 @@ const MAPPERS: Record<string, Mapper> = {
   },
   "MintingAgent.SSTBMinted": async (_tx, e) => {
     const provider = addr(e.args, "provider");
-    const amount = format.sstb(big(e.args, "amount"));
+    const amount = big(e.args, "amount");
     const data = {
       provider_id: provider,
-      sstb_amount: amount,
+      ...format.amount("sstb_amount", amount),
       // sSTB is minted to the provider whose unit was verified
       owner: provider,
-      cu_value: amount,
+      ...format.amount("cu_value", amount),
       cu_id: num(e.args, "cuId"),
-      collateral_amount: format.usdc(big(e.args, "collateralAmount")),
+      ...format.amount("collateral_amount", big(e.args, "collateralAmount"), 6),
       staking_period: num(e.args, "stakingPeriod"),
       transactionHash: e.txHash,
     };
@@ -148,7 +159,7 @@ const MAPPERS: Record<string, Mapper> = {
     const data = {
       from,
       to,
-      sstb_amount: format.sstb(value),
+      ...format.amount("sstb_amount", value),
       chain: context.chain,
       native_chain_id: context.chainId,
       transactionHash: e.txHash,
@@ -160,7 +171,7 @@ const MAPPERS: Record<string, Mapper> = {
     const provider = addr(e.args, "provider");
     const data = {
       redemption_id: String(num(e.args, "redemptionId")),
-      sstb_amount: format.sstb(big(e.args, "amount")),
+      ...format.amount("sstb_amount", big(e.args, "amount")),
       user,
       provider_id: provider,
       transactionHash: e.txHash,
@@ -168,28 +179,29 @@ const MAPPERS: Record<string, Mapper> = {
     return [["sstb.redeemed", data, [user, provider]]];
   },
   // emitted right after RedemptionInitiated in the same call: the deadline is known from here on
-  "RedemptionManager.RedemptionTerms": redemptionEvent("redemption.initiated", (e) => ({
-    fee: format.sstb(big(e.args, "fee")),
-  })),
+  "RedemptionManager.RedemptionTerms": redemptionEvent("redemption.initiated", (e) =>
+    format.amount("fee", big(e.args, "fee")),
+  ),
   "RedemptionManager.RedemptionFulfilled": redemptionEvent("redemption.fulfilled", (e) => ({
     // the envelope encrypted to the user's key (DESIGN.md section 5): only the user can open it
     access_details: e.args.accessDetails as string,
   })),
   "RedemptionManager.RedemptionConfirmed": redemptionEvent("redemption.confirmed"),
-  "RedemptionManager.RedemptionExpired": redemptionEvent("redemption.expired", (e) => ({
-    compensation: format.sstb(big(e.args, "compensation")),
-  })),
+  // compensation is paid from the provider's lock: collateral token units (USDC, 6 decimals)
+  "RedemptionManager.RedemptionExpired": redemptionEvent("redemption.expired", (e) =>
+    format.amount("compensation", big(e.args, "compensation"), 6),
+  ),
   "RedemptionManager.DisputeOpened": redemptionEvent("redemption.disputed", (e) => ({
     issue_type: ISSUE_TYPES[num(e.args, "issueType")] ?? "other",
     evidence_hash: e.args.evidenceHash as string,
   })),
   "RedemptionManager.DisputeResolved": redemptionEvent("redemption.resolved", (e) => ({
     user_won: e.args.userWon as boolean,
-    compensation: format.sstb(big(e.args, "compensation")),
+    ...format.amount("compensation", big(e.args, "compensation"), 6),
   })),
   "RedemptionManager.DisputeLapsed": redemptionEvent("redemption.resolved", (e) => ({
     user_won: e.args.userWon as boolean,
-    compensation: format.sstb(big(e.args, "compensation")),
+    ...format.amount("compensation", big(e.args, "compensation"), 6),
   })),
   // leases (issue 19): the lease's redemption (its id is the lease's) with the lease as it now is
   "RedemptionManager.RenewalOffered": redemptionEvent("redemption.renewal_offered", () => ({}), "leaseId"),
@@ -198,7 +210,7 @@ const MAPPERS: Record<string, Mapper> = {
     (e) => ({
       renewal: {
         redemption_id: String(num(e.args, "renewalId")),
-        fee: format.sstb(big(e.args, "fee")),
+        ...format.amount("fee", big(e.args, "fee")),
         expires_at: num(e.args, "end"),
       },
     }),
@@ -217,9 +229,9 @@ const MAPPERS: Record<string, Mapper> = {
       market_type: row.marketType,
       seller: row.seller,
       buyer,
-      amount: format.sstb(big(e.args, "amount")),
-      remaining: format.sstb(big(e.args, "remaining")),
-      price_per_token: format.usdc(row.pricePerToken),
+      ...format.amount("amount", big(e.args, "amount")),
+      ...format.amount("remaining", big(e.args, "remaining")),
+      ...format.amount("price_per_token", row.pricePerToken, 6),
       transactionHash: e.txHash,
     };
     return [["listing.purchased", data, [buyer, row.seller]]];
@@ -232,10 +244,10 @@ const MAPPERS: Record<string, Mapper> = {
       trade_type: TRADE_TYPES[num(e.args, "tradeType")] ?? "none",
       buyer,
       seller,
-      amount: format.sstb(big(e.args, "amount")),
-      price: format.usdc(big(e.args, "price")),
-      payment: format.usdc(big(e.args, "payment")),
-      fee: format.usdc(big(e.args, "fee")),
+      ...format.amount("amount", big(e.args, "amount")),
+      ...format.amount("price", big(e.args, "price"), 6),
+      ...format.amount("payment", big(e.args, "payment"), 6),
+      ...format.amount("fee", big(e.args, "fee"), 6),
       transactionHash: e.txHash,
     };
     return [["marketplace.trade_executed", data, [buyer, seller]]];
@@ -249,7 +261,7 @@ const MAPPERS: Record<string, Mapper> = {
       source_chain: context.chain,
       destination_chain: chainOfSelector(e.args.destinationChainSelector as string),
       token: bridgeTokenSymbol(addr(e.args, "token"), context),
-      amount: format.sstb(big(e.args, "amount")),
+      ...format.amount("amount", big(e.args, "amount")),
       sender,
       recipient,
       fee_option: FEE_OPTION_NAMES[num(e.args, "feeOption")] ?? String(e.args.feeOption),
@@ -265,7 +277,7 @@ const MAPPERS: Record<string, Mapper> = {
       source_chain: chainOfSelector(e.args.sourceChainSelector as string),
       destination_chain: context.chain,
       token: bridgeTokenSymbol(addr(e.args, "token"), context),
-      amount: format.sstb(big(e.args, "amount")),
+      ...format.amount("amount", big(e.args, "amount")),
       sender,
       recipient,
       // `queued`: the delivery waits (paused bridge or inbound limit); `bridge.status` shows when it completes
@@ -274,7 +286,86 @@ const MAPPERS: Record<string, Mapper> = {
     };
     return [["bridge.message_received", data, [sender, recipient]]];
   },
+  // a payment the token refused (a blacklisted recipient), held for its recipient; and its withdrawal
+  "Market.ClaimableCredited": claimableEvent("marketplace.claimable_credited"),
+  "Market.ClaimableWithdrawn": claimableEvent("marketplace.claimable_withdrawn"),
 };
+
+/** A claimable-balance event's data: the credit or withdrawal and the balance after it. */
+function claimableEvent(name: "marketplace.claimable_credited" | "marketplace.claimable_withdrawn"): Mapper {
+  return async (tx, e, context) => {
+    const account = addr(e.args, "account");
+    const token = addr(e.args, "token");
+    const { symbol, decimals } = claimableTokenOf(e.args, token, context);
+    const [balance] = await tx
+      .select({ amount: claimableBalances.amount })
+      .from(claimableBalances)
+      .where(
+        and(
+          eq(claimableBalances.chainId, e.chainId),
+          eq(claimableBalances.market, e.address),
+          eq(claimableBalances.accountLower, account.toLowerCase()),
+          eq(claimableBalances.token, token),
+        ),
+      );
+    const data = {
+      account,
+      market: e.address,
+      market_type: format.marketTypeOf(e.contract),
+      token,
+      token_symbol: symbol,
+      token_decimals: decimals,
+      ...(name === "marketplace.claimable_withdrawn" ? { to: addr(e.args, "to") } : {}),
+      ...format.amount("amount", big(e.args, "amount"), decimals),
+      ...format.amount("claimable", balance?.amount ?? "0", decimals),
+      transactionHash: e.txHash,
+    };
+    const accounts = name === "marketplace.claimable_withdrawn" ? [account, addr(e.args, "to")] : [account];
+    return [[name, data, accounts]];
+  };
+}
+
+/**
+ * The log that records the fact an event announces, where it is not the event's own log: a twin
+ * announced from another log of the same transaction (event-names.ts `TWIN_EVENTS`) names the log
+ * its partner is announced from, so both carry one `fact_id`.
+ */
+const FACT_LOG: Record<string, (tx: Tx, e: StoredEvent) => Promise<number | undefined>> = {
+  // redemption.initiated (RedemptionTerms) and sstb.redeemed (RedemptionInitiated): one initiation
+  "RedemptionManager.RedemptionTerms": (tx, e) =>
+    logIn(tx, e, "RedemptionInitiated", sql`${events.args}->>'redemptionId' = ${String(e.args.redemptionId)}`),
+  // redemption.renewed (LeaseRenewed) and the renewal's sstb.redeemed (RedemptionInitiated)
+  "RedemptionManager.LeaseRenewed": (tx, e) =>
+    logIn(tx, e, "RedemptionInitiated", sql`${events.args}->>'redemptionId' = ${String(e.args.renewalId)}`),
+  // marketplace.trade_executed (TradeExecuted) and listing.purchased (ListingPurchased): one purchase
+  "Market.TradeExecuted": (tx, e) =>
+    logIn(
+      tx,
+      e,
+      "ListingPurchased",
+      sql`${events.args}->>'listingId' = ${String(e.args.listingId)} and ${events.address} = ${e.address}`,
+    ),
+};
+
+/** The log index of the nearest earlier `name` log of `e`'s transaction that matches `where`. */
+async function logIn(tx: Tx, e: StoredEvent, name: string, where: ReturnType<typeof sql>) {
+  const [row] = await tx
+    .select({ logIndex: events.logIndex })
+    .from(events)
+    .where(
+      and(
+        eq(events.chainId, e.chainId),
+        eq(events.blockNumber, e.blockNumber),
+        eq(events.txHash, e.txHash),
+        eq(events.name, name),
+        lt(events.logIndex, e.logIndex),
+        where,
+      ),
+    )
+    .orderBy(desc(events.logIndex))
+    .limit(1);
+  return row?.logIndex;
+}
 
 const MARKETS = new Set(["SpotMarket", "FuturesMarket", "OptionsMarket"]);
 
@@ -284,8 +375,11 @@ export async function webhookEventsOf(tx: Tx, e: StoredEvent, context: ChainCont
   const mapper = MAPPERS[`${contract}.${e.name}`];
   if (mapper === undefined) return [];
   const announced = await mapper(tx, e, context);
+  if (announced.length === 0) return [];
+  const factLog = (await FACT_LOG[`${contract}.${e.name}`]?.(tx, e)) ?? e.logIndex;
   return announced.map(([event, data, accounts]) => ({
     id: `${e.chainId}:${e.txHash}:${e.logIndex}:${event}`,
+    factId: `${e.chainId}:${e.txHash}:${factLog}`,
     event,
     timestamp: e.timestamp,
     data,

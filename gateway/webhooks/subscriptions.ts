@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzl
 import { invalidParameter, notFound } from "../http/errors.js";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
-import { TEST_EVENT, WEBHOOK_EVENTS } from "./event-names.js";
+import { TEST_EVENT, WEBHOOK_EVENTS, twinPairsIn } from "./event-names.js";
 import type { WebhookEventName } from "./event-names.js";
 import { renderBody } from "./body.js";
 import type { TimestampFormat } from "./body.js";
@@ -26,8 +26,33 @@ export interface CreateSubscription {
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "cancelled"] as const;
 export const MAX_URL_LENGTH = 2048;
+/** The longest a rotation keeps the previous secret valid: 24 hours (as Stripe's rolling window). */
+export const MAX_ROTATION_WINDOW_SECONDS = 86_400;
 
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/** A warning in a subscription's answer: something it asked for that the subscriber should know. */
+export interface SubscriptionWarning {
+  code: "twin_events";
+  events: string[];
+  message: string;
+}
+
+/** The warnings a subscription to `events` gets: each pair of events that announce one fact. */
+export function warningsOf(events: readonly string[]): SubscriptionWarning[] {
+  return twinPairsIn(events).map(([a, b]) => ({
+    code: "twin_events" as const,
+    events: [a, b],
+    message:
+      `${a} and ${b} announce the same fact: each is delivered, with the same fact_id in the body, so keep one ` +
+      `per fact_id (or subscribe to one of them)`,
+  }));
+}
+
+/** Whether the previous secret of a rotation is still valid at `now` (ms). */
+export function previousSecretValid(row: SubscriptionRow, now = Date.now()): boolean {
+  return row.previousSecret !== null && row.previousSecretExpiresAt !== null && now < row.previousSecretExpiresAt;
+}
 
 /** A subscription as the API shows it (the secret is added only when just created or rotated). */
 export function subscriptionView(row: SubscriptionRow) {
@@ -39,6 +64,8 @@ export function subscriptionView(row: SubscriptionRow) {
     own_events_only: row.ownEventsOnly,
     created_at: seconds(row.createdAt)!,
     rotated_at: seconds(row.rotatedAt),
+    previous_secret_expires_at: previousSecretValid(row) ? seconds(row.previousSecretExpiresAt) : null,
+    warnings: warningsOf(row.events),
   };
 }
 
@@ -168,13 +195,37 @@ export class SubscriptionService {
     return { subscription_id: subscriptionId, deleted: true };
   }
 
-  /** A new secret; deliveries from now on (retries included) are signed with it. */
-  async rotate(account: string, subscriptionId: string) {
-    await this.owned(account, subscriptionId);
+  /**
+   * A new secret; attempts from now on (retries included) are signed with it. With a window
+   * (`previousSecretValidFor` seconds, at most 24 hours), the secret it replaces stays valid until
+   * the window ends: `webhook-signature` then carries a signature under each, and the single-valued
+   * `X-SERVICE-Signature` the previous one's, so a receiver not yet updated keeps verifying. A
+   * rotation during a window drops the older secret (at most two are valid at once). No window: the
+   * previous secret stops at once (a leaked secret).
+   */
+  async rotate(account: string, subscriptionId: string, previousSecretValidFor = 0) {
+    if (
+      !Number.isInteger(previousSecretValidFor) ||
+      previousSecretValidFor < 0 ||
+      previousSecretValidFor > MAX_ROTATION_WINDOW_SECONDS
+    ) {
+      throw invalidParameter(
+        "previous_secret_valid_for",
+        `must be a whole number of seconds from 0 to ${MAX_ROTATION_WINDOW_SECONDS} (24 hours)`,
+      );
+    }
+    const current = await this.owned(account, subscriptionId);
     const secret = newSecret();
+    const now = Date.now();
     const [row] = await this.db
       .update(webhookSubscriptions)
-      .set({ secret: this.secrets.toStored(secret, subscriptionId), rotatedAt: Date.now() })
+      .set({
+        secret: this.secrets.toStored(secret, subscriptionId),
+        rotatedAt: now,
+        // stored as it was (sealed under the same subscription, or in clear)
+        previousSecret: previousSecretValidFor > 0 ? current.secret : null,
+        previousSecretExpiresAt: previousSecretValidFor > 0 ? now + previousSecretValidFor * 1000 : null,
+      })
       .where(eq(webhookSubscriptions.subscriptionId, subscriptionId))
       .returning();
     return { ...subscriptionView(row), secret };

@@ -5,13 +5,14 @@ import { isIP } from "node:net";
 
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "#sdk";
+import { DELIVERY_HEADER, EVENT_HEADER, signatureHeaders } from "@compute-capacity/sdk";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
 import type { EmailMessage, Mailer } from "./email.js";
 import type { WebhookSettings } from "./settings.js";
 import { guardedLookup, hostOf, parseTargetUrl, refusalOf } from "./targets.js";
 import { WebhookSecrets } from "./secrets.js";
+import { previousSecretValid } from "./subscriptions.js";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -134,9 +135,14 @@ export class DeliveryWorkers {
         );
         return;
       }
-      // read at send time: a rotation applies to retries too
-      const secret = this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
-      attempt = await this.post(subscription.url, row, secret);
+      // read at send time: a rotation applies to retries too; while its window lasts the replaced
+      // secret signs as well (webhook-signature) and alone signs the single-valued spec header
+      const current = this.secrets.fromStored(subscription.secret, subscription.subscriptionId);
+      const previous = previousSecretValid(subscription)
+        ? this.secrets.fromStored(subscription.previousSecret!, subscription.subscriptionId)
+        : undefined;
+      const secrets = previous === undefined ? [current] : [current, previous];
+      attempt = await this.post(subscription.url, row, secrets, previous ?? current);
     }
     const now = Date.now();
     const status = attempt.ok ? "delivered" : now >= row.giveUpAt ? "failed" : "pending";
@@ -181,11 +187,11 @@ export class DeliveryWorkers {
   }
 
   /**
-   * POSTs the stored body with its signature. The receiver's name is resolved and checked at
+   * POSTs the stored body with its signatures (X-SERVICE-Signature and the Standard Webhooks headers). The receiver's name is resolved and checked at
    * connection time (guardedLookup): DNS rebinding after the subscription cannot reach inside.
    * Redirects are not followed (a 3xx is a failure).
    */
-  private post(target: string, row: DeliveryRow, secret: string): Promise<Attempt> {
+  private post(target: string, row: DeliveryRow, secrets: string[], specSecret: string): Promise<Attempt> {
     const policy = { allowLoopback: this.settings.allowLoopback, requireHttps: this.settings.requireHttps };
     let url: URL;
     try {
@@ -215,7 +221,14 @@ export class DeliveryWorkers {
           "content-type": "application/json",
           "content-length": body.length,
           "user-agent": "compute-gateway-webhooks/1",
-          [SIGNATURE_HEADER]: signBody(body, secret),
+          // the send time of this attempt: a receiver refuses a delivery older than its tolerance
+          ...signatureHeaders({
+            id: row.deliveryId,
+            timestamp: Math.floor(Date.now() / 1000),
+            body: row.body,
+            secrets,
+            specSecret,
+          }),
           [DELIVERY_HEADER]: row.deliveryId,
           [EVENT_HEADER]: row.event,
         },

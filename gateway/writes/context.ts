@@ -1,7 +1,7 @@
 import { JsonRpcProvider, ZeroAddress } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import type { DeployedChain, ProtocolClient } from "#sdk";
+import type { DeployedChain, ProtocolClient } from "@compute-capacity/sdk";
 import { RedemptionManager__factory, RedemptionViews__factory, SSTB__factory } from "../../typechain-types/index.js";
 import type { RedemptionManager, RedemptionViews, SSTB } from "../../typechain-types/index.js";
 import { AccountQueue } from "../accounts/signer.js";

@@ -1,7 +1,7 @@
 import { keccak256, toUtf8Bytes } from "ethers";
 import { and, eq, sql } from "drizzle-orm";
 
-import { prepareOpenDispute } from "#sdk";
+import { prepareOpenDispute } from "@compute-capacity/sdk";
 
 import { invalidParameter, notFound } from "../http/errors.js";
 import { ISSUE_TYPES } from "../indexer/modules/redemption-manager.js";

@@ -47,7 +47,7 @@ export class WriteService {
     return redemptionRequestOf(this.ctx, account, redemptionId);
   }
 
-  transfer(account: string, input: { to: string; sstb_amount: number }) {
+  transfer(account: string, input: { to: string; amount: bigint }) {
     return transfer(this.ctx, account, input);
   }
 }

@@ -1,12 +1,11 @@
 import type { TransactionReceipt } from "ethers";
 import { and, eq } from "drizzle-orm";
 
-import { prepareConfirmRedemption, prepareInitiateRedemption } from "#sdk";
+import { prepareConfirmRedemption, prepareInitiateRedemption } from "@compute-capacity/sdk";
 
 import { ApiError, invalidParameter, notFound } from "../http/errors.js";
-import { sstb as wholeSstb } from "../http/format.js";
+import { amount as amountOf, sstb as wholeSstb } from "../http/format.js";
 import { redemptionRequests } from "../store/schema.js";
-import { baseUnitsOf } from "../http/amounts.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
 
@@ -19,13 +18,14 @@ export interface Specifications {
 }
 
 export interface RedemptionInput {
-  sstb_amount: number;
+  /** sSTB to redeem, base units (read from either of the body's amount fields: http/amounts.ts `amountOf`). */
+  amount: bigint;
   provider_id: string;
   specifications?: Specifications;
 }
 
 /**
- * `initiateRedemption` of `sstb_amount` whole sSTB with the provider, approving amount plus fee
+ * `initiateRedemption` of `amount` base units of sSTB with the provider, approving amount plus fee
  * first when the allowance is short. Checked first: the amount's form, the provider (known,
  * active, with the capacity and the hardware asked for), the on-chain minimum, the balance.
  */
@@ -38,12 +38,13 @@ export async function redeem(
     redemption_id: string;
     status: "pending";
     sstb_amount: number;
+    sstb_amount_base_units: string;
     provider_id: string;
     initiated_at: number;
     estimated_fulfillment_time: number;
   }>
 > {
-  const amount = baseUnitsOf(input.sstb_amount);
+  const { amount } = input;
   const provider = await activeProvider(ctx, input.provider_id, amount, input.specifications);
   if (provider.toLowerCase() === account.toLowerCase()) {
     throw invalidParameter("provider_id", "is the key's own account: a provider cannot redeem with itself");
@@ -54,6 +55,7 @@ export async function redeem(
       parameter: "sstb_amount",
       reason: "below the minimum redemption amount",
       minimum: wholeSstb(minimum),
+      minimum_base_units: minimum.toString(),
     });
   }
   const [, total] = await ctx.views.quoteFee(amount); // the fee is taken on top of the amount
@@ -73,7 +75,7 @@ export async function redeem(
     return allowed ? [initiate] : [approve, initiate];
   };
   const first = await calls();
-  const shown = { sstb_amount: wholeSstb(amount), provider_id: provider };
+  const shown = { ...amountOf("sstb_amount", amount), provider_id: provider };
   const done = await ctx.perform(account, first, { recheck: calls, estimable: (i) => i === 0 });
   if (done.mode === "external") return { mode: "external", ...shown, transactions: done.transactions };
 

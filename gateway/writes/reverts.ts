@@ -1,4 +1,4 @@
-import { decodeRevertData, revertDataOf } from "#sdk";
+import { decodeRevertData, revertDataOf } from "@compute-capacity/sdk";
 import { ProviderRegistry__factory, RedemptionManager__factory, SSTB__factory } from "../../typechain-types/index.js";
 import { ApiError } from "../http/errors.js";
 

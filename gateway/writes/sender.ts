@@ -1,6 +1,6 @@
 import type { JsonRpcProvider, TransactionReceipt } from "ethers";
 
-import { revertDataOf } from "#sdk";
+import { revertDataOf } from "@compute-capacity/sdk";
 import type { AccountQueue, AccountSigners } from "../accounts/signer.js";
 import { ApiError } from "../http/errors.js";
 import { revertToApiError } from "./reverts.js";

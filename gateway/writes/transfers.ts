@@ -1,17 +1,16 @@
 import { ZeroAddress, getAddress } from "ethers";
 
 import { invalidParameter } from "../http/errors.js";
-import { sstb as wholeSstb } from "../http/format.js";
-import { baseUnitsOf } from "../http/amounts.js";
+import { amount as amountOf } from "../http/format.js";
 import type { Outcome, WriteContext } from "./context.js";
 import type { Call } from "./sender.js";
 
-/** sSTB `transfer` of `sstb_amount` whole sSTB to `to`, within the account's balance. */
+/** sSTB `transfer` of `amount` base units to `to`, within the account's balance. */
 export async function transfer(
   ctx: WriteContext,
   account: string,
-  input: { to: string; sstb_amount: number },
-): Promise<Outcome<{ from: string; to: string; sstb_amount: number }>> {
+  input: { to: string; amount: bigint },
+): Promise<Outcome<{ from: string; to: string; sstb_amount: number; sstb_amount_base_units: string }>> {
   let to: string;
   try {
     to = getAddress(input.to);
@@ -19,7 +18,7 @@ export async function transfer(
     throw invalidParameter("to", "is not a valid address (a mixed-case address must carry its EIP-55 checksum)");
   }
   if (to === ZeroAddress) throw invalidParameter("to", "must not be the zero address");
-  const amount = baseUnitsOf(input.sstb_amount);
+  const { amount } = input;
   await ctx.requireBalance(account, amount, "sstb_amount", "amount");
   const call: Call = {
     description: "transfer",
@@ -27,7 +26,7 @@ export async function transfer(
     data: ctx.sstb.interface.encodeFunctionData("transfer", [to, amount]),
   };
   await ctx.sender.check(account, call);
-  const shown = { from: account, to, sstb_amount: wholeSstb(amount) };
+  const shown = { from: account, to, ...amountOf("sstb_amount", amount) };
   const done = await ctx.perform(account, [call], {
     // the account's earlier transfers in the queue may have spent the balance meanwhile
     recheck: () => ctx.requireBalance(account, amount, "sstb_amount", "amount"),

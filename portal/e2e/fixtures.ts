@@ -27,6 +27,7 @@ export const ACCOUNT = {
   keyless: 15,
   newProvider: 16,
   newHolder: 17,
+  optionBuyer: 18,
 } as const;
 
 /** A browser page signed into nothing yet, with the test wallet of one account injected. */

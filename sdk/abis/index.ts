@@ -8,6 +8,7 @@ export { bridgedGovernanceTokenAbi } from "./bridgedGovernanceToken.js";
 export { cuTokenAbi } from "./cuToken.js";
 export { erc20Abi } from "./erc20.js";
 export { futuresMarketAbi } from "./futuresMarket.js";
+export { governanceChannelAbi } from "./governanceChannel.js";
 export { governanceTokenAbi } from "./governanceToken.js";
 export { mintingAgentAbi } from "./mintingAgent.js";
 export { optionsMarketAbi } from "./optionsMarket.js";
@@ -16,6 +17,7 @@ export { protocolGovernorAbi } from "./protocolGovernor.js";
 export { protocolTimelockAbi } from "./protocolTimelock.js";
 export { providerRegistryAbi } from "./providerRegistry.js";
 export { redemptionManagerAbi } from "./redemptionManager.js";
+export { redemptionViewsAbi } from "./redemptionViews.js";
 export { satelliteExecutorAbi } from "./satelliteExecutor.js";
 export { spotMarketAbi } from "./spotMarket.js";
 export { sstbAbi } from "./sstb.js";
@@ -25,6 +27,7 @@ import { bridgeAbi } from "./bridge.js";
 import { bridgedGovernanceTokenAbi } from "./bridgedGovernanceToken.js";
 import { cuTokenAbi } from "./cuToken.js";
 import { futuresMarketAbi } from "./futuresMarket.js";
+import { governanceChannelAbi } from "./governanceChannel.js";
 import { governanceTokenAbi } from "./governanceToken.js";
 import { mintingAgentAbi } from "./mintingAgent.js";
 import { optionsMarketAbi } from "./optionsMarket.js";
@@ -32,17 +35,37 @@ import { protocolGovernorAbi } from "./protocolGovernor.js";
 import { protocolTimelockAbi } from "./protocolTimelock.js";
 import { providerRegistryAbi } from "./providerRegistry.js";
 import { redemptionManagerAbi } from "./redemptionManager.js";
+import { redemptionViewsAbi } from "./redemptionViews.js";
 import { sstbAbi } from "./sstb.js";
 import { satelliteExecutorAbi } from "./satelliteExecutor.js";
 import { spotMarketAbi } from "./spotMarket.js";
 
 /** Every contract's ABI by its contract name (a deployments file's name, but the satellites' `GovernanceToken`, which is `BridgedGovernanceToken`). */
-export const contractAbis = {
+export const contractAbis: {
+  AttestationVerifier: typeof attestationVerifierAbi;
+  Bridge: typeof bridgeAbi;
+  BridgedGovernanceToken: typeof bridgedGovernanceTokenAbi;
+  CUToken: typeof cuTokenAbi;
+  FuturesMarket: typeof futuresMarketAbi;
+  GovernanceChannel: typeof governanceChannelAbi;
+  GovernanceToken: typeof governanceTokenAbi;
+  MintingAgent: typeof mintingAgentAbi;
+  OptionsMarket: typeof optionsMarketAbi;
+  ProtocolGovernor: typeof protocolGovernorAbi;
+  ProtocolTimelock: typeof protocolTimelockAbi;
+  ProviderRegistry: typeof providerRegistryAbi;
+  RedemptionManager: typeof redemptionManagerAbi;
+  RedemptionViews: typeof redemptionViewsAbi;
+  SSTB: typeof sstbAbi;
+  SatelliteExecutor: typeof satelliteExecutorAbi;
+  SpotMarket: typeof spotMarketAbi;
+} = {
   AttestationVerifier: attestationVerifierAbi,
   Bridge: bridgeAbi,
   BridgedGovernanceToken: bridgedGovernanceTokenAbi,
   CUToken: cuTokenAbi,
   FuturesMarket: futuresMarketAbi,
+  GovernanceChannel: governanceChannelAbi,
   GovernanceToken: governanceTokenAbi,
   MintingAgent: mintingAgentAbi,
   OptionsMarket: optionsMarketAbi,
@@ -50,10 +73,11 @@ export const contractAbis = {
   ProtocolTimelock: protocolTimelockAbi,
   ProviderRegistry: providerRegistryAbi,
   RedemptionManager: redemptionManagerAbi,
+  RedemptionViews: redemptionViewsAbi,
   SSTB: sstbAbi,
   SatelliteExecutor: satelliteExecutorAbi,
   SpotMarket: spotMarketAbi,
-} as const;
+};
 
 /** A contract the SDK has the ABI of. */
 export type ContractName = keyof typeof contractAbis;

@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall, parseEventLogs } from "../contract-calls.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
 import type { ContractRevertedError } from "../errors.js";
 
@@ -45,11 +46,7 @@ export function prepareAcceptRenewal(
 ): PreparedTransaction {
   if (price <= 0n) throw new InvalidParameterError("price", "must be positive");
   if (extension <= 0n) throw new InvalidParameterError("extension", "must be positive");
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("acceptRenewal", [
-    leaseId,
-    price,
-    extension,
-  ]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "acceptRenewal", [leaseId, price, extension]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 
@@ -78,20 +75,11 @@ export async function acceptRenewalSync(
 ): Promise<AcceptRenewalReturnType> {
   const hash = await acceptRenewal(client, parameters);
   const receipt = await waitForReceipt(client, hash, "acceptRenewal");
-  const manager = addressOf(client, "RedemptionManager").toLowerCase();
-  const iface = RedemptionManager__factory.createInterface();
-  for (const log of receipt.logs) {
-    if (log.address.toLowerCase() !== manager) continue;
-    const parsed = iface.parseLog(log);
-    if (parsed?.name === "LeaseRenewed") {
-      return {
-        receipt,
-        renewalId: parsed.args.renewalId as bigint,
-        end: parsed.args.end as bigint,
-        fee: parsed.args.fee as bigint,
-        lock: parsed.args.lock as bigint,
-      };
-    }
+  const address = addressOf(client, "RedemptionManager");
+  const [renewed] = parseEventLogs(redemptionManagerAbi, receipt.logs, { address, eventName: "LeaseRenewed" });
+  if (renewed === undefined) {
+    throw new BaseError("acceptRenewal emitted no LeaseRenewed event", { details: `transaction ${hash}` });
   }
-  throw new BaseError("acceptRenewal emitted no LeaseRenewed event", { details: `transaction ${hash}` });
+  const { renewalId, end, fee, lock } = renewed.args;
+  return { receipt, renewalId, end, fee, lock };
 }

@@ -1,8 +1,9 @@
-import { Interface } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
+import { erc20Abi } from "../abis/erc20.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -18,8 +19,6 @@ export interface ApproveCollateralParameters {
 
 export type ApproveCollateralErrorType = ContractRevertedError | InvalidParameterError | BaseError;
 
-const ERC20 = new Interface(["function approve(address spender, uint256 amount) returns (bool)"]);
-
 /**
  * Builds the collateral stablecoin's `approve(spender, amount)` (the deployment's
  * `CollateralToken`), before a deposit or a mint that brings collateral.
@@ -32,7 +31,7 @@ export function prepareApproveCollateral(
   { amount, spender }: ApproveCollateralParameters,
 ): PreparedTransaction {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
-  const data = ERC20.encodeFunctionData("approve", [addressOf(client, spender), amount]);
+  const data = encodeFunctionCall(erc20Abi, "approve", [addressOf(client, spender), amount]);
   return { to: addressOf(client, "CollateralToken"), data, value: 0n };
 }
 

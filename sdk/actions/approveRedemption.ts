@@ -1,9 +1,10 @@
 import type { TransactionReceipt } from "ethers";
 
-import { SSTB__factory } from "../../typechain-types/index.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
+import { sstbAbi } from "../abis/sstb.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader, encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -35,8 +36,8 @@ export async function prepareApproveRedemption(
 ): Promise<ApproveRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   const manager = addressOf(client, "RedemptionManager");
-  const [, total] = await getContract(client, "RedemptionViews").quoteFee(amount);
-  const data = SSTB__factory.createInterface().encodeFunctionData("approve", [manager, total]);
+  const [, total] = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).quoteFee(amount);
+  const data = encodeFunctionCall(sstbAbi, "approve", [manager, total]);
   return { to: addressOf(client, "SSTB"), data, value: 0n, total };
 }
 

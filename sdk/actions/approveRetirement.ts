@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { SSTB__factory } from "../../typechain-types/index.js";
+import { sstbAbi } from "../abis/sstb.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -25,10 +26,7 @@ export function prepareApproveRetirement(
   { amount }: ApproveRetirementParameters,
 ): PreparedTransaction {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
-  const data = SSTB__factory.createInterface().encodeFunctionData("approve", [
-    addressOf(client, "MintingAgent"),
-    amount,
-  ]);
+  const data = encodeFunctionCall(sstbAbi, "approve", [addressOf(client, "MintingAgent"), amount]);
   return { to: addressOf(client, "SSTB"), data, value: 0n };
 }
 

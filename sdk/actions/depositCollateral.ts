@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { ProviderRegistry__factory } from "../../typechain-types/index.js";
+import { providerRegistryAbi } from "../abis/providerRegistry.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -26,7 +27,7 @@ export function prepareDepositCollateral(
   { amount }: DepositCollateralParameters,
 ): PreparedTransaction {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
-  const data = ProviderRegistry__factory.createInterface().encodeFunctionData("depositCollateral", [amount]);
+  const data = encodeFunctionCall(providerRegistryAbi, "depositCollateral", [amount]);
   return { to: addressOf(client, "ProviderRegistry"), data, value: 0n };
 }
 

@@ -1,10 +1,11 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { encryptAccessDetails } from "../access-details.js";
 import type { AccessDetails } from "../access-details.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import type { AccessDetailsError } from "../access-details.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 
@@ -36,10 +37,7 @@ export function prepareFulfilRedemption(
     redemptionManager: manager,
     redemptionId,
   });
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("fulfillRedemption", [
-    redemptionId,
-    envelope,
-  ]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "fulfillRedemption", [redemptionId, envelope]);
   return { to: manager, data, value: 0n, envelope };
 }
 

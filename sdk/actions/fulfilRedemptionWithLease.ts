@@ -1,11 +1,11 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { encryptAccessDetails } from "../access-details.js";
 import type { AccessDetails, AccessDetailsError } from "../access-details.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader, encodeFunctionCall } from "../contract-calls.js";
 import { AccessKeyNotRegisteredError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
@@ -58,7 +58,7 @@ export async function prepareFulfilRedemptionWithLease(
   const manager = addressOf(client, "RedemptionManager");
   let user: string;
   try {
-    user = (await getContract(client, "RedemptionManager").redemptions(redemptionId)).user;
+    user = (await deployedReader(client, "RedemptionManager", redemptionManagerAbi).redemptions(redemptionId)).user;
   } catch (error) {
     throw getContractError(error, { functionName: "redemptions" });
   }
@@ -71,7 +71,7 @@ export async function prepareFulfilRedemptionWithLease(
     redemptionManager: manager,
     redemptionId,
   });
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("fulfillRedemptionWithLease", [
+  const data = encodeFunctionCall(redemptionManagerAbi, "fulfillRedemptionWithLease", [
     redemptionId,
     envelope,
     leaseEnd,

@@ -1,10 +1,10 @@
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { decryptAccessDetails } from "../access-details.js";
 import type { AccessDetails, AccessDetailsError } from "../access-details.js";
 import { addressOf } from "../client.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
-import { BaseError } from "../errors.js";
-import type { InvalidParameterError } from "../errors.js";
+import { interfaceOf, parseEventLogs } from "../contract-calls.js";
+import { BaseError, InvalidParameterError } from "../errors.js";
 
 export interface GetAccessDetailsParameters {
   redemptionId: bigint;
@@ -25,12 +25,16 @@ export async function getAccessDetails(
   client: ProtocolClient,
   { redemptionId, privateKey }: GetAccessDetailsParameters,
 ): Promise<AccessDetails> {
-  const manager = getContract(client, "RedemptionManager");
-  const events = await manager.queryFilter(manager.filters.RedemptionFulfilled(redemptionId));
-  if (events.length === 0) throw new BaseError(`redemption ${redemptionId} has not been fulfilled`);
-  return decryptAccessDetails(events[0].args.accessDetails, privateKey, {
+  const provider = client.runner.provider;
+  if (provider === null) throw new InvalidParameterError("runner", "a runner with a provider is needed to read events");
+  const address = addressOf(client, "RedemptionManager");
+  const topics = interfaceOf(redemptionManagerAbi).encodeFilterTopics("RedemptionFulfilled", [redemptionId]);
+  const logs = await provider.getLogs({ address, topics, fromBlock: 0 });
+  const [fulfilled] = parseEventLogs(redemptionManagerAbi, logs, { address, eventName: "RedemptionFulfilled" });
+  if (fulfilled === undefined) throw new BaseError(`redemption ${redemptionId} has not been fulfilled`);
+  return decryptAccessDetails(fulfilled.args.accessDetails, privateKey, {
     chainId: client.chainId,
-    redemptionManager: addressOf(client, "RedemptionManager"),
+    redemptionManager: address,
     redemptionId,
   });
 }

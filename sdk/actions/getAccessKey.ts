@@ -1,7 +1,8 @@
 import { ZeroHash, isAddress } from "ethers";
 
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError } from "../errors.js";
@@ -24,7 +25,7 @@ export type GetAccessKeyErrorType = InvalidParameterError | BaseError;
 export async function getAccessKey(client: ProtocolClient, { user }: GetAccessKeyParameters): Promise<string | null> {
   if (!isAddress(user)) throw new InvalidParameterError("user", "must be an address");
   try {
-    const key = await getContract(client, "RedemptionViews").accessKeyOf(user);
+    const key = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).accessKeyOf(user);
     return key === ZeroHash ? null : key.toLowerCase();
   } catch (error) {
     throw getContractError(error, { functionName: "accessKeyOf" });

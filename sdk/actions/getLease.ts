@@ -1,5 +1,6 @@
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader } from "../contract-calls.js";
 import { ContractRevertedError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError, InvalidParameterError } from "../errors.js";
@@ -51,7 +52,7 @@ export async function getLease(
   { leaseId }: GetLeaseParameters,
 ): Promise<GetLeaseReturnType | null> {
   try {
-    const lease = await getContract(client, "RedemptionViews").leaseOf(leaseId);
+    const lease = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).leaseOf(leaseId);
     return {
       leaseId,
       status: leaseStatusName(lease.status) as GetLeaseReturnType["status"],

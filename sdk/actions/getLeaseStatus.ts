@@ -1,5 +1,6 @@
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader } from "../contract-calls.js";
 import { getContractError } from "../revert-decoding.js";
 import type { BaseError, InvalidParameterError } from "../errors.js";
 import { leaseStatusName } from "../lease.js";
@@ -23,7 +24,7 @@ export async function getLeaseStatus(
   { leaseId }: GetLeaseStatusParameters,
 ): Promise<LeaseStatusName> {
   try {
-    return leaseStatusName(await getContract(client, "RedemptionViews").leaseStatus(leaseId));
+    return leaseStatusName(await deployedReader(client, "RedemptionViews", redemptionViewsAbi).leaseStatus(leaseId));
   } catch (error) {
     throw getContractError(error, { functionName: "leaseStatus" });
   }

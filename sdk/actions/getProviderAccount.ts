@@ -1,10 +1,10 @@
-import { Interface } from "ethers";
-
+import { erc20Abi } from "../abis/erc20.js";
+import { providerRegistryAbi } from "../abis/providerRegistry.js";
 import { addressOf } from "../client.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
-import type { BaseError, ContractRevertedError } from "../errors.js";
-import { getContractError } from "../revert-decoding.js";
+import { contractReader, deployedReader } from "../contract-calls.js";
+import { BaseError } from "../errors.js";
+import type { ContractRevertedError } from "../errors.js";
 import { PROVIDER_STATUSES, PROVIDER_TIERS } from "./quoteRedemption.js";
 
 export interface GetProviderAccountParameters {
@@ -42,12 +42,6 @@ export interface GetProviderAccountReturnType {
 
 export type GetProviderAccountErrorType = ContractRevertedError | BaseError;
 
-const ERC20 = new Interface([
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-  "function balanceOf(address) view returns (uint256)",
-]);
-
 /**
  * Reads a provider's account on the registry (status, tier, capacity, collateral free, locked and
  * withdrawable, the staking period's end) with the terms that decide what a deposit allows (the
@@ -61,45 +55,39 @@ export async function getProviderAccount(
   client: ProtocolClient,
   { provider }: GetProviderAccountParameters,
 ): Promise<GetProviderAccountReturnType> {
-  const registry = getContract(client, "ProviderRegistry");
-  const token = addressOf(client, "CollateralToken");
-  const call = async (data: string) => {
-    const result = await client.runner.provider!.call({ to: token, data });
-    return result;
-  };
-  try {
-    const [account, excess, perSstb, bounds, reviewed, symbol, decimals, balance] = await Promise.all([
-      registry.accountOf(provider),
-      registry.excessCollateral(provider),
-      registry.requiredCollateral(10n ** 18n),
-      registry.stakingPeriodBounds(),
-      registry.reviewedProfileHash(provider),
-      call(ERC20.encodeFunctionData("symbol")),
-      call(ERC20.encodeFunctionData("decimals")),
-      call(ERC20.encodeFunctionData("balanceOf", [provider])),
-    ]);
-    return {
-      status: PROVIDER_STATUSES[Number(account.status)],
-      tier: PROVIDER_TIERS[Number(account.tier)],
-      reputation: Number(account.reputation),
-      registeredAt: account.registeredAt,
-      stakedUntil: account.stakedUntil,
-      availableCapacity: account.availableCU,
-      totalCapacity: account.totalCU,
-      freeCollateral: account.freeCollateral,
-      lockedCollateral: account.lockedCollateral,
-      excessCollateral: excess,
-      collateralPerSstb: perSstb,
-      stakingPeriod: { min: bounds[0], max: bounds[1] },
-      reviewedProfileHash: reviewed,
-      collateralToken: {
-        address: token,
-        symbol: ERC20.decodeFunctionResult("symbol", symbol)[0] as string,
-        decimals: Number(ERC20.decodeFunctionResult("decimals", decimals)[0]),
-      },
-      collateralBalance: ERC20.decodeFunctionResult("balanceOf", balance)[0] as bigint,
-    };
-  } catch (error) {
-    throw getContractError(error, { functionName: "accountOf" });
+  const registry = deployedReader(client, "ProviderRegistry", providerRegistryAbi);
+  const address = addressOf(client, "CollateralToken");
+  const token = contractReader(client, erc20Abi, address);
+  const [account, excess, perSstb, bounds, reviewed, symbol, decimals, balance] = await Promise.all([
+    registry.accountOf(provider),
+    registry.excessCollateral(provider),
+    registry.requiredCollateral(10n ** 18n),
+    registry.stakingPeriodBounds(),
+    registry.reviewedProfileHash(provider),
+    token.symbol(),
+    token.decimals(),
+    token.balanceOf(provider),
+  ]);
+  const status = PROVIDER_STATUSES[Number(account.status)];
+  const tier = PROVIDER_TIERS[Number(account.tier)];
+  if (status === undefined || tier === undefined) {
+    throw new BaseError(`the registry returned an unknown status (${account.status}) or tier (${account.tier})`);
   }
+  return {
+    status,
+    tier,
+    reputation: Number(account.reputation),
+    registeredAt: account.registeredAt,
+    stakedUntil: account.stakedUntil,
+    availableCapacity: account.availableCU,
+    totalCapacity: account.totalCU,
+    freeCollateral: account.freeCollateral,
+    lockedCollateral: account.lockedCollateral,
+    excessCollateral: excess,
+    collateralPerSstb: perSstb,
+    stakingPeriod: { min: bounds[0], max: bounds[1] },
+    reviewedProfileHash: reviewed,
+    collateralToken: { address, symbol, decimals: Number(decimals) },
+    collateralBalance: balance,
+  };
 }

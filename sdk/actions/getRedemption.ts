@@ -1,5 +1,7 @@
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import { statusName } from "../redemption.js";
@@ -33,8 +35,8 @@ export async function getRedemption(
   client: ProtocolClient,
   { redemptionId }: GetRedemptionParameters,
 ): Promise<GetRedemptionReturnType> {
-  const manager = getContract(client, "RedemptionManager");
-  const views = getContract(client, "RedemptionViews");
+  const manager = deployedReader(client, "RedemptionManager", redemptionManagerAbi);
+  const views = deployedReader(client, "RedemptionViews", redemptionViewsAbi);
   try {
     const [record, status] = await Promise.all([
       manager.redemptions(redemptionId),

@@ -1,9 +1,10 @@
 import { isAddress } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall, parseEventLogs } from "../contract-calls.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
 import type { ContractRevertedError } from "../errors.js";
 import { accessKeyBytes } from "../lease.js";
@@ -49,11 +50,10 @@ export function prepareInitiateRedemption(
 ): PreparedTransaction {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
-  const iface = RedemptionManager__factory.createInterface();
   const data =
     accessPublicKey === undefined
-      ? iface.encodeFunctionData("initiateRedemption", [amount, provider])
-      : iface.encodeFunctionData("initiateRedemptionWithAccessKey", [
+      ? encodeFunctionCall(redemptionManagerAbi, "initiateRedemption", [amount, provider])
+      : encodeFunctionCall(redemptionManagerAbi, "initiateRedemptionWithAccessKey", [
           amount,
           provider,
           accessKeyBytes(accessPublicKey, "accessPublicKey"),
@@ -88,26 +88,14 @@ export async function initiateRedemptionSync(
 ): Promise<InitiateRedemptionReturnType> {
   const hash = await initiateRedemption(client, parameters);
   const receipt = await waitForReceipt(client, hash, functionNameOf(parameters));
-  const manager = addressOf(client, "RedemptionManager").toLowerCase();
-  const iface = RedemptionManager__factory.createInterface();
-  let initiated: { redemptionId: bigint } | undefined;
-  let terms: { fee: bigint; lock: bigint; deadline: bigint } | undefined;
-  for (const log of receipt.logs) {
-    if (log.address.toLowerCase() !== manager) continue;
-    const parsed = iface.parseLog(log);
-    if (parsed?.name === "RedemptionInitiated") initiated = { redemptionId: parsed.args.redemptionId as bigint };
-    if (parsed?.name === "RedemptionTerms") {
-      terms = {
-        fee: parsed.args.fee as bigint,
-        lock: parsed.args.lock as bigint,
-        deadline: parsed.args.deadline as bigint,
-      };
-    }
-  }
+  const address = addressOf(client, "RedemptionManager");
+  const [initiated] = parseEventLogs(redemptionManagerAbi, receipt.logs, { address, eventName: "RedemptionInitiated" });
+  const [terms] = parseEventLogs(redemptionManagerAbi, receipt.logs, { address, eventName: "RedemptionTerms" });
   if (initiated === undefined || terms === undefined) {
     throw new BaseError("initiateRedemption emitted no RedemptionInitiated event", { details: `transaction ${hash}` });
   }
-  return { receipt, ...initiated, ...terms };
+  const { fee, lock, deadline } = terms.args;
+  return { receipt, redemptionId: initiated.args.redemptionId, fee, lock, deadline };
 }
 
 function functionNameOf(parameters: InitiateRedemptionParameters): string {

@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -34,12 +35,7 @@ export function prepareOfferRenewal(
   if (price <= 0n) throw new InvalidParameterError("price", "must be positive");
   if (extension <= 0n) throw new InvalidParameterError("extension", "must be positive");
   if (validUntil <= 0n) throw new InvalidParameterError("validUntil", "must be a positive Unix time");
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("offerRenewal", [
-    leaseId,
-    price,
-    extension,
-    validUntil,
-  ]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "offerRenewal", [leaseId, price, extension, validUntil]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 

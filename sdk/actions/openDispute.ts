@@ -1,9 +1,10 @@
 import { isHexString } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -29,11 +30,7 @@ export function prepareOpenDispute(
   { redemptionId, issueType, evidenceHash }: OpenDisputeParameters,
 ): PreparedTransaction {
   if (!isHexString(evidenceHash, 32)) throw new InvalidParameterError("evidenceHash", "must be 32 bytes of hex");
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("openDispute", [
-    redemptionId,
-    issueType,
-    evidenceHash,
-  ]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "openDispute", [redemptionId, issueType, evidenceHash]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 

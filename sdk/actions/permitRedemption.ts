@@ -1,10 +1,11 @@
 import { Signature } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import { SSTB__factory } from "../../typechain-types/index.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
+import { sstbAbi } from "../abis/sstb.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { deployedReader, encodeFunctionCall } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 import { getPermitTypedData } from "../permits.js";
 import type { PermitTypedData } from "../permits.js";
@@ -38,9 +39,9 @@ export async function getRedemptionPermit(
   client: ProtocolClient,
   { owner, amount, deadline }: RedemptionPermitParameters,
 ): Promise<PermitTypedData & { total: bigint }> {
-  const [, total] = await getContract(client, "RedemptionViews").quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).quoteFee(amount);
   const typed = await getPermitTypedData(
-    getContract(client, "SSTB"),
+    deployedReader(client, "SSTB", sstbAbi),
     owner,
     addressOf(client, "RedemptionManager"),
     total,
@@ -60,9 +61,9 @@ export async function preparePermitRedemption(
   client: ProtocolClient,
   { owner, amount, deadline, signature }: PermitRedemptionParameters,
 ): Promise<PreparedTransaction> {
-  const [, total] = await getContract(client, "RedemptionViews").quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).quoteFee(amount);
   const { v, r, s } = Signature.from(signature);
-  const data = SSTB__factory.createInterface().encodeFunctionData("permit", [
+  const data = encodeFunctionCall(sstbAbi, "permit", [
     owner,
     addressOf(client, "RedemptionManager"),
     total,

@@ -1,7 +1,10 @@
-import { Contract, isAddress } from "ethers";
+import { isAddress } from "ethers";
 
+import { erc20Abi } from "../abis/erc20.js";
+import { providerRegistryAbi } from "../abis/providerRegistry.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
-import { getContract } from "../contracts.js";
+import { contractReader, deployedReader } from "../contract-calls.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
 import { getContractError } from "../revert-decoding.js";
 import type { ContractRevertedError } from "../errors.js";
@@ -58,7 +61,6 @@ export interface QuoteRedemptionReturnType {
 export type QuoteRedemptionErrorType = ContractRevertedError | InvalidParameterError | BaseError;
 
 const BPS = 10_000n;
-const ERC20_METADATA = ["function decimals() view returns (uint8)", "function symbol() view returns (string)"];
 
 /**
  * Quotes a redemption before anything is signed: the fee, the deadline, the collateral the provider
@@ -76,8 +78,8 @@ export async function quoteRedemption(
 ): Promise<QuoteRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
-  const views = getContract(client, "RedemptionViews");
-  const registry = getContract(client, "ProviderRegistry");
+  const views = deployedReader(client, "RedemptionViews", redemptionViewsAbi);
+  const registry = deployedReader(client, "ProviderRegistry", providerRegistryAbi);
   try {
     const [[fee, total], minimum, account, ratioBps, token, now] = await Promise.all([
       views.quoteFee(amount),
@@ -87,15 +89,15 @@ export async function quoteRedemption(
       registry.collateralToken(),
       at === undefined ? latestTime(client) : Promise.resolve(at),
     ]);
-    const metadata = new Contract(token, ERC20_METADATA, client.runner);
+    const metadata = contractReader(client, erc20Abi, token);
     const available = account.availableCU;
     const covered = amount <= available;
     const [fulfilmentSeconds, requiredNow, requiredAfter, symbol, decimals] = await Promise.all([
       views.tierDeadline(account.tier),
       registry.requiredCollateral(available),
       covered ? registry.requiredCollateral(available - amount) : Promise.resolve(0n),
-      metadata.symbol() as Promise<string>,
-      metadata.decimals() as Promise<bigint>,
+      metadata.symbol(),
+      metadata.decimals(),
     ]);
     const lock = covered ? requiredNow - requiredAfter : 0n;
     const duringStake = ratioBps === 0n ? lock : (lock * BPS + ratioBps - 1n) / ratioBps;

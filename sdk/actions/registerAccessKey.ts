@@ -1,11 +1,12 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import type { AccessKeyPair } from "../access-details.js";
 import { deriveAccessKeyPair } from "../access-key.js";
 import type { AccessKeyDerivationError } from "../access-key.js";
 import { addressOf, sendPrepared, signerOf, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 import { accessKeyBytes } from "../lease.js";
 import { getAccessKey } from "./getAccessKey.js";
@@ -36,9 +37,7 @@ export function prepareRegisterAccessKey(
   client: ProtocolClient,
   { publicKey }: RegisterAccessKeyParameters,
 ): PreparedTransaction {
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("registerAccessKey", [
-    accessKeyBytes(publicKey),
-  ]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "registerAccessKey", [accessKeyBytes(publicKey)]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 

@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { ProviderRegistry__factory } from "../../typechain-types/index.js";
+import { providerRegistryAbi } from "../abis/providerRegistry.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 import { PROVIDER_TIERS } from "./quoteRedemption.js";
@@ -54,7 +55,7 @@ export function prepareRegisterProvider(
       throw new InvalidParameterError(`profile.${field}`, "must be a whole number from 1 to 4294967295");
     }
   }
-  const data = ProviderRegistry__factory.createInterface().encodeFunctionData("register", [profile, index]);
+  const data = encodeFunctionCall(providerRegistryAbi, "register", [profile, index]);
   return { to: addressOf(client, "ProviderRegistry"), data, value: 0n };
 }
 

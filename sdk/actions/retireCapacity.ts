@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { MintingAgent__factory } from "../../typechain-types/index.js";
+import { mintingAgentAbi } from "../abis/mintingAgent.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
 import type { BaseError, ContractRevertedError } from "../errors.js";
 
@@ -27,7 +28,7 @@ export function prepareRetireCapacity(
   { amount }: RetireCapacityParameters,
 ): PreparedTransaction {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
-  const data = MintingAgent__factory.createInterface().encodeFunctionData("retireCapacity", [amount]);
+  const data = encodeFunctionCall(mintingAgentAbi, "retireCapacity", [amount]);
   return { to: addressOf(client, "MintingAgent"), data, value: 0n };
 }
 

@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 
 export interface TerminateLeaseParameters {
@@ -23,7 +24,7 @@ export function prepareTerminateLease(
   client: ProtocolClient,
   { leaseId }: TerminateLeaseParameters,
 ): PreparedTransaction {
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("terminateLease", [leaseId]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "terminateLease", [leaseId]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 

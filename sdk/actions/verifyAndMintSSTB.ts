@@ -1,9 +1,10 @@
 import { isHexString } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import { MintingAgent__factory } from "../../typechain-types/index.js";
+import { mintingAgentAbi } from "../abis/mintingAgent.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall, parseEventLogs } from "../contract-calls.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
 import type { ContractRevertedError } from "../errors.js";
 
@@ -51,11 +52,7 @@ export function prepareVerifyAndMintSSTB(
     throw new InvalidParameterError("proof", "must be the verifier's proof (hex)");
   if (collateralAmount < 0n) throw new InvalidParameterError("collateralAmount", "must not be negative");
   if (stakingPeriod <= 0n) throw new InvalidParameterError("stakingPeriod", "must be positive");
-  const data = MintingAgent__factory.createInterface().encodeFunctionData("verifyAndMintSSTB", [
-    proof,
-    collateralAmount,
-    stakingPeriod,
-  ]);
+  const data = encodeFunctionCall(mintingAgentAbi, "verifyAndMintSSTB", [proof, collateralAmount, stakingPeriod]);
   return { to: addressOf(client, "MintingAgent"), data, value: 0n };
 }
 
@@ -86,20 +83,13 @@ export async function verifyAndMintSSTBSync(
 ): Promise<VerifyAndMintSSTBReturnType> {
   const hash = await verifyAndMintSSTB(client, parameters);
   const receipt = await waitForReceipt(client, hash, "verifyAndMintSSTB");
-  const agent = addressOf(client, "MintingAgent").toLowerCase();
-  const iface = MintingAgent__factory.createInterface();
-  for (const log of receipt.logs) {
-    if (log.address.toLowerCase() !== agent) continue;
-    const parsed = iface.parseLog(log);
-    if (parsed?.name === "SSTBMinted") {
-      return {
-        receipt,
-        cuId: parsed.args.cuId as bigint,
-        amount: parsed.args.amount as bigint,
-        collateralAmount: parsed.args.collateralAmount as bigint,
-        stakingPeriod: parsed.args.stakingPeriod as bigint,
-      };
-    }
+  const [minted] = parseEventLogs(mintingAgentAbi, receipt.logs, {
+    address: addressOf(client, "MintingAgent"),
+    eventName: "SSTBMinted",
+  });
+  if (minted === undefined) {
+    throw new BaseError("verifyAndMintSSTB emitted no SSTBMinted event", { details: `transaction ${hash}` });
   }
-  throw new BaseError("verifyAndMintSSTB emitted no SSTBMinted event", { details: `transaction ${hash}` });
+  const { cuId, amount, collateralAmount, stakingPeriod } = minted.args;
+  return { receipt, cuId, amount, collateralAmount, stakingPeriod };
 }

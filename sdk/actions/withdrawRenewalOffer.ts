@@ -1,8 +1,9 @@
 import type { TransactionReceipt } from "ethers";
 
-import { RedemptionManager__factory } from "../../typechain-types/index.js";
+import { redemptionManagerAbi } from "../abis/redemptionManager.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
+import { encodeFunctionCall } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
 
 export interface WithdrawRenewalOfferParameters {
@@ -22,7 +23,7 @@ export function prepareWithdrawRenewalOffer(
   client: ProtocolClient,
   { leaseId }: WithdrawRenewalOfferParameters,
 ): PreparedTransaction {
-  const data = RedemptionManager__factory.createInterface().encodeFunctionData("withdrawRenewalOffer", [leaseId]);
+  const data = encodeFunctionCall(redemptionManagerAbi, "withdrawRenewalOffer", [leaseId]);
   return { to: addressOf(client, "RedemptionManager"), data, value: 0n };
 }
 

@@ -10,7 +10,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Chains of the deployment and their bridge contracts */
+    /**
+     * Chains of the deployment and their bridge contracts
+     * @description Every chain the deployment spans, the primary first, with its bridge contract and status.
+     */
     get: operations["listBridgeChains"];
     put?: never;
     post?: never;
@@ -27,7 +30,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The fees of a transfer, every fee option (live from the source chain's bridge) */
+    /**
+     * The fees of a transfer, every fee option (live from the source chain's bridge)
+     * @description What sending `amount` tokens from one chain to another costs under each fee option (stablecoin, sSTB with a discount, STBGOV with a discount), plus CCIP's transport fee; read live, not indexed. Give the amount as `amount` (whole tokens) or exactly as `amount_base_units`.
+     */
     get: operations["quoteBridgeFees"];
     put?: never;
     post?: never;
@@ -44,7 +50,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal) */
+    /**
+     * A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)
+     * @description A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but waits, `completed` once delivered. Fields only the other side knows are null until it is indexed.
+     */
     get: operations["getBridgeTransfer"];
     put?: never;
     post?: never;
@@ -61,7 +70,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List compute resources (the short set's name for compute units) */
+    /**
+     * List compute resources (the short set's name for compute units)
+     * @description Verified compute units, oldest first, filtered by provider and value. Each unit's `cu_value` is the sSTB its verification minted. The short set's name for `/cu/list`; the array is `compute_resources`.
+     */
     get: operations["listComputeResources"];
     put?: never;
     post?: never;
@@ -78,7 +90,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A compute resource (the compute unit's detail form) */
+    /**
+     * A compute resource (the compute unit's detail form)
+     * @description The short set's name for `/cu/{cu_id}`: one verified compute unit, detail form.
+     */
     get: operations["getComputeResource"];
     put?: never;
     post?: never;
@@ -95,7 +110,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Compute resources of a provider */
+    /**
+     * Compute resources of a provider
+     * @description A provider's verified compute units, oldest first, filtered by value; 404 for an unknown provider.
+     */
     get: operations["listComputeResourcesByProvider"];
     put?: never;
     post?: never;
@@ -112,7 +130,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A compute unit (detail form) */
+    /**
+     * A compute unit (detail form)
+     * @description One verified compute unit with its owner, location and benchmark scores.
+     */
     get: operations["getComputeUnit"];
     put?: never;
     post?: never;
@@ -129,7 +150,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List verified compute units */
+    /**
+     * List verified compute units
+     * @description Verified compute units, oldest first, filtered by provider and value. Each unit's `cu_value` is the sSTB its verification minted.
+     */
     get: operations["listComputeUnits"];
     put?: never;
     post?: never;
@@ -146,8 +170,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The deployment the gateway serves: every chain and its contracts' addresses */
+    /**
+     * The deployment the gateway serves: every chain and its contracts' addresses
+     * @description The chains and contract addresses the gateway indexes and writes to, as in its deployment file, so a client can talk to the contracts directly (the SDK's deployments).
+     */
     get: operations["getDeployment"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/marketplace/claimable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An account's claimable balances in the markets (payments it could not receive), per token
+     * @description When a market's payment to an account is refused by the token (a blacklisted USDC account), the market keeps it as the account's claimable balance; the account withdraws it to any address with the market's withdrawClaimable(token, to). Lists them per market and token, the largest first: the key's account's by default, any account's with `account` (balances are public on-chain).
+     */
+    get: operations["listClaimableBalances"];
     put?: never;
     post?: never;
     delete?: never;
@@ -163,7 +210,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Open (active) listings of the spot, futures and options markets */
+    /**
+     * Open (active) listings of the spot, futures and options markets
+     * @description Positions that can be taken now, newest first, filtered by market, seller and price per token. Sell listings and buy orders both show (`/marketplace/listings/{listing_id}` shows any status).
+     */
     get: operations["listListings"];
     put?: never;
     post?: never;
@@ -180,7 +230,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A listing in any status (detail form) */
+    /**
+     * A listing in any status (detail form)
+     * @description One position of any market, in whatever status it now has.
+     */
     get: operations["getListing"];
     put?: never;
     post?: never;
@@ -197,7 +250,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget */
+    /**
+     * The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget
+     * @description Answers any valid key whatever its scopes, so an integrator can check a key and its remaining budget (`rate_limit` is what this answer's X-RateLimit-* headers say).
+     */
     get: operations["getMe"];
     put?: never;
     post?: never;
@@ -214,7 +270,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List providers */
+    /**
+     * List providers
+     * @description Registered providers, best reputation first, filtered by status, reputation and location. `/providers` is the short set's name of `/providers/list`.
+     */
     get: operations["getProviders"];
     put?: never;
     post?: never;
@@ -231,7 +290,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A provider (detail form) */
+    /**
+     * A provider (detail form)
+     * @description One provider with its registration, contact, declared hardware and statistics.
+     */
     get: operations["getProvider"];
     put?: never;
     post?: never;
@@ -248,7 +310,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A provider's collateral (free and locked) and capacity, live from the registry */
+    /**
+     * A provider's collateral (free and locked) and capacity, live from the registry
+     * @description Read live from the provider registry: free and locked collateral, what the available capacity requires, the capacity and the end of the stake.
+     */
     get: operations["getProviderCollateral"];
     put?: never;
     post?: never;
@@ -265,7 +330,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Compute resources of a provider */
+    /**
+     * Compute resources of a provider
+     * @description A provider's verified compute units, oldest first, filtered by value; 404 for an unknown provider.
+     */
     get: operations["listProviderComputeResources"];
     put?: never;
     post?: never;
@@ -282,7 +350,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List providers */
+    /**
+     * List providers
+     * @description Registered providers, best reputation first, filtered by status, reputation and location. `/providers` is the short set's name of `/providers/list`.
+     */
     get: operations["listProviders"];
     put?: never;
     post?: never;
@@ -299,10 +370,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The account's redemptions, as user (default) or as provider, newest first */
+    /**
+     * The account's redemptions, as user (default) or as provider, newest first
+     * @description Redemptions of the key's (or the portal session's) account, as the user who redeemed or as the provider asked, newest first, with their terms (fee, locked collateral) and dispute.
+     */
     get: operations["listAccountRedemptions"];
     put?: never;
-    /** Redeem sSTB with a provider (reference body with specifications, or the short body) */
+    /**
+     * Redeem sSTB with a provider (reference body with specifications, or the short body)
+     * @description Burns `sstb_amount` sSTB (plus the 0.1% fee) of the key's account for compute from the provider, approving the redemption manager first when the allowance is short. Checked before anything is sent: the amount, the provider (active, with the capacity and hardware asked for), the minimum, the balance. Give the amount as `sstb_amount` (a number, or exactly a decimal string) or as `sstb_amount_base_units`.
+     */
     post: operations["initiateRedemption"];
     delete?: never;
     options?: never;
@@ -317,7 +394,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A redemption, its status, its lease and the user's access key */
+    /**
+     * A redemption, its status, its lease and the user's access key
+     * @description One redemption as the indexer last saw it: its status, deadline, outcome times, the lease it belongs to and the access key the user registered. Readable by any key (redemptions are public on-chain).
+     */
     get: operations["getRedemption"];
     put?: never;
     post?: never;
@@ -334,7 +414,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The access-details envelope the provider published (encrypted to the user; for its user or provider) */
+    /**
+     * The access-details envelope the provider published (encrypted to the user; for its user or provider)
+     * @description The envelope of the fulfilment, for the redemption's user (who opens it with the access key) or its provider; any other account is refused with authorization_error.
+     */
     get: operations["getAccessDetails"];
     put?: never;
     post?: never;
@@ -353,7 +436,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Confirm a fulfilled redemption (no body fields) */
+    /**
+     * Confirm a fulfilled redemption (no body fields)
+     * @description The redemption's user confirms that the access works: the redemption completes and the provider's collateral for it is released. No body fields (an empty body or `{}`).
+     */
     post: operations["confirmRedemption"];
     delete?: never;
     options?: never;
@@ -368,10 +454,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The stored dispute evidence (for the redemption's user or provider) */
+    /**
+     * The stored dispute evidence (for the redemption's user or provider)
+     * @description The evidence as the user submitted it and the canonical document whose hash is on-chain.
+     */
     get: operations["getDispute"];
     put?: never;
-    /** Open a dispute; the evidence is stored by the gateway and its hash goes on-chain */
+    /**
+     * Open a dispute; the evidence is stored by the gateway and its hash goes on-chain
+     * @description The redemption's user disputes it (within 72 hours of the request or the access provision). The gateway stores the evidence as a canonical JSON document and sends its keccak256 on-chain.
+     */
     post: operations["openDispute"];
     delete?: never;
     options?: never;
@@ -386,7 +478,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What the user asked for with a redemption made through the gateway (for its user and provider) */
+    /**
+     * What the user asked for with a redemption made through the gateway (for its user and provider)
+     * @description The reference body's specifications of a redemption initiated through the gateway, for the provider to allocate what was asked (null for the short body).
+     */
     get: operations["getRedemptionSpecifications"];
     put?: never;
     post?: never;
@@ -403,7 +498,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What a redemption would cost, lock and pay back if the provider fails, before it is signed */
+    /**
+     * What a redemption would cost, lock and pay back if the provider fails, before it is signed
+     * @description Reads the redemption manager and the registry live: the fee, the total to approve, the deadline, the collateral it would lock, the compensation if the provider fails, and why it would be refused now. Give the amount as `sstb_amount` (whole sSTB) or exactly as `sstb_amount_base_units`.
+     */
     get: operations["quoteRedemption"];
     put?: never;
     post?: never;
@@ -420,12 +518,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in session */
+    /**
+     * The signed-in session
+     * @description The session the cookie names (an API key is refused: this route is the portal's).
+     */
     get: operations["getSession"];
     put?: never;
-    /** Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie) */
+    /**
+     * Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie)
+     * @description Checks the message (domain, URI, chain, nonce, times) and its signature, then sets the session cookie that authenticates the portal's requests.
+     */
     post: operations["signIn"];
-    /** Sign out: the session ends on every gateway instance */
+    /**
+     * Sign out: the session ends on every gateway instance
+     * @description Ends the session and clears its cookie.
+     */
     delete: operations["signOut"];
     options?: never;
     head?: never;
@@ -439,9 +546,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in address's access public key (what providers encrypt access details to) */
+    /**
+     * The signed-in address's access public key (what providers encrypt access details to)
+     * @description The X25519 public key registered in a portal session (the on-chain one is the redemption's).
+     */
     get: operations["getSessionAccessKey"];
-    /** Register (or replace) the signed-in address's access public key, derived in the browser */
+    /**
+     * Register (or replace) the signed-in address's access public key, derived in the browser
+     * @description Stores the key the browser derived from the holder's signature; providers encrypt access details to it.
+     */
     put: operations["setSessionAccessKey"];
     post?: never;
     delete?: never;
@@ -457,10 +570,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in address's API keys, newest first, with their use */
+    /**
+     * The signed-in address's API keys, newest first, with their use
+     * @description Every key of the address, revoked and expired ones included, with its last use and request count.
+     */
     get: operations["listSessionKeys"];
     put?: never;
-    /** Create an API key for the signed-in address (standard tier; the token is shown only now) */
+    /**
+     * Create an API key for the signed-in address (standard tier; the token is shown only now)
+     * @description At most 20 live keys per address. The token is the key: keep it secret.
+     */
     post: operations["createSessionKey"];
     delete?: never;
     options?: never;
@@ -478,7 +597,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke one of the signed-in address's API keys (refused at once on every instance) */
+    /**
+     * Revoke one of the signed-in address's API keys (refused at once on every instance)
+     * @description Revokes the key (another address's key is not found) and answers it as it now is.
+     */
     delete: operations["revokeSessionKey"];
     options?: never;
     head?: never;
@@ -494,7 +616,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A single-use nonce for a Sign-In with Ethereum message, and what the message must name */
+    /**
+     * A single-use nonce for a Sign-In with Ethereum message, and what the message must name
+     * @description The first step of signing in: the nonce, domain, URI and chain id the EIP-4361 message must name.
+     */
     post: operations["createSignInNonce"];
     delete?: never;
     options?: never;
@@ -509,7 +634,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** sSTB balance of the API key's account, per chain and in total */
+    /**
+     * sSTB balance of the API key's account, per chain and in total
+     * @description The indexed sSTB balance of the key's account on every chain of the deployment, and their sum.
+     */
     get: operations["getSstbBalance"];
     put?: never;
     post?: never;
@@ -528,7 +656,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Transfer sSTB from the key's account */
+    /**
+     * Transfer sSTB from the key's account
+     * @description Sends sSTB of the key's account to `to`, within its balance. Give the amount as `sstb_amount` (a number, or exactly a decimal string) or as `sstb_amount_base_units`.
+     */
     post: operations["transferSstb"];
     delete?: never;
     options?: never;
@@ -543,7 +674,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted */
+    /**
+     * A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted
+     * @description A verification submitted to this gateway, minted on-chain, or both: its status, attestation, signatures and, once minted, the compute unit.
+     */
     get: operations["getVerification"];
     put?: never;
     post?: never;
@@ -562,7 +696,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add this verifier's signature to another operator's attestation of a report */
+    /**
+     * Add this verifier's signature to another operator's attestation of a report
+     * @description For k-of-n attestation across operators: the gateway checks the report and the attestation like its own and adds its verifier's signature.
+     */
     post: operations["cosignVerification"];
     delete?: never;
     options?: never;
@@ -579,7 +716,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Submit a signed benchmark report; the gateway's verifier attests it (or rejects it) */
+    /**
+     * Submit a signed benchmark report; the gateway's verifier attests it (or rejects it)
+     * @description The gateway checks the report (signature, plausibility against the provider's declared hardware) and attests it with its verifier key, or rejects it with the reason. The answer is the verification; once enough verifiers signed, its `proof` mints with verifyAndMintSSTB (`mint` says how).
+     */
     post: operations["submitVerification"];
     delete?: never;
     options?: never;
@@ -594,10 +734,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The key's account's subscriptions */
+    /**
+     * The key's account's subscriptions
+     * @description The account's subscriptions, oldest first (without their secrets).
+     */
     get: operations["listWebhooks"];
     put?: never;
-    /** Subscribe a URL to events (the secret is returned only now) */
+    /**
+     * Subscribe a URL to events (the secret is returned only now)
+     * @description Every event of the catalogue (the document's `webhooks` section) the subscription names is POSTed to the URL, signed with the secret returned here (X-SERVICE-Signature and the Standard Webhooks headers). A subscription to two events that announce one fact gets a `twin_events` warning.
+     */
     post: operations["createWebhook"];
     delete?: never;
     options?: never;
@@ -612,11 +758,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A subscription */
+    /**
+     * A subscription
+     * @description One of the account's subscriptions (another account's is not found).
+     */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
-    /** Delete a subscription (its pending deliveries are dropped) */
+    /**
+     * Delete a subscription (its pending deliveries are dropped)
+     * @description Nothing more is sent to it; its deliveries and their log are deleted.
+     */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
@@ -630,7 +782,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The subscription's delivery log, newest first, with every attempt */
+    /**
+     * The subscription's delivery log, newest first, with every attempt
+     * @description Every delivery to the subscription with its body and attempts, filtered by status.
+     */
     get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
@@ -649,7 +804,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a delivery again now (same delivery id and body) */
+    /**
+     * Send a delivery again now (same delivery id and body)
+     * @description Makes a delivery due now with a new retry window: the same delivery id and body (fresh signatures and `webhook-timestamp`). Not a cancelled one (its event was reorged out), nor one being sent right now.
+     */
     post: operations["redeliverWebhookDelivery"];
     delete?: never;
     options?: never;
@@ -666,7 +824,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Replace the signing secret (returned only now); later attempts use the new one */
+    /**
+     * Replace the signing secret (returned only now); later attempts use the new one
+     * @description A new secret signs every attempt from now on (retries included). With `previous_secret_valid_for` (seconds, up to 86400), the replaced secret stays valid that long: `webhook-signature` carries a signature under each, and the single-valued `X-SERVICE-Signature` is made with the replaced one until the window ends, so a receiver not yet updated keeps verifying. Without it the replaced secret stops at once (what a leaked secret needs). Hold both secrets while the window lasts.
+     */
     post: operations["rotateWebhookSecret"];
     delete?: never;
     options?: never;
@@ -701,10 +862,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** GraphQL: provider(id) and marketplaceActivity(limit) */
+    /**
+     * GraphQL: provider(id), marketplaceActivity(limit) and claimableBalances(account)
+     * @description The spec's GraphQL endpoint with the same credentials as the HTTP API: `{query, variables}` as a JSON body (POST) or in the query string (GET). Queries only. Amounts are Float whole tokens and, exactly, String base units (`…BaseUnits`).
+     */
     get: operations["queryGraphqlWithGet"];
     put?: never;
-    /** GraphQL: provider(id) and marketplaceActivity(limit) */
+    /**
+     * GraphQL: provider(id), marketplaceActivity(limit) and claimableBalances(account)
+     * @description The spec's GraphQL endpoint with the same credentials as the HTTP API: `{query, variables}` as a JSON body (POST) or in the query string (GET). Queries only. Amounts are Float whole tokens and, exactly, String base units (`…BaseUnits`).
+     */
     post: operations["queryGraphql"];
     delete?: never;
     options?: never;
@@ -719,7 +886,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Chains of the deployment and their bridge contracts */
+    /**
+     * Chains of the deployment and their bridge contracts
+     * @description Every chain the deployment spans, the primary first, with its bridge contract and status.
+     */
     get: operations["listBridgeChainsShort"];
     put?: never;
     post?: never;
@@ -736,7 +906,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The fees of a transfer, every fee option (live from the source chain's bridge) */
+    /**
+     * The fees of a transfer, every fee option (live from the source chain's bridge)
+     * @description What sending `amount` tokens from one chain to another costs under each fee option (stablecoin, sSTB with a discount, STBGOV with a discount), plus CCIP's transport fee; read live, not indexed. Give the amount as `amount` (whole tokens) or exactly as `amount_base_units`.
+     */
     get: operations["quoteBridgeFeesShort"];
     put?: never;
     post?: never;
@@ -753,7 +926,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal) */
+    /**
+     * A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)
+     * @description A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but waits, `completed` once delivered. Fields only the other side knows are null until it is indexed.
+     */
     get: operations["getBridgeTransferShort"];
     put?: never;
     post?: never;
@@ -770,7 +946,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List compute resources (the short set's name for compute units) */
+    /**
+     * List compute resources (the short set's name for compute units)
+     * @description Verified compute units, oldest first, filtered by provider and value. Each unit's `cu_value` is the sSTB its verification minted. The short set's name for `/cu/list`; the array is `compute_resources`.
+     */
     get: operations["listComputeResourcesShort"];
     put?: never;
     post?: never;
@@ -787,7 +966,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A compute resource (the compute unit's detail form) */
+    /**
+     * A compute resource (the compute unit's detail form)
+     * @description The short set's name for `/cu/{cu_id}`: one verified compute unit, detail form.
+     */
     get: operations["getComputeResourceShort"];
     put?: never;
     post?: never;
@@ -804,7 +986,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Compute resources of a provider */
+    /**
+     * Compute resources of a provider
+     * @description A provider's verified compute units, oldest first, filtered by value; 404 for an unknown provider.
+     */
     get: operations["listComputeResourcesByProviderShort"];
     put?: never;
     post?: never;
@@ -821,7 +1006,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A compute unit (detail form) */
+    /**
+     * A compute unit (detail form)
+     * @description One verified compute unit with its owner, location and benchmark scores.
+     */
     get: operations["getComputeUnitShort"];
     put?: never;
     post?: never;
@@ -838,7 +1026,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List verified compute units */
+    /**
+     * List verified compute units
+     * @description Verified compute units, oldest first, filtered by provider and value. Each unit's `cu_value` is the sSTB its verification minted.
+     */
     get: operations["listComputeUnitsShort"];
     put?: never;
     post?: never;
@@ -855,8 +1046,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The deployment the gateway serves: every chain and its contracts' addresses */
+    /**
+     * The deployment the gateway serves: every chain and its contracts' addresses
+     * @description The chains and contract addresses the gateway indexes and writes to, as in its deployment file, so a client can talk to the contracts directly (the SDK's deployments).
+     */
     get: operations["getDeploymentShort"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/marketplace/claimable": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An account's claimable balances in the markets (payments it could not receive), per token
+     * @description When a market's payment to an account is refused by the token (a blacklisted USDC account), the market keeps it as the account's claimable balance; the account withdraws it to any address with the market's withdrawClaimable(token, to). Lists them per market and token, the largest first: the key's account's by default, any account's with `account` (balances are public on-chain).
+     */
+    get: operations["listClaimableBalancesShort"];
     put?: never;
     post?: never;
     delete?: never;
@@ -872,7 +1086,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Open (active) listings of the spot, futures and options markets */
+    /**
+     * Open (active) listings of the spot, futures and options markets
+     * @description Positions that can be taken now, newest first, filtered by market, seller and price per token. Sell listings and buy orders both show (`/marketplace/listings/{listing_id}` shows any status).
+     */
     get: operations["listListingsShort"];
     put?: never;
     post?: never;
@@ -889,7 +1106,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A listing in any status (detail form) */
+    /**
+     * A listing in any status (detail form)
+     * @description One position of any market, in whatever status it now has.
+     */
     get: operations["getListingShort"];
     put?: never;
     post?: never;
@@ -906,7 +1126,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget */
+    /**
+     * The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget
+     * @description Answers any valid key whatever its scopes, so an integrator can check a key and its remaining budget (`rate_limit` is what this answer's X-RateLimit-* headers say).
+     */
     get: operations["getMeShort"];
     put?: never;
     post?: never;
@@ -923,7 +1146,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List providers */
+    /**
+     * List providers
+     * @description Registered providers, best reputation first, filtered by status, reputation and location. `/providers` is the short set's name of `/providers/list`.
+     */
     get: operations["getProvidersShort"];
     put?: never;
     post?: never;
@@ -940,7 +1166,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A provider (detail form) */
+    /**
+     * A provider (detail form)
+     * @description One provider with its registration, contact, declared hardware and statistics.
+     */
     get: operations["getProviderShort"];
     put?: never;
     post?: never;
@@ -957,7 +1186,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A provider's collateral (free and locked) and capacity, live from the registry */
+    /**
+     * A provider's collateral (free and locked) and capacity, live from the registry
+     * @description Read live from the provider registry: free and locked collateral, what the available capacity requires, the capacity and the end of the stake.
+     */
     get: operations["getProviderCollateralShort"];
     put?: never;
     post?: never;
@@ -974,7 +1206,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Compute resources of a provider */
+    /**
+     * Compute resources of a provider
+     * @description A provider's verified compute units, oldest first, filtered by value; 404 for an unknown provider.
+     */
     get: operations["listProviderComputeResourcesShort"];
     put?: never;
     post?: never;
@@ -991,7 +1226,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List providers */
+    /**
+     * List providers
+     * @description Registered providers, best reputation first, filtered by status, reputation and location. `/providers` is the short set's name of `/providers/list`.
+     */
     get: operations["listProvidersShort"];
     put?: never;
     post?: never;
@@ -1008,10 +1246,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The account's redemptions, as user (default) or as provider, newest first */
+    /**
+     * The account's redemptions, as user (default) or as provider, newest first
+     * @description Redemptions of the key's (or the portal session's) account, as the user who redeemed or as the provider asked, newest first, with their terms (fee, locked collateral) and dispute.
+     */
     get: operations["listAccountRedemptionsShort"];
     put?: never;
-    /** Redeem sSTB with a provider (reference body with specifications, or the short body) */
+    /**
+     * Redeem sSTB with a provider (reference body with specifications, or the short body)
+     * @description Burns `sstb_amount` sSTB (plus the 0.1% fee) of the key's account for compute from the provider, approving the redemption manager first when the allowance is short. Checked before anything is sent: the amount, the provider (active, with the capacity and hardware asked for), the minimum, the balance. Give the amount as `sstb_amount` (a number, or exactly a decimal string) or as `sstb_amount_base_units`.
+     */
     post: operations["initiateRedemptionShort"];
     delete?: never;
     options?: never;
@@ -1026,7 +1270,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A redemption, its status, its lease and the user's access key */
+    /**
+     * A redemption, its status, its lease and the user's access key
+     * @description One redemption as the indexer last saw it: its status, deadline, outcome times, the lease it belongs to and the access key the user registered. Readable by any key (redemptions are public on-chain).
+     */
     get: operations["getRedemptionShort"];
     put?: never;
     post?: never;
@@ -1043,7 +1290,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The access-details envelope the provider published (encrypted to the user; for its user or provider) */
+    /**
+     * The access-details envelope the provider published (encrypted to the user; for its user or provider)
+     * @description The envelope of the fulfilment, for the redemption's user (who opens it with the access key) or its provider; any other account is refused with authorization_error.
+     */
     get: operations["getAccessDetailsShort"];
     put?: never;
     post?: never;
@@ -1062,7 +1312,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Confirm a fulfilled redemption (no body fields) */
+    /**
+     * Confirm a fulfilled redemption (no body fields)
+     * @description The redemption's user confirms that the access works: the redemption completes and the provider's collateral for it is released. No body fields (an empty body or `{}`).
+     */
     post: operations["confirmRedemptionShort"];
     delete?: never;
     options?: never;
@@ -1077,10 +1330,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The stored dispute evidence (for the redemption's user or provider) */
+    /**
+     * The stored dispute evidence (for the redemption's user or provider)
+     * @description The evidence as the user submitted it and the canonical document whose hash is on-chain.
+     */
     get: operations["getDisputeShort"];
     put?: never;
-    /** Open a dispute; the evidence is stored by the gateway and its hash goes on-chain */
+    /**
+     * Open a dispute; the evidence is stored by the gateway and its hash goes on-chain
+     * @description The redemption's user disputes it (within 72 hours of the request or the access provision). The gateway stores the evidence as a canonical JSON document and sends its keccak256 on-chain.
+     */
     post: operations["openDisputeShort"];
     delete?: never;
     options?: never;
@@ -1095,7 +1354,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What the user asked for with a redemption made through the gateway (for its user and provider) */
+    /**
+     * What the user asked for with a redemption made through the gateway (for its user and provider)
+     * @description The reference body's specifications of a redemption initiated through the gateway, for the provider to allocate what was asked (null for the short body).
+     */
     get: operations["getRedemptionSpecificationsShort"];
     put?: never;
     post?: never;
@@ -1112,7 +1374,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What a redemption would cost, lock and pay back if the provider fails, before it is signed */
+    /**
+     * What a redemption would cost, lock and pay back if the provider fails, before it is signed
+     * @description Reads the redemption manager and the registry live: the fee, the total to approve, the deadline, the collateral it would lock, the compensation if the provider fails, and why it would be refused now. Give the amount as `sstb_amount` (whole sSTB) or exactly as `sstb_amount_base_units`.
+     */
     get: operations["quoteRedemptionShort"];
     put?: never;
     post?: never;
@@ -1129,12 +1394,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in session */
+    /**
+     * The signed-in session
+     * @description The session the cookie names (an API key is refused: this route is the portal's).
+     */
     get: operations["getSessionShort"];
     put?: never;
-    /** Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie) */
+    /**
+     * Sign in: a signed EIP-4361 message opens a session (httpOnly, SameSite=Strict cookie)
+     * @description Checks the message (domain, URI, chain, nonce, times) and its signature, then sets the session cookie that authenticates the portal's requests.
+     */
     post: operations["signInShort"];
-    /** Sign out: the session ends on every gateway instance */
+    /**
+     * Sign out: the session ends on every gateway instance
+     * @description Ends the session and clears its cookie.
+     */
     delete: operations["signOutShort"];
     options?: never;
     head?: never;
@@ -1148,9 +1422,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in address's access public key (what providers encrypt access details to) */
+    /**
+     * The signed-in address's access public key (what providers encrypt access details to)
+     * @description The X25519 public key registered in a portal session (the on-chain one is the redemption's).
+     */
     get: operations["getSessionAccessKeyShort"];
-    /** Register (or replace) the signed-in address's access public key, derived in the browser */
+    /**
+     * Register (or replace) the signed-in address's access public key, derived in the browser
+     * @description Stores the key the browser derived from the holder's signature; providers encrypt access details to it.
+     */
     put: operations["setSessionAccessKeyShort"];
     post?: never;
     delete?: never;
@@ -1166,10 +1446,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in address's API keys, newest first, with their use */
+    /**
+     * The signed-in address's API keys, newest first, with their use
+     * @description Every key of the address, revoked and expired ones included, with its last use and request count.
+     */
     get: operations["listSessionKeysShort"];
     put?: never;
-    /** Create an API key for the signed-in address (standard tier; the token is shown only now) */
+    /**
+     * Create an API key for the signed-in address (standard tier; the token is shown only now)
+     * @description At most 20 live keys per address. The token is the key: keep it secret.
+     */
     post: operations["createSessionKeyShort"];
     delete?: never;
     options?: never;
@@ -1187,7 +1473,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke one of the signed-in address's API keys (refused at once on every instance) */
+    /**
+     * Revoke one of the signed-in address's API keys (refused at once on every instance)
+     * @description Revokes the key (another address's key is not found) and answers it as it now is.
+     */
     delete: operations["revokeSessionKeyShort"];
     options?: never;
     head?: never;
@@ -1203,7 +1492,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A single-use nonce for a Sign-In with Ethereum message, and what the message must name */
+    /**
+     * A single-use nonce for a Sign-In with Ethereum message, and what the message must name
+     * @description The first step of signing in: the nonce, domain, URI and chain id the EIP-4361 message must name.
+     */
     post: operations["createSignInNonceShort"];
     delete?: never;
     options?: never;
@@ -1218,7 +1510,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** sSTB balance of the API key's account, per chain and in total */
+    /**
+     * sSTB balance of the API key's account, per chain and in total
+     * @description The indexed sSTB balance of the key's account on every chain of the deployment, and their sum.
+     */
     get: operations["getSstbBalanceShort"];
     put?: never;
     post?: never;
@@ -1237,7 +1532,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Transfer sSTB from the key's account */
+    /**
+     * Transfer sSTB from the key's account
+     * @description Sends sSTB of the key's account to `to`, within its balance. Give the amount as `sstb_amount` (a number, or exactly a decimal string) or as `sstb_amount_base_units`.
+     */
     post: operations["transferSstbShort"];
     delete?: never;
     options?: never;
@@ -1252,7 +1550,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted */
+    /**
+     * A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted
+     * @description A verification submitted to this gateway, minted on-chain, or both: its status, attestation, signatures and, once minted, the compute unit.
+     */
     get: operations["getVerificationShort"];
     put?: never;
     post?: never;
@@ -1271,7 +1572,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add this verifier's signature to another operator's attestation of a report */
+    /**
+     * Add this verifier's signature to another operator's attestation of a report
+     * @description For k-of-n attestation across operators: the gateway checks the report and the attestation like its own and adds its verifier's signature.
+     */
     post: operations["cosignVerificationShort"];
     delete?: never;
     options?: never;
@@ -1288,7 +1592,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Submit a signed benchmark report; the gateway's verifier attests it (or rejects it) */
+    /**
+     * Submit a signed benchmark report; the gateway's verifier attests it (or rejects it)
+     * @description The gateway checks the report (signature, plausibility against the provider's declared hardware) and attests it with its verifier key, or rejects it with the reason. The answer is the verification; once enough verifiers signed, its `proof` mints with verifyAndMintSSTB (`mint` says how).
+     */
     post: operations["submitVerificationShort"];
     delete?: never;
     options?: never;
@@ -1303,10 +1610,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The key's account's subscriptions */
+    /**
+     * The key's account's subscriptions
+     * @description The account's subscriptions, oldest first (without their secrets).
+     */
     get: operations["listWebhooksShort"];
     put?: never;
-    /** Subscribe a URL to events (the secret is returned only now) */
+    /**
+     * Subscribe a URL to events (the secret is returned only now)
+     * @description Every event of the catalogue (the document's `webhooks` section) the subscription names is POSTed to the URL, signed with the secret returned here (X-SERVICE-Signature and the Standard Webhooks headers). A subscription to two events that announce one fact gets a `twin_events` warning.
+     */
     post: operations["createWebhookShort"];
     delete?: never;
     options?: never;
@@ -1321,11 +1634,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A subscription */
+    /**
+     * A subscription
+     * @description One of the account's subscriptions (another account's is not found).
+     */
     get: operations["getWebhookShort"];
     put?: never;
     post?: never;
-    /** Delete a subscription (its pending deliveries are dropped) */
+    /**
+     * Delete a subscription (its pending deliveries are dropped)
+     * @description Nothing more is sent to it; its deliveries and their log are deleted.
+     */
     delete: operations["deleteWebhookShort"];
     options?: never;
     head?: never;
@@ -1339,7 +1658,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The subscription's delivery log, newest first, with every attempt */
+    /**
+     * The subscription's delivery log, newest first, with every attempt
+     * @description Every delivery to the subscription with its body and attempts, filtered by status.
+     */
     get: operations["listWebhookDeliveriesShort"];
     put?: never;
     post?: never;
@@ -1358,7 +1680,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a delivery again now (same delivery id and body) */
+    /**
+     * Send a delivery again now (same delivery id and body)
+     * @description Makes a delivery due now with a new retry window: the same delivery id and body (fresh signatures and `webhook-timestamp`). Not a cancelled one (its event was reorged out), nor one being sent right now.
+     */
     post: operations["redeliverWebhookDeliveryShort"];
     delete?: never;
     options?: never;
@@ -1375,7 +1700,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Replace the signing secret (returned only now); later attempts use the new one */
+    /**
+     * Replace the signing secret (returned only now); later attempts use the new one
+     * @description A new secret signs every attempt from now on (retries included). With `previous_secret_valid_for` (seconds, up to 86400), the replaced secret stays valid that long: `webhook-signature` carries a signature under each, and the single-valued `X-SERVICE-Signature` is made with the replaced one until the window ends, so a receiver not yet updated keeps verifying. Without it the replaced secret stops at once (what a leaked secret needs). Hold both secrets while the window lasts.
+     */
     post: operations["rotateWebhookSecretShort"];
     delete?: never;
     options?: never;
@@ -1404,12 +1732,1962 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "bridge.message_received": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A bridge transfer arrived
+     * @description Sent to each subscription to `bridge.message_received` when Bridge `MessageReceived` on the destination chain is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onBridgeMessageReceivedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "bridge.message_sent": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A bridge transfer was sent
+     * @description Sent to each subscription to `bridge.message_sent` when Bridge `MessageSent` on the source chain is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onBridgeMessageSentEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "cu.verified": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A compute unit was verified
+     * @description Sent to each subscription to `cu.verified` when CUToken `ComputeUnitVerified` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onCuVerifiedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A marketplace listing was created (reference list; the same fact as marketplace.listing_created)
+     * @description Sent to each subscription to `listing.created` when SpotMarket, FuturesMarket or OptionsMarket `ListingCreated` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `marketplace.listing_created`: both carry the same `fact_id`.
+     */
+    post: operations["onListingCreatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "listing.purchased": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A listing was bought (spot and options: the same fact as marketplace.trade_executed)
+     * @description Sent to each subscription to `listing.purchased` when a market's `ListingPurchased` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `marketplace.trade_executed`: both carry the same `fact_id`.
+     */
+    post: operations["onListingPurchasedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "marketplace.claimable_credited": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payment the token refused to send (a blacklisted recipient) is held as a claimable balance
+     * @description Sent to each subscription to `marketplace.claimable_credited` when a market's `ClaimableCredited` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onMarketplaceClaimableCreditedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "marketplace.claimable_withdrawn": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A claimable balance was withdrawn
+     * @description Sent to each subscription to `marketplace.claimable_withdrawn` when a market's `ClaimableWithdrawn` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onMarketplaceClaimableWithdrawnEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "marketplace.listing_created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A listing was created (integration-guide list; the same fact as listing.created)
+     * @description Sent to each subscription to `marketplace.listing_created` when a market's `ListingCreated` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `listing.created`: both carry the same `fact_id`.
+     */
+    post: operations["onMarketplaceListingCreatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "marketplace.order_created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A buy order was created
+     * @description Sent to each subscription to `marketplace.order_created` when a market's `OrderCreated` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onMarketplaceOrderCreatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "marketplace.trade_executed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A trade was executed (a spot fill, an option premium or exercise, a future's settlement)
+     * @description Sent to each subscription to `marketplace.trade_executed` when a market's `TradeExecuted` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `listing.purchased`: both carry the same `fact_id`.
+     */
+    post: operations["onMarketplaceTradeExecutedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.confirmed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The user confirmed a redemption (or its dispute window passed in silence)
+     * @description Sent to each subscription to `redemption.confirmed` when RedemptionManager `RedemptionConfirmed` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionConfirmedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.disputed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The user disputed a redemption
+     * @description Sent to each subscription to `redemption.disputed` when RedemptionManager `DisputeOpened` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionDisputedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.expired": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A redemption passed its deadline unfulfilled; the user was compensated
+     * @description Sent to each subscription to `redemption.expired` when RedemptionManager `RedemptionExpired` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionExpiredEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.fulfilled": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The provider fulfilled a redemption (access details published, encrypted to the user)
+     * @description Sent to each subscription to `redemption.fulfilled` when RedemptionManager `RedemptionFulfilled` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionFulfilledEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.initiated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A redemption was initiated (the same fact as sstb.redeemed)
+     * @description Sent to each subscription to `redemption.initiated` when RedemptionManager `RedemptionTerms` (emitted with `RedemptionInitiated`) is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `sstb.redeemed`: both carry the same `fact_id`.
+     */
+    post: operations["onRedemptionInitiatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.lease_ended": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A lease reached its end (time-based notice, once per end)
+     * @description Sent to each subscription to `redemption.lease_ended` when the gateway's lease scheduler, at the lease's end (chain time) is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionLeaseEndedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.lease_expiring": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A lease ends soon (time-based notice, once per end)
+     * @description Sent to each subscription to `redemption.lease_expiring` when the gateway's lease scheduler, at the notice time before the lease's end (chain time) is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionLeaseExpiringEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.renewal_offered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The provider offered to renew a lease
+     * @description Sent to each subscription to `redemption.renewal_offered` when RedemptionManager `RenewalOffered` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionRenewalOfferedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.renewed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The user renewed a lease (a redemption of its own: the same fact as its sstb.redeemed)
+     * @description Sent to each subscription to `redemption.renewed` when RedemptionManager `LeaseRenewed` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `sstb.redeemed`: both carry the same `fact_id`.
+     */
+    post: operations["onRedemptionRenewedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.resolved": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A dispute was resolved (by the arbitrator, or lapsed with its default outcome)
+     * @description Sent to each subscription to `redemption.resolved` when RedemptionManager `DisputeResolved` or `DisputeLapsed` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionResolvedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "redemption.terminated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The user terminated a lease: the provider reclaims the resources
+     * @description Sent to each subscription to `redemption.terminated` when RedemptionManager `LeaseTerminated` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onRedemptionTerminatedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sstb.minted": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sSTB was minted for a verified unit
+     * @description Sent to each subscription to `sstb.minted` when MintingAgent `SSTBMinted` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onSstbMintedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sstb.redeemed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sSTB was redeemed (burned for compute; a renewal too)
+     * @description Sent to each subscription to `sstb.redeemed` when RedemptionManager `RedemptionInitiated` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`. The same fact is also announced as `redemption.initiated` and `redemption.renewed`: both carry the same `fact_id`.
+     */
+    post: operations["onSstbRedeemedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "sstb.transferred": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * sSTB was transferred (mints and burns are announced by their own events)
+     * @description Sent to each subscription to `sstb.transferred` when SSTB `Transfer` between two accounts is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onSstbTransferredEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "verification.completed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A submitted verification reached its verdict (off-chain; the provider's own subscriptions only)
+     * @description Sent to each subscription to `verification.completed` when the gateway's verifier: `POST /verification/submit` or `/cosign` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onVerificationCompletedEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "webhook.test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A test delivery, sent on request; it announces nothing
+     * @description Sent to each subscription to `webhook.test` (on request only) when `POST /webhooks/{subscription_id}/test` is indexed (final past the confirmation depth). At least once: deduplicate on `webhook-id`.
+     */
+    post: operations["onWebhookTestEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
+    /**
+     * @description The access details of a fulfilled redemption, encrypted to its user (DESIGN.md section 5).
+     * @example {
+     *       "redemption_id": "7",
+     *       "envelope": "stbad1.eyJ2IjoxLCJlcGsiOiIuLi4ifQ",
+     *       "fulfilled_at": 1795740000,
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    AccessDetailsEnvelope: {
+      /**
+       * @description the stbad1. envelope the provider published: open it with the user's access key
+       * @example stbad1.eyJ2IjoxLCJlcGsiOiIuLi4ifQ
+       */
+      envelope: string;
+      /**
+       * @description Unix seconds: fulfilment
+       * @example 1795740000
+       */
+      fulfilled_at: number;
+      /**
+       * @description the redemption
+       * @example 7
+       */
+      redemption_id: string;
+      /**
+       * @description the fulfilment's transaction
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash: string;
+    };
+    /**
+     * @description The access public key a holder registered in a portal session (what providers encrypt access details to).
+     * @example {
+     *       "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *       "updated_at": 1795740000
+     *     }
+     */
+    AccessPublicKey: {
+      /**
+       * @description the signed-in address
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      address: string;
+      /**
+       * @description X25519 public key, 32 bytes hex; null before registration
+       * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+       */
+      public_key: string | null;
+      /**
+       * @description Unix seconds: registration; null before
+       * @example 1795740000
+       */
+      updated_at: number | null;
+    };
+    /**
+     * @description A redemption as its user and provider see it: the redemption, its fee, the collateral it locks and its dispute.
+     * @example {
+     *       "redemption_id": "7",
+     *       "status": "pending",
+     *       "sstb_amount": 12.5,
+     *       "sstb_amount_base_units": "12500000000000000000",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "initiated_at": 1795740000,
+     *       "estimated_fulfillment_time": 1795740000,
+     *       "fulfilled_at": 1795740000,
+     *       "completed_at": 1795740000,
+     *       "lease": {
+     *         "lease_id": "7",
+     *         "status": "active",
+     *         "expires_at": 1795740000,
+     *         "terminated_at": null,
+     *         "renewal_offer": {
+     *           "price": 5,
+     *           "price_base_units": "5000000000000000000",
+     *           "extension": 2592000,
+     *           "valid_until": 1795740000
+     *         },
+     *         "renewals": []
+     *       },
+     *       "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *       "fee": 0.0125,
+     *       "fee_base_units": "12500000000000000",
+     *       "collateral_locked": 15,
+     *       "collateral_locked_base_units": "15000000",
+     *       "issue_type": "not_delivered",
+     *       "disputed_at": 1795740000,
+     *       "user_won": null,
+     *       "user_access_key": null
+     *     }
+     */
+    AccountRedemption: {
+      /**
+       * @description the X25519 public key the user registered on-chain for access details; null: none yet
+       * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+       */
+      access_public_key: string | null;
+      /**
+       * @description the provider's collateral locked for it: whole collateral tokens, a JSON number (`collateral_locked_base_units` is exact)
+       * @example 15
+       */
+      collateral_locked: number;
+      /**
+       * @description the provider's collateral locked for it: exact, in the collateral token's base units (`collateral_token.decimals`)
+       * @example 15000000
+       */
+      collateral_locked_base_units: string;
+      /**
+       * @description Unix seconds: confirmed, expired or resolved; null until then
+       * @example 1795740000
+       */
+      completed_at: number | null;
+      /**
+       * @description Unix seconds: when the dispute was opened; null: none
+       * @example 1795740000
+       */
+      disputed_at: number | null;
+      /**
+       * @description Unix seconds: the on-chain fulfilment deadline
+       * @example 1795740000
+       */
+      estimated_fulfillment_time: number;
+      /**
+       * @description sSTB paid to the treasury on top of the amount: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `fee_base_units` is exact.
+       * @example 0.0125
+       */
+      fee: number;
+      /**
+       * @description sSTB paid to the treasury on top of the amount: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000
+       */
+      fee_base_units: string;
+      /**
+       * @description Unix seconds: fulfilment; null until fulfilled
+       * @example 1795740000
+       */
+      fulfilled_at: number | null;
+      /**
+       * @description Unix seconds: initiation (block time)
+       * @example 1795740000
+       */
+      initiated_at: number;
+      /**
+       * @description the dispute's issue type; null: no dispute
+       * @example not_delivered
+       */
+      issue_type: string | null;
+      /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+      lease: components["schemas"]["Lease"] | null;
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description the on-chain redemption id (decimal)
+       * @example 7
+       */
+      redemption_id: string;
+      /**
+       * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+       * @example 12.5
+       */
+      sstb_amount: number;
+      /**
+       * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000000
+       */
+      sstb_amount_base_units: string;
+      /**
+       * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+       * @enum {string}
+       */
+      status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+      /**
+       * @description the redeeming holder
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      user: string;
+      /**
+       * @deprecated
+       * @description Deprecated since 2026-11-23 (sunset 2027-05-22): use `access_public_key`. The user's on-chain access key, else the one registered in a portal session.
+       * @example null
+       */
+      user_access_key: string | null;
+      /** @description the dispute's outcome for the user; null: none or undecided */
+      user_won: boolean | null;
+    };
+    /**
+     * @description An API key of the signed-in address, and its use.
+     * @example {
+     *       "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
+     *       "label": "laptop",
+     *       "tier": "standard",
+     *       "scopes": [
+     *         "read"
+     *       ],
+     *       "rate_limit": 100,
+     *       "created_at": 1795740000,
+     *       "expires_at": null,
+     *       "revoked_at": null,
+     *       "last_used_at": 1795740000,
+     *       "requests_24h": 42
+     *     }
+     */
+    ApiKey: {
+      /**
+       * @description Unix seconds: creation
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description Unix seconds: expiry; null: until revoked
+       * @example 1795740000
+       */
+      expires_at: number | null;
+      /**
+       * @description the key's id
+       * @example 0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b
+       */
+      key_id: string;
+      /**
+       * @description the label given at creation
+       * @example laptop
+       */
+      label: string;
+      /**
+       * @description Unix seconds: the last request with it; null: never used
+       * @example 1795740000
+       */
+      last_used_at: number | null;
+      /**
+       * @description requests per minute
+       * @example 100
+       */
+      rate_limit: number;
+      /**
+       * @description requests in the current hour and the 23 before it
+       * @example 42
+       */
+      requests_24h: number;
+      /**
+       * @description Unix seconds: revocation; null: not revoked
+       * @example 1795740000
+       */
+      revoked_at: number | null;
+      /**
+       * @description what the key may do
+       * @example [
+       *       "read"
+       *     ]
+       */
+      scopes: ("read" | "write")[];
+      /**
+       * @description the rate-limit tier
+       * @enum {string}
+       */
+      tier: "standard" | "premium" | "enterprise";
+    };
+    /**
+     * @description A chain of the deployment and its bridge.
+     * @example {
+     *       "chain_id": "arbitrum",
+     *       "name": "Arbitrum One",
+     *       "native_chain_id": 42161,
+     *       "is_evm_compatible": true,
+     *       "bridge_address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *       "status": "active"
+     *     }
+     */
+    BridgeChain: {
+      /**
+       * @description the chain's bridge contract
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      bridge_address: string;
+      /**
+       * @description the deployment's name of the chain
+       * @example arbitrum
+       */
+      chain_id: string;
+      /** @description always true today */
+      is_evm_compatible: boolean;
+      /**
+       * @description display name
+       * @example Arbitrum One
+       */
+      name: string;
+      /**
+       * @description the chain's EIP-155 id
+       * @example 42161
+       */
+      native_chain_id: number;
+      /**
+       * @description `active` when the chain's bridge is deployed, `unavailable` otherwise
+       * @example active
+       */
+      status: string;
+    };
+    /**
+     * @description The fees of a bridge transfer under each fee option, live from the source chain's bridge.
+     * @example {
+     *       "source_chain": "arbitrum",
+     *       "destination_chain": "polygon",
+     *       "token": "sSTB",
+     *       "amount": 25,
+     *       "amount_base_units": "25000000000000000000",
+     *       "fees": {
+     *         "default": {
+     *           "token": "USDC",
+     *           "amount": 0.5,
+     *           "amount_base_units": "500000"
+     *         },
+     *         "service": {
+     *           "token": "sSTB",
+     *           "amount": 0.4,
+     *           "amount_base_units": "400000000000000000",
+     *           "discount": "20%"
+     *         },
+     *         "stb_gov": {
+     *           "token": "STBGOV",
+     *           "amount": 0.3,
+     *           "amount_base_units": "300000000000000000",
+     *           "discount": "40%"
+     *         }
+     *       },
+     *       "transport_fee": {
+     *         "token": "ETH",
+     *         "amount": 0.0001,
+     *         "amount_base_units": "100000000000000"
+     *       }
+     *     }
+     */
+    BridgeFeeQuote: {
+      /**
+       * @description tokens to send: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+       * @example 25
+       */
+      amount: number;
+      /**
+       * @description tokens to send: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+       * @example 25000000000000000000
+       */
+      amount_base_units: string;
+      /**
+       * @description the chain it goes to
+       * @example polygon
+       */
+      destination_chain: string;
+      /** @description the fee under each option: `default` in the stablecoin, `service` in sSTB, `stb_gov` in STBGOV */
+      fees: {
+        /** @description one way to pay the fee */
+        default: {
+          /**
+           * @description the fee: whole tokens of `token`, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+           * @example 0.5
+           */
+          amount: number;
+          /**
+           * @description the fee: exact, in tokens of `token` base units (6 decimals), a decimal string
+           * @example 500000
+           */
+          amount_base_units: string;
+          /**
+           * @description the token the fee is paid in
+           * @example USDC
+           */
+          token: string;
+        };
+        /** @description one way to pay the fee */
+        service: {
+          /**
+           * @description the fee: whole tokens of `token`, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+           * @example 0.4
+           */
+          amount: number;
+          /**
+           * @description the fee: exact, in tokens of `token` base units (18 decimals), a decimal string
+           * @example 400000000000000000
+           */
+          amount_base_units: string;
+          /**
+           * @description the discount against the default option
+           * @example 20%
+           */
+          discount: string;
+          /**
+           * @description the token the fee is paid in
+           * @example sSTB
+           */
+          token: string;
+        };
+        /** @description one way to pay the fee */
+        stb_gov: {
+          /**
+           * @description the fee: whole tokens of `token`, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+           * @example 0.3
+           */
+          amount: number;
+          /**
+           * @description the fee: exact, in tokens of `token` base units (18 decimals), a decimal string
+           * @example 300000000000000000
+           */
+          amount_base_units: string;
+          /**
+           * @description the discount against the default option
+           * @example 40%
+           */
+          discount: string;
+          /**
+           * @description the token the fee is paid in
+           * @example STBGOV
+           */
+          token: string;
+        };
+      };
+      /**
+       * @description the chain it is sent from
+       * @example arbitrum
+       */
+      source_chain: string;
+      /**
+       * @description the token sent
+       * @enum {string}
+       */
+      token: "sSTB" | "STBGOV";
+      /** @description CCIP's fee in the source chain's native token, paid with every option */
+      transport_fee: {
+        /**
+         * @description the fee: whole tokens of `token`, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 0.0001
+         */
+        amount: number;
+        /**
+         * @description the fee: exact, in tokens of `token` base units (18 decimals), a decimal string
+         * @example 100000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the token the fee is paid in
+         * @example ETH
+         */
+        token: string;
+      };
+    };
+    /**
+     * @description The body of a `bridge.message_received` delivery: a bridge transfer arrived.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:bridge.message_received",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "bridge.message_received",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
+     *         "source_chain": "arbitrum",
+     *         "destination_chain": "polygon",
+     *         "token": "sSTB",
+     *         "amount": 25,
+     *         "amount_base_units": "25000000000000000000",
+     *         "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "status": "completed",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    BridgeMessageReceivedEvent: {
+      /** @description the arrival */
+      data: {
+        /**
+         * @description tokens sent: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 25
+         */
+        amount: number;
+        /**
+         * @description tokens sent: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+         * @example 25000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the chain it goes to
+         * @example polygon
+         */
+        destination_chain: string;
+        /**
+         * @description the CCIP message id
+         * @example 0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a
+         */
+        message_id: string;
+        /**
+         * @description who receives it
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        recipient: string;
+        /**
+         * @description who sent it
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        sender: string;
+        /**
+         * @description the chain it was sent from
+         * @example arbitrum
+         */
+        source_chain: string;
+        /**
+         * @description `queued`: the delivery waits (paused bridge or inbound limit); `completed`: delivered
+         * @enum {string}
+         */
+        status: "completed" | "queued";
+        /**
+         * @description `sSTB` or `STBGOV`
+         * @example sSTB
+         */
+        token: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "bridge.message_received";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:bridge.message_received
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `bridge.message_sent` delivery: a bridge transfer was sent.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:bridge.message_sent",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "bridge.message_sent",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
+     *         "source_chain": "arbitrum",
+     *         "destination_chain": "polygon",
+     *         "token": "sSTB",
+     *         "amount": 25,
+     *         "amount_base_units": "25000000000000000000",
+     *         "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "fee_option": "default",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    BridgeMessageSentEvent: {
+      /** @description the transfer as `GET /bridge/status/{message_id}` names its fields */
+      data: {
+        /**
+         * @description tokens sent: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 25
+         */
+        amount: number;
+        /**
+         * @description tokens sent: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+         * @example 25000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the chain it goes to
+         * @example polygon
+         */
+        destination_chain: string;
+        /**
+         * @description how the sender paid the fee
+         * @enum {string}
+         */
+        fee_option: "default" | "service" | "stb_gov";
+        /**
+         * @description the CCIP message id
+         * @example 0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a
+         */
+        message_id: string;
+        /**
+         * @description who receives it
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        recipient: string;
+        /**
+         * @description who sent it
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        sender: string;
+        /**
+         * @description the chain it was sent from
+         * @example arbitrum
+         */
+        source_chain: string;
+        /**
+         * @description `sSTB` or `STBGOV`
+         * @example sSTB
+         */
+        token: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "bridge.message_sent";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:bridge.message_sent
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description A bridge transfer (a CCIP message) as both chains' indexers have seen it.
+     * @example {
+     *       "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
+     *       "source_chain": "arbitrum",
+     *       "destination_chain": "polygon",
+     *       "token": "sSTB",
+     *       "amount": 25,
+     *       "amount_base_units": "25000000000000000000",
+     *       "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "status": "pending",
+     *       "fee_option": "default",
+     *       "created_at": 1795740000,
+     *       "completed_at": 1795740000,
+     *       "source_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "destination_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    BridgeTransaction: {
+      /**
+       * @description tokens sent: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+       * @example 25
+       */
+      amount: number;
+      /**
+       * @description tokens sent: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+       * @example 25000000000000000000
+       */
+      amount_base_units: string;
+      /**
+       * @description Unix seconds: completion; null until completed
+       * @example 1795740000
+       */
+      completed_at: number | null;
+      /**
+       * @description Unix seconds of the send (of the arrival while the source is not indexed)
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the chain it goes to
+       * @example polygon
+       */
+      destination_chain: string;
+      /**
+       * @description the delivery's transaction; null until it arrived
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      destination_transaction: string | null;
+      /**
+       * @description how the sender paid the fee; null while only the destination is indexed
+       * @enum {string|null}
+       */
+      fee_option: "default" | "service" | "stb_gov" | null;
+      /**
+       * @description the CCIP message id
+       * @example 0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a
+       */
+      message_id: string;
+      /**
+       * @description who receives it
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      recipient: string;
+      /**
+       * @description who sent it
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      sender: string;
+      /**
+       * @description the chain it was sent from
+       * @example arbitrum
+       */
+      source_chain: string;
+      /**
+       * @description the send's transaction; null if unseen
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      source_transaction: string | null;
+      /**
+       * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released; `refused`: it waited when governance forgot the peer bridge that sent it, and nothing is delivered
+       * @enum {string}
+       */
+      status: "pending" | "queued" | "completed" | "refused";
+      /**
+       * @description `sSTB` or `STBGOV`
+       * @example sSTB
+       */
+      token: string;
+    };
+    /**
+     * @description The calling API key: its account, tier, scopes, expiry and remaining rate-limit budget.
+     * @example {
+     *       "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
+     *       "account": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "tier": "standard",
+     *       "scopes": [
+     *         "read",
+     *         "write"
+     *       ],
+     *       "label": "billing service",
+     *       "created_at": 1795740000,
+     *       "expires_at": 1795740000,
+     *       "rate_limit": {
+     *         "limit": 500,
+     *         "remaining": 499,
+     *         "reset": 1795740000
+     *       }
+     *     }
+     */
+    CallingKey: {
+      /**
+       * @description the account the key acts for
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      account: string;
+      /**
+       * @description Unix seconds: creation
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description Unix seconds; null: valid until revoked
+       * @example 1795740000
+       */
+      expires_at: number | null;
+      /**
+       * @description the key's id (`keys list` and `keys revoke` name it)
+       * @example 0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b
+       */
+      key_id: string;
+      /**
+       * @description the label given at creation
+       * @example billing service
+       */
+      label: string;
+      /** @description as the X-RateLimit-* headers of this answer (null during a rate-limit store outage) */
+      rate_limit: {
+        /**
+         * @description requests per minute
+         * @example 500
+         */
+        limit: number | null;
+        /**
+         * @description what is left in the current minute, after this request
+         * @example 499
+         */
+        remaining: number | null;
+        /**
+         * @description Unix seconds when the window resets
+         * @example 1795740000
+         */
+        reset: number | null;
+      };
+      /**
+       * @description `read`: GET routes and GraphQL; `write`: the other methods
+       * @example [
+       *       "read",
+       *       "write"
+       *     ]
+       */
+      scopes: ("read" | "write")[];
+      /**
+       * @description the key's rate-limit tier
+       * @enum {string}
+       */
+      tier: "standard" | "premium" | "enterprise";
+    };
+    /**
+     * @description A payment the market could not send (the token refused the recipient, e.g. a blacklisted USDC account) and holds for its recipient, who withdraws it with the market's withdrawClaimable(token, to).
+     * @example {
+     *       "account": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "market_type": "spot",
+     *       "market": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *       "token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *       "token_symbol": "USDC",
+     *       "token_decimals": 6,
+     *       "amount": 24,
+     *       "amount_base_units": "24000000",
+     *       "credited_total": 24,
+     *       "credited_total_base_units": "24000000",
+     *       "updated_at": 1795740000
+     *     }
+     */
+    ClaimableBalance: {
+      /**
+       * @description whose balance it is
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      account: string;
+      /**
+       * @description claimable now: whole tokens, a JSON number (`amount_base_units` is exact)
+       * @example 24
+       */
+      amount: number;
+      /**
+       * @description claimable now: exact, in the token's base units
+       * @example 24000000
+       */
+      amount_base_units: string;
+      /**
+       * @description every payment ever credited here: whole tokens (`credited_total_base_units` is exact)
+       * @example 24
+       */
+      credited_total: number;
+      /**
+       * @description every payment ever credited: exact, base units
+       * @example 24000000
+       */
+      credited_total_base_units: string;
+      /**
+       * @description the market contract holding it
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      market: string;
+      /**
+       * @description the market the position is in
+       * @enum {string}
+       */
+      market_type: "spot" | "futures" | "options";
+      /**
+       * @description the token (the payment token or sSTB)
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      token: string;
+      /**
+       * @description the token's decimals
+       * @example 6
+       */
+      token_decimals: number;
+      /**
+       * @description the token's symbol
+       * @example USDC
+       */
+      token_symbol: string;
+      /**
+       * @description Unix seconds: the last credit or withdrawal (block time)
+       * @example 1795740000
+       */
+      updated_at: number;
+    };
+    /**
+     * @description A verified compute unit (list form).
+     * @example {
+     *       "cu_id": 1,
+     *       "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *       "cu_value": 50,
+     *       "cu_value_base_units": "50000000000000000000",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "verification_timestamp": 1795740000,
+     *       "metadata": {
+     *         "cpu_cores": 32,
+     *         "ram_gb": 128,
+     *         "storage_gb": 2000,
+     *         "network_mbps": 10000
+     *       }
+     *     }
+     */
+    ComputeUnit: {
+      /**
+       * @description the unit's identity: keccak256 of its attested description
+       * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      cu_hash: string;
+      /**
+       * @description the compute unit's id (the CU token id)
+       * @example 1
+       */
+      cu_id: number;
+      /**
+       * @description the unit's value (1 sSTB per unit of CU value): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `cu_value_base_units` is exact.
+       * @example 50
+       */
+      cu_value: number;
+      /**
+       * @description the unit's value (1 sSTB per unit of CU value): exact, in sSTB base units (18 decimals), a decimal string
+       * @example 50000000000000000000
+       */
+      cu_value_base_units: string;
+      /** @description the unit's hardware */
+      metadata: {
+        /**
+         * @description CPU cores
+         * @example 32
+         */
+        cpu_cores: number;
+        /**
+         * @description network bandwidth, Mbit/s
+         * @example 10000
+         */
+        network_mbps: number;
+        /**
+         * @description memory, GB
+         * @example 128
+         */
+        ram_gb: number;
+        /**
+         * @description storage, GB
+         * @example 2000
+         */
+        storage_gb: number;
+      };
+      /**
+       * @description the provider (its chain address)
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description Unix seconds: when the unit was verified (block time)
+       * @example 1795740000
+       */
+      verification_timestamp: number;
+    };
+    /**
+     * @description A verified compute unit (detail form): the list form plus its owner, location and benchmark scores.
+     * @example {
+     *       "cu_id": 1,
+     *       "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *       "cu_value": 50,
+     *       "cu_value_base_units": "50000000000000000000",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "verification_timestamp": 1795740000,
+     *       "metadata": {
+     *         "cpu_cores": 32,
+     *         "ram_gb": 128,
+     *         "storage_gb": 2000,
+     *         "network_mbps": 10000,
+     *         "location": {
+     *           "country": "DE",
+     *           "region": "eu-central"
+     *         },
+     *         "benchmark_results": {
+     *           "cpu_score": 9100,
+     *           "memory_score": 8700,
+     *           "storage_score": 7600,
+     *           "network_score": 9400
+     *         }
+     *       },
+     *       "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+     *     }
+     */
+    ComputeUnitDetail: {
+      /**
+       * @description the unit's identity: keccak256 of its attested description
+       * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      cu_hash: string;
+      /**
+       * @description the compute unit's id (the CU token id)
+       * @example 1
+       */
+      cu_id: number;
+      /**
+       * @description the unit's value (1 sSTB per unit of CU value): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `cu_value_base_units` is exact.
+       * @example 50
+       */
+      cu_value: number;
+      /**
+       * @description the unit's value (1 sSTB per unit of CU value): exact, in sSTB base units (18 decimals), a decimal string
+       * @example 50000000000000000000
+       */
+      cu_value_base_units: string;
+      /** @description the unit's hardware */
+      metadata: {
+        /** @description the attested benchmark scores */
+        benchmark_results: {
+          /**
+           * @description CPU benchmark score
+           * @example 9100
+           */
+          cpu_score: number;
+          /**
+           * @description memory benchmark score
+           * @example 8700
+           */
+          memory_score: number;
+          /**
+           * @description network benchmark score
+           * @example 9400
+           */
+          network_score: number;
+          /**
+           * @description storage benchmark score
+           * @example 7600
+           */
+          storage_score: number;
+        };
+        /**
+         * @description CPU cores
+         * @example 32
+         */
+        cpu_cores: number;
+        /** @description where the provider's hardware is */
+        location: {
+          /**
+           * @description ISO 3166-1 alpha-2
+           * @example DE
+           */
+          country: string;
+          /**
+           * @description region
+           * @example eu-central
+           */
+          region: string;
+        };
+        /**
+         * @description network bandwidth, Mbit/s
+         * @example 10000
+         */
+        network_mbps: number;
+        /**
+         * @description memory, GB
+         * @example 128
+         */
+        ram_gb: number;
+        /**
+         * @description storage, GB
+         * @example 2000
+         */
+        storage_gb: number;
+      };
+      /**
+       * @description the unit's owner: its provider (the CU token is minted and burned at once)
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      owner: string;
+      /**
+       * @description the provider (its chain address)
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description Unix seconds: when the unit was verified (block time)
+       * @example 1795740000
+       */
+      verification_timestamp: number;
+    };
+    /**
+     * @description A redemption confirmed by its user. Managed accounts get the result and `transaction_hash`; external accounts get `transactions` to sign and send in order.
+     * @example {
+     *       "mode": "managed",
+     *       "redemption_id": "7",
+     *       "status": "confirmed",
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    ConfirmRedemptionResult: {
+      /**
+       * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+       * @enum {string}
+       */
+      mode: "managed" | "external";
+      /**
+       * @description the on-chain redemption id
+       * @example 7
+       */
+      redemption_id?: string;
+      /**
+       * @description managed: the redemption is confirmed
+       * @enum {string}
+       */
+      status?: "confirmed";
+      /**
+       * @description managed: the (last) transaction the gateway sent
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash?: string;
+      /** @description external: the transactions to sign and send, in order */
+      transactions?: components["schemas"]["UnsignedTransaction"][];
+    };
+    /**
+     * @description A new API key and its token, shown only in this answer.
+     * @example {
+     *       "key_id": "0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b",
+     *       "label": "laptop",
+     *       "tier": "standard",
+     *       "scopes": [
+     *         "read"
+     *       ],
+     *       "rate_limit": 100,
+     *       "created_at": 1795740000,
+     *       "expires_at": null,
+     *       "revoked_at": null,
+     *       "last_used_at": null,
+     *       "requests_24h": 0,
+     *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwYjlmIn0.c2lnbmF0dXJl"
+     *     }
+     */
+    CreatedApiKey: {
+      /**
+       * @description Unix seconds: creation
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description Unix seconds: expiry; null: until revoked
+       * @example 1795740000
+       */
+      expires_at: number | null;
+      /**
+       * @description the key's id
+       * @example 0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b
+       */
+      key_id: string;
+      /**
+       * @description the label given at creation
+       * @example laptop
+       */
+      label: string;
+      /**
+       * @description Unix seconds: the last request with it; null: never used
+       * @example 1795740000
+       */
+      last_used_at: number | null;
+      /**
+       * @description requests per minute
+       * @example 100
+       */
+      rate_limit: number;
+      /**
+       * @description requests in the current hour and the 23 before it
+       * @example 42
+       */
+      requests_24h: number;
+      /**
+       * @description Unix seconds: revocation; null: not revoked
+       * @example 1795740000
+       */
+      revoked_at: number | null;
+      /**
+       * @description what the key may do
+       * @example [
+       *       "read"
+       *     ]
+       */
+      scopes: ("read" | "write")[];
+      /**
+       * @description the rate-limit tier
+       * @enum {string}
+       */
+      tier: "standard" | "premium" | "enterprise";
+      /**
+       * @description the API key (a JWT): shown only in this answer
+       * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwYjlmIn0.c2lnbmF0dXJl
+       */
+      token: string;
+    };
+    /**
+     * @description The body of a `cu.verified` delivery: a compute unit was verified.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:cu.verified",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "cu.verified",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "cu_id": 1,
+     *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *         "cu_value": 50,
+     *         "cu_value_base_units": "50000000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "verification_timestamp": 1795740000,
+     *         "metadata": {
+     *           "cpu_cores": 32,
+     *           "ram_gb": 128,
+     *           "storage_gb": 2000,
+     *           "network_mbps": 10000
+     *         },
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    CuVerifiedEvent: {
+      /** @description the unit as `GET /cu/{cu_id}` lists it */
+      data: {
+        /**
+         * @description the unit's identity: keccak256 of its attested description
+         * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+         */
+        cu_hash: string;
+        /**
+         * @description the compute unit's id (the CU token id)
+         * @example 1
+         */
+        cu_id: number;
+        /**
+         * @description the unit's value (1 sSTB per unit of CU value): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `cu_value_base_units` is exact.
+         * @example 50
+         */
+        cu_value: number;
+        /**
+         * @description the unit's value (1 sSTB per unit of CU value): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 50000000000000000000
+         */
+        cu_value_base_units: string;
+        /** @description the unit's hardware */
+        metadata: {
+          /**
+           * @description CPU cores
+           * @example 32
+           */
+          cpu_cores: number;
+          /**
+           * @description network bandwidth, Mbit/s
+           * @example 10000
+           */
+          network_mbps: number;
+          /**
+           * @description memory, GB
+           * @example 128
+           */
+          ram_gb: number;
+          /**
+           * @description storage, GB
+           * @example 2000
+           */
+          storage_gb: number;
+        };
+        /**
+         * @description the provider (its chain address)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description Unix seconds: when the unit was verified (block time)
+         * @example 1795740000
+         */
+        verification_timestamp: number;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "cu.verified";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:cu.verified
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The deployment the gateway serves: every chain and its contracts' addresses.
+     * @example {
+     *       "environment": "mainnet",
+     *       "primary_chain": "arbitrum",
+     *       "chains": [
+     *         {
+     *           "chain_id": "arbitrum",
+     *           "name": "Arbitrum One",
+     *           "native_chain_id": 42161,
+     *           "primary": true,
+     *           "contracts": {
+     *             "ProviderRegistry": "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    Deployment: {
+      /** @description every chain of the deployment */
+      chains: {
+        /**
+         * @description the deployment's name of the chain (as /bridge/chains)
+         * @example arbitrum
+         */
+        chain_id: string;
+        /**
+         * @description contract name -> address, as in the deployment file (implementations of proxies as <Name>Implementation). A provider's benchmark report is signed with the EIP-712 domain ComputeBenchmarkReport/1, the primary chain's native_chain_id and its AttestationVerifier.
+         * @example {
+         *       "ProviderRegistry": "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+         *     }
+         */
+        contracts: {
+          [key: string]: string;
+        };
+        /**
+         * @description display name
+         * @example Arbitrum One
+         */
+        name: string;
+        /**
+         * @description the chain's EIP-155 id
+         * @example 42161
+         */
+        native_chain_id: number;
+        /** @description whether it is the primary chain */
+        primary: boolean;
+      }[];
+      /**
+       * @description devnet, testnet or mainnet
+       * @example mainnet
+       */
+      environment: string | null;
+      /**
+       * @description the chain of the registry, the minting agent and the markets
+       * @example arbitrum
+       */
+      primary_chain: string;
+    };
+    /**
+     * @description The evidence of a dispute opened through the gateway (for the redemption's user or provider).
+     * @example {
+     *       "redemption_id": "7",
+     *       "issue_type": "not_delivered",
+     *       "description": "No SSH access after 6 hours",
+     *       "evidence": {
+     *         "log": "ssh: connect to host port 22: Connection refused"
+     *       },
+     *       "document": "{\"description\":\"No SSH access after 6 hours\",\"evidence\":{},\"issue_type\":\"not_delivered\"}",
+     *       "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "created_at": 1795740000
+     *     }
+     */
+    DisputeEvidence: {
+      /**
+       * @description Unix seconds: when the gateway stored it
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the user's description
+       * @example No SSH access after 6 hours
+       */
+      description: string;
+      /**
+       * @description the canonical JSON whose keccak256 is the on-chain hash
+       * @example {"description":"No SSH access after 6 hours","evidence":{},"issue_type":"not_delivered"}
+       */
+      document: string;
+      /**
+       * @description the evidence as submitted: text, or any JSON object or array
+       * @example {
+       *       "log": "ssh: connect to host port 22: Connection refused"
+       *     }
+       */
+      evidence: unknown;
+      /**
+       * @description the on-chain evidence hash
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      evidence_hash: string;
+      /**
+       * @description the issue type
+       * @example not_delivered
+       */
+      issue_type: string;
+      /**
+       * @description the on-chain redemption id
+       * @example 7
+       */
+      redemption_id: string;
+      /**
+       * @description the dispute's transaction; null if unsent
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash: string | null;
+    };
+    /**
+     * @description A failure: `{success: false, error: {code, message, details}}`.
+     * @example {
+     *       "success": false,
+     *       "error": {
+     *         "code": "invalid_parameter",
+     *         "message": "invalid limit: must be <= 100",
+     *         "details": {
+     *           "parameter": "limit",
+     *           "reason": "must be <= 100"
+     *         }
+     *       }
+     *     }
+     */
     Error: {
       error: {
-        /** @enum {string} */
+        /**
+         * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+         * @enum {string}
+         */
         code:
           | "invalid_parameter"
           | "authentication_error"
@@ -1417,13 +3695,4641 @@ export interface components {
           | "resource_not_found"
           | "rate_limit_exceeded"
           | "internal_error";
+        /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
         details: {
           [key: string]: unknown;
         };
+        /** @description what went wrong, for people */
         message: string;
       };
-      /** @enum {boolean} */
+      /**
+       * @description always false
+       * @enum {boolean}
+       */
       success: false;
+    };
+    /**
+     * @description A redemption made through the gateway. Managed accounts get the result and `transaction_hash`; external accounts get `transactions` to sign and send in order.
+     * @example {
+     *       "mode": "managed",
+     *       "redemption_id": "7",
+     *       "status": "pending",
+     *       "sstb_amount": 12.5,
+     *       "sstb_amount_base_units": "12500000000000000000",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "initiated_at": 1795740000,
+     *       "estimated_fulfillment_time": 1795740000,
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    InitiateRedemptionResult: {
+      /**
+       * @description managed: Unix seconds, the on-chain fulfilment deadline
+       * @example 1795740000
+       */
+      estimated_fulfillment_time?: number;
+      /**
+       * @description managed: Unix seconds, the initiation's block time
+       * @example 1795740000
+       */
+      initiated_at?: number;
+      /**
+       * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+       * @enum {string}
+       */
+      mode: "managed" | "external";
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id?: string;
+      /**
+       * @description managed: the new redemption's id
+       * @example 7
+       */
+      redemption_id?: string;
+      /**
+       * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+       * @example 12.5
+       */
+      sstb_amount?: number;
+      /**
+       * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000000
+       */
+      sstb_amount_base_units?: string;
+      /**
+       * @description managed: a new redemption is pending
+       * @enum {string}
+       */
+      status?: "pending";
+      /**
+       * @description managed: the (last) transaction the gateway sent
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash?: string;
+      /** @description external: the transactions to sign and send, in order */
+      transactions?: components["schemas"]["UnsignedTransaction"][];
+    };
+    /**
+     * @description A lease: the resources a fulfilled redemption grants, until their end or a termination.
+     * @example {
+     *       "lease_id": "7",
+     *       "status": "active",
+     *       "expires_at": 1795740000,
+     *       "terminated_at": null,
+     *       "renewal_offer": {
+     *         "price": 5,
+     *         "price_base_units": "5000000000000000000",
+     *         "extension": 2592000,
+     *         "valid_until": 1795740000
+     *       },
+     *       "renewals": []
+     *     }
+     */
+    Lease: {
+      /**
+       * @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none
+       * @example 1795740000
+       */
+      expires_at: number | null;
+      /**
+       * @description the lease's id: the id of its first redemption
+       * @example 7
+       */
+      lease_id: string;
+      /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
+      renewal_offer: {
+        /**
+         * @description seconds the end moves by
+         * @example 2592000
+         */
+        extension: number;
+        /**
+         * @description what the renewal costs (a redemption of that amount): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_base_units` is exact.
+         * @example 5
+         */
+        price: number;
+        /**
+         * @description what the renewal costs (a redemption of that amount): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 5000000000000000000
+         */
+        price_base_units: string;
+        /**
+         * @description Unix seconds: the last second the offer may be accepted
+         * @example 1795740000
+         */
+        valid_until: number;
+      } | null;
+      /**
+       * @description the accepted renewals, oldest first: each is a redemption of its own
+       * @example []
+       */
+      renewals: {
+        /**
+         * @description Unix seconds: the lease's end after this renewal
+         * @example 1795740000
+         */
+        expires_at: number;
+        /**
+         * @description the renewal's redemption
+         * @example 9
+         */
+        redemption_id: string;
+        /**
+         * @description Unix seconds: when the renewal was accepted
+         * @example 1795740000
+         */
+        renewed_at: number;
+        /**
+         * @description sSTB the renewal redeemed: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB the renewal redeemed: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 5000000000000000000
+         */
+        sstb_amount_base_units: string;
+      }[];
+      /**
+       * @description `ended` from the stated end's second on (chain time); `terminated` by its user
+       * @enum {string}
+       */
+      status: "active" | "ended" | "terminated";
+      /**
+       * @description Unix seconds: when the user terminated it; null while not terminated
+       * @example 1795740000
+       */
+      terminated_at: number | null;
+    };
+    /**
+     * @description An open position of the spot, futures or options market (list form).
+     * @example {
+     *       "listing_id": 4,
+     *       "market_type": "spot",
+     *       "token_type": "sSTB",
+     *       "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "amount": 10,
+     *       "amount_base_units": "10000000000000000000",
+     *       "price_per_token": 2.4,
+     *       "price_per_token_base_units": "2400000",
+     *       "total_price": 24,
+     *       "total_price_base_units": "24000000",
+     *       "listed_at": 1795740000,
+     *       "expiration": 1796344800
+     *     }
+     */
+    Listing: {
+      /**
+       * @description sSTB on offer: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+       * @example 10
+       */
+      amount: number;
+      /**
+       * @description sSTB on offer: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 10000000000000000000
+       */
+      amount_base_units: string;
+      /**
+       * @description Unix seconds: when it expires
+       * @example 1796344800
+       */
+      expiration: number;
+      /**
+       * @description Unix seconds: when the position was created
+       * @example 1795740000
+       */
+      listed_at: number;
+      /**
+       * @description the position's id (unique across the three markets)
+       * @example 4
+       */
+      listing_id: number;
+      /**
+       * @description the market the position is in
+       * @enum {string}
+       */
+      market_type: "spot" | "futures" | "options";
+      /**
+       * @description price per whole sSTB (options: the premium): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_per_token_base_units` is exact.
+       * @example 2.4
+       */
+      price_per_token: number;
+      /**
+       * @description price per whole sSTB (options: the premium): exact, in USDC base units (6 decimals), a decimal string
+       * @example 2400000
+       */
+      price_per_token_base_units: string;
+      /**
+       * @description the seller (maker)
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      seller: string;
+      /**
+       * @description the token offered
+       * @enum {string}
+       */
+      token_type: "sSTB";
+      /**
+       * @description the whole amount's price (rounded up to the payment token's base unit): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_price_base_units` is exact.
+       * @example 24
+       */
+      total_price: number;
+      /**
+       * @description the whole amount's price (rounded up to the payment token's base unit): exact, in USDC base units (6 decimals), a decimal string
+       * @example 24000000
+       */
+      total_price_base_units: string;
+    };
+    /**
+     * @description The body of a `listing.created` delivery: a marketplace listing was created (reference list; the same fact as marketplace.listing_created).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:listing.created",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "listing.created",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "listing_id": 4,
+     *         "market_type": "spot",
+     *         "token_type": "sSTB",
+     *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "amount": 10,
+     *         "amount_base_units": "10000000000000000000",
+     *         "price_per_token": 2.4,
+     *         "price_per_token_base_units": "2400000",
+     *         "total_price": 24,
+     *         "total_price_base_units": "24000000",
+     *         "listed_at": 1795740000,
+     *         "expiration": 1796344800,
+     *         "kind": "sell_listing",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    ListingCreatedEvent: {
+      /** @description the position as `GET /marketplace/listings` lists it, and its kind */
+      data: {
+        /**
+         * @description sSTB on offer: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 10
+         */
+        amount: number;
+        /**
+         * @description sSTB on offer: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 10000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description Unix seconds: when it expires
+         * @example 1796344800
+         */
+        expiration: number;
+        /**
+         * @description the position's kind
+         * @enum {string}
+         */
+        kind: "sell_listing" | "buy_order" | "future_sell" | "future_buy" | "covered_call" | "cash_secured_put";
+        /**
+         * @description Unix seconds: when the position was created
+         * @example 1795740000
+         */
+        listed_at: number;
+        /**
+         * @description the position's id (unique across the three markets)
+         * @example 4
+         */
+        listing_id: number;
+        /**
+         * @description the market the position is in
+         * @enum {string}
+         */
+        market_type: "spot" | "futures" | "options";
+        /**
+         * @description price per whole sSTB (options: the premium): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_per_token_base_units` is exact.
+         * @example 2.4
+         */
+        price_per_token: number;
+        /**
+         * @description price per whole sSTB (options: the premium): exact, in USDC base units (6 decimals), a decimal string
+         * @example 2400000
+         */
+        price_per_token_base_units: string;
+        /**
+         * @description the seller (maker)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        seller: string;
+        /**
+         * @description the token offered
+         * @enum {string}
+         */
+        token_type: "sSTB";
+        /**
+         * @description the whole amount's price (rounded up to the payment token's base unit): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_price_base_units` is exact.
+         * @example 24
+         */
+        total_price: number;
+        /**
+         * @description the whole amount's price (rounded up to the payment token's base unit): exact, in USDC base units (6 decimals), a decimal string
+         * @example 24000000
+         */
+        total_price_base_units: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "listing.created";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: marketplace.listing_created), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:listing.created
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description A position in any status (detail form).
+     * @example {
+     *       "listing_id": 4,
+     *       "token_type": "sSTB",
+     *       "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "amount": 10,
+     *       "amount_base_units": "10000000000000000000",
+     *       "price_per_token": 2.4,
+     *       "price_per_token_base_units": "2400000",
+     *       "created_at": 1795740000,
+     *       "status": "active"
+     *     }
+     */
+    ListingDetail: {
+      /**
+       * @description sSTB offered at creation: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+       * @example 10
+       */
+      amount: number;
+      /**
+       * @description sSTB offered at creation: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 10000000000000000000
+       */
+      amount_base_units: string;
+      /**
+       * @description Unix seconds: when the position was created
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the position's id (unique across the three markets)
+       * @example 4
+       */
+      listing_id: number;
+      /**
+       * @description price per whole sSTB (options: the premium): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_per_token_base_units` is exact.
+       * @example 2.4
+       */
+      price_per_token: number;
+      /**
+       * @description price per whole sSTB (options: the premium): exact, in USDC base units (6 decimals), a decimal string
+       * @example 2400000
+       */
+      price_per_token_base_units: string;
+      /**
+       * @description the seller (maker)
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      seller: string;
+      /**
+       * @description `active` while it can be taken; spot: `filled`; futures: `matched`, then `settled`; options: `sold`, `exercised`, `reclaimed`; any: `cancelled`, `expired`
+       * @enum {string}
+       */
+      status:
+        "active" | "filled" | "cancelled" | "expired" | "matched" | "settled" | "sold" | "exercised" | "reclaimed";
+      /**
+       * @description the token offered
+       * @enum {string}
+       */
+      token_type: "sSTB";
+    };
+    /**
+     * @description The body of a `listing.purchased` delivery: a listing was bought (spot and options: the same fact as marketplace.trade_executed).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:listing.purchased",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "listing.purchased",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "listing_id": 4,
+     *         "market_type": "spot",
+     *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "buyer": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+     *         "amount": 4,
+     *         "amount_base_units": "4000000000000000000",
+     *         "remaining": 6,
+     *         "remaining_base_units": "6000000000000000000",
+     *         "price_per_token": 2.4,
+     *         "price_per_token_base_units": "2400000",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    ListingPurchasedEvent: {
+      /** @description the purchase */
+      data: {
+        /**
+         * @description sSTB bought: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 4
+         */
+        amount: number;
+        /**
+         * @description sSTB bought: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 4000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the buyer
+         * @example 0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E
+         */
+        buyer: string;
+        /**
+         * @description the position's id (unique across the three markets)
+         * @example 4
+         */
+        listing_id: number;
+        /**
+         * @description the market the position is in
+         * @enum {string}
+         */
+        market_type: "spot" | "futures" | "options";
+        /**
+         * @description price per whole sSTB (options: the premium): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_per_token_base_units` is exact.
+         * @example 2.4
+         */
+        price_per_token: number;
+        /**
+         * @description price per whole sSTB (options: the premium): exact, in USDC base units (6 decimals), a decimal string
+         * @example 2400000
+         */
+        price_per_token_base_units: string;
+        /**
+         * @description sSTB still on offer: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `remaining_base_units` is exact.
+         * @example 6
+         */
+        remaining: number;
+        /**
+         * @description sSTB still on offer: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 6000000000000000000
+         */
+        remaining_base_units: string;
+        /**
+         * @description the seller (maker)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        seller: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "listing.purchased";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: marketplace.trade_executed), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:listing.purchased
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `marketplace.claimable_credited` delivery: a payment the token refused to send (a blacklisted recipient) is held as a claimable balance.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.claimable_credited",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "marketplace.claimable_credited",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "account": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "market": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "market_type": "spot",
+     *         "token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "token_symbol": "USDC",
+     *         "token_decimals": 6,
+     *         "amount": 24,
+     *         "amount_base_units": "24000000",
+     *         "claimable": 24,
+     *         "claimable_base_units": "24000000",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    MarketplaceClaimableCreditedEvent: {
+      /** @description the credit and the balance after it */
+      data: {
+        /**
+         * @description whose claimable balance it is
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        account: string;
+        /**
+         * @description the payment credited: whole tokens (`amount_base_units` is exact)
+         * @example 24
+         */
+        amount: number;
+        /**
+         * @description the payment credited: exact, in the token's base units
+         * @example 24000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the account's claimable balance of the token in this market after it: whole tokens (`claimable_base_units` is exact)
+         * @example 24
+         */
+        claimable: number;
+        /**
+         * @description the account's claimable balance of the token in this market after it: exact, in the token's base units
+         * @example 24000000
+         */
+        claimable_base_units: string;
+        /**
+         * @description the market contract holding it
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        market: string;
+        /**
+         * @description the market
+         * @enum {string}
+         */
+        market_type: "spot" | "futures" | "options";
+        /**
+         * @description the token
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        token: string;
+        /**
+         * @description its decimals
+         * @example 6
+         */
+        token_decimals: number;
+        /**
+         * @description its symbol
+         * @example USDC
+         */
+        token_symbol: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "marketplace.claimable_credited";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.claimable_credited
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `marketplace.claimable_withdrawn` delivery: a claimable balance was withdrawn.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.claimable_withdrawn",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "marketplace.claimable_withdrawn",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "account": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "market": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "market_type": "spot",
+     *         "token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "token_symbol": "USDC",
+     *         "token_decimals": 6,
+     *         "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+     *         "amount": 24,
+     *         "amount_base_units": "24000000",
+     *         "claimable": 24,
+     *         "claimable_base_units": "24000000",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    MarketplaceClaimableWithdrawnEvent: {
+      /** @description the withdrawal and the balance after it (0) */
+      data: {
+        /**
+         * @description whose claimable balance it is
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        account: string;
+        /**
+         * @description the amount withdrawn: whole tokens (`amount_base_units` is exact)
+         * @example 24
+         */
+        amount: number;
+        /**
+         * @description the amount withdrawn: exact, in the token's base units
+         * @example 24000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the account's claimable balance of the token in this market after it: whole tokens (`claimable_base_units` is exact)
+         * @example 24
+         */
+        claimable: number;
+        /**
+         * @description the account's claimable balance of the token in this market after it: exact, in the token's base units
+         * @example 24000000
+         */
+        claimable_base_units: string;
+        /**
+         * @description the market contract holding it
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        market: string;
+        /**
+         * @description the market
+         * @enum {string}
+         */
+        market_type: "spot" | "futures" | "options";
+        /**
+         * @description where it was sent
+         * @example 0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E
+         */
+        to: string;
+        /**
+         * @description the token
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        token: string;
+        /**
+         * @description its decimals
+         * @example 6
+         */
+        token_decimals: number;
+        /**
+         * @description its symbol
+         * @example USDC
+         */
+        token_symbol: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "marketplace.claimable_withdrawn";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.claimable_withdrawn
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `marketplace.listing_created` delivery: a listing was created (integration-guide list; the same fact as listing.created).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.listing_created",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "marketplace.listing_created",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "listing_id": 4,
+     *         "market_type": "spot",
+     *         "token_type": "sSTB",
+     *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "amount": 10,
+     *         "amount_base_units": "10000000000000000000",
+     *         "price_per_token": 2.4,
+     *         "price_per_token_base_units": "2400000",
+     *         "total_price": 24,
+     *         "total_price_base_units": "24000000",
+     *         "listed_at": 1795740000,
+     *         "expiration": 1796344800,
+     *         "kind": "sell_listing",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    MarketplaceListingCreatedEvent: {
+      /** @description the position as `GET /marketplace/listings` lists it, and its kind */
+      data: {
+        /**
+         * @description sSTB on offer: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 10
+         */
+        amount: number;
+        /**
+         * @description sSTB on offer: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 10000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description Unix seconds: when it expires
+         * @example 1796344800
+         */
+        expiration: number;
+        /**
+         * @description the position's kind
+         * @enum {string}
+         */
+        kind: "sell_listing" | "buy_order" | "future_sell" | "future_buy" | "covered_call" | "cash_secured_put";
+        /**
+         * @description Unix seconds: when the position was created
+         * @example 1795740000
+         */
+        listed_at: number;
+        /**
+         * @description the position's id (unique across the three markets)
+         * @example 4
+         */
+        listing_id: number;
+        /**
+         * @description the market the position is in
+         * @enum {string}
+         */
+        market_type: "spot" | "futures" | "options";
+        /**
+         * @description price per whole sSTB (options: the premium): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_per_token_base_units` is exact.
+         * @example 2.4
+         */
+        price_per_token: number;
+        /**
+         * @description price per whole sSTB (options: the premium): exact, in USDC base units (6 decimals), a decimal string
+         * @example 2400000
+         */
+        price_per_token_base_units: string;
+        /**
+         * @description the seller (maker)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        seller: string;
+        /**
+         * @description the token offered
+         * @enum {string}
+         */
+        token_type: "sSTB";
+        /**
+         * @description the whole amount's price (rounded up to the payment token's base unit): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_price_base_units` is exact.
+         * @example 24
+         */
+        total_price: number;
+        /**
+         * @description the whole amount's price (rounded up to the payment token's base unit): exact, in USDC base units (6 decimals), a decimal string
+         * @example 24000000
+         */
+        total_price_base_units: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "marketplace.listing_created";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: listing.created), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.listing_created
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `marketplace.order_created` delivery: a buy order was created.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.order_created",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "marketplace.order_created",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "listing_id": 4,
+     *         "market_type": "spot",
+     *         "token_type": "sSTB",
+     *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "amount": 10,
+     *         "amount_base_units": "10000000000000000000",
+     *         "price_per_token": 2.4,
+     *         "price_per_token_base_units": "2400000",
+     *         "total_price": 24,
+     *         "total_price_base_units": "24000000",
+     *         "listed_at": 1795740000,
+     *         "expiration": 1796344800,
+     *         "kind": "sell_listing",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    MarketplaceOrderCreatedEvent: {
+      /** @description the order as `GET /marketplace/listings` lists it, and its kind */
+      data: {
+        /**
+         * @description sSTB on offer: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 10
+         */
+        amount: number;
+        /**
+         * @description sSTB on offer: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 10000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description Unix seconds: when it expires
+         * @example 1796344800
+         */
+        expiration: number;
+        /**
+         * @description the position's kind
+         * @enum {string}
+         */
+        kind: "sell_listing" | "buy_order" | "future_sell" | "future_buy" | "covered_call" | "cash_secured_put";
+        /**
+         * @description Unix seconds: when the position was created
+         * @example 1795740000
+         */
+        listed_at: number;
+        /**
+         * @description the position's id (unique across the three markets)
+         * @example 4
+         */
+        listing_id: number;
+        /**
+         * @description the market the position is in
+         * @enum {string}
+         */
+        market_type: "spot" | "futures" | "options";
+        /**
+         * @description price per whole sSTB (options: the premium): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_per_token_base_units` is exact.
+         * @example 2.4
+         */
+        price_per_token: number;
+        /**
+         * @description price per whole sSTB (options: the premium): exact, in USDC base units (6 decimals), a decimal string
+         * @example 2400000
+         */
+        price_per_token_base_units: string;
+        /**
+         * @description the seller (maker)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        seller: string;
+        /**
+         * @description the token offered
+         * @enum {string}
+         */
+        token_type: "sSTB";
+        /**
+         * @description the whole amount's price (rounded up to the payment token's base unit): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_price_base_units` is exact.
+         * @example 24
+         */
+        total_price: number;
+        /**
+         * @description the whole amount's price (rounded up to the payment token's base unit): exact, in USDC base units (6 decimals), a decimal string
+         * @example 24000000
+         */
+        total_price_base_units: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "marketplace.order_created";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.order_created
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `marketplace.trade_executed` delivery: a trade was executed (a spot fill, an option premium or exercise, a future's settlement).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.trade_executed",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "marketplace.trade_executed",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "listing_id": 4,
+     *         "trade_type": "spot_fill",
+     *         "buyer": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+     *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "amount": 4,
+     *         "amount_base_units": "4000000000000000000",
+     *         "price": 2.4,
+     *         "price_base_units": "2400000",
+     *         "payment": 9.6,
+     *         "payment_base_units": "9600000",
+     *         "fee": 0.0096,
+     *         "fee_base_units": "9600",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    MarketplaceTradeExecutedEvent: {
+      /** @description the trade */
+      data: {
+        /**
+         * @description sSTB traded: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `amount_base_units` is exact.
+         * @example 4
+         */
+        amount: number;
+        /**
+         * @description sSTB traded: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 4000000000000000000
+         */
+        amount_base_units: string;
+        /**
+         * @description the buyer
+         * @example 0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E
+         */
+        buyer: string;
+        /**
+         * @description the market's fee, out of the payment: whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `fee_base_units` is exact.
+         * @example 0.0096
+         */
+        fee: number;
+        /**
+         * @description the market's fee, out of the payment: exact, in USDC base units (6 decimals), a decimal string
+         * @example 9600
+         */
+        fee_base_units: string;
+        /**
+         * @description the position's id (unique across the three markets)
+         * @example 4
+         */
+        listing_id: number;
+        /**
+         * @description what the buyer paid: whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `payment_base_units` is exact.
+         * @example 9.6
+         */
+        payment: number;
+        /**
+         * @description what the buyer paid: exact, in USDC base units (6 decimals), a decimal string
+         * @example 9600000
+         */
+        payment_base_units: string;
+        /**
+         * @description price per whole sSTB (exercise: the strike): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `price_base_units` is exact.
+         * @example 2.4
+         */
+        price: number;
+        /**
+         * @description price per whole sSTB (exercise: the strike): exact, in USDC base units (6 decimals), a decimal string
+         * @example 2400000
+         */
+        price_base_units: string;
+        /**
+         * @description the seller
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        seller: string;
+        /**
+         * @description what was traded
+         * @enum {string}
+         */
+        trade_type: "spot_fill" | "future_settlement" | "option_premium" | "option_exercise";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "marketplace.trade_executed";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: listing.purchased), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.trade_executed
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description A dispute opened by the redemption's user. Managed accounts get the result and `transaction_hash`; external accounts get `transactions` to sign and send in order.
+     * @example {
+     *       "mode": "managed",
+     *       "redemption_id": "7",
+     *       "status": "disputed",
+     *       "issue_type": "not_delivered",
+     *       "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    OpenDisputeResult: {
+      /**
+       * @description keccak256 of the stored evidence document (on-chain)
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      evidence_hash?: string;
+      /**
+       * @description the issue type
+       * @example not_delivered
+       */
+      issue_type?: string;
+      /**
+       * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+       * @enum {string}
+       */
+      mode: "managed" | "external";
+      /**
+       * @description the on-chain redemption id
+       * @example 7
+       */
+      redemption_id?: string;
+      /**
+       * @description managed: the redemption is disputed
+       * @enum {string}
+       */
+      status?: "disputed";
+      /**
+       * @description managed: the (last) transaction the gateway sent
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash?: string;
+      /** @description external: the transactions to sign and send, in order */
+      transactions?: components["schemas"]["UnsignedTransaction"][];
+    };
+    /**
+     * @description A portal session (Sign-In with Ethereum).
+     * @example {
+     *       "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "created_at": 1795740000,
+     *       "expires_at": 1795826400
+     *     }
+     */
+    PortalSession: {
+      /**
+       * @description the signed-in address
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      address: string;
+      /**
+       * @description Unix seconds: sign-in
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description Unix seconds: the session ends
+       * @example 1795826400
+       */
+      expires_at: number;
+    };
+    /**
+     * @description A compute provider (list form).
+     * @example {
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "name": "Acme Compute",
+     *       "status": "active",
+     *       "reputation_score": 87.5,
+     *       "location": {
+     *         "country": "DE",
+     *         "region": "eu-central"
+     *       },
+     *       "total_cu_value": 500,
+     *       "total_cu_value_base_units": "500000000000000000000",
+     *       "available_cu_value": 450,
+     *       "available_cu_value_base_units": "450000000000000000000"
+     *     }
+     */
+    Provider: {
+      /**
+       * @description capacity free for new redemptions: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_cu_value_base_units` is exact.
+       * @example 450
+       */
+      available_cu_value: number;
+      /**
+       * @description capacity free for new redemptions: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 450000000000000000000
+       */
+      available_cu_value_base_units: string;
+      /** @description where the provider's hardware is */
+      location: {
+        /**
+         * @description ISO 3166-1 alpha-2
+         * @example DE
+         */
+        country: string;
+        /**
+         * @description region
+         * @example eu-central
+         */
+        region: string;
+      };
+      /**
+       * @description display name
+       * @example Acme Compute
+       */
+      name: string;
+      /**
+       * @description the provider's id: its chain address
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description 0..100.00
+       * @example 87.5
+       */
+      reputation_score: number;
+      /**
+       * @description `active`: may mint and be redeemed with; `pending`: registered, not yet approved; `suspended`
+       * @enum {string}
+       */
+      status: "active" | "pending" | "suspended";
+      /**
+       * @description verified capacity not yet retired: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_cu_value_base_units` is exact.
+       * @example 500
+       */
+      total_cu_value: number;
+      /**
+       * @description verified capacity not yet retired: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 500000000000000000000
+       */
+      total_cu_value_base_units: string;
+    };
+    /**
+     * @description A provider's collateral (free and locked) and capacity, live from the registry.
+     * @example {
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "status": "none",
+     *       "tier": "standard",
+     *       "collateral_token": {
+     *         "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "symbol": "USDC",
+     *         "decimals": 6
+     *       },
+     *       "free_collateral": 600,
+     *       "free_collateral_base_units": "600000000",
+     *       "locked_collateral": 15,
+     *       "locked_collateral_base_units": "15000000",
+     *       "required_collateral": 540,
+     *       "required_collateral_base_units": "540000000",
+     *       "available_cu_value": 450,
+     *       "available_cu_value_base_units": "450000000000000000000",
+     *       "total_cu_value": 500,
+     *       "total_cu_value_base_units": "500000000000000000000",
+     *       "staked_until": 1795740000
+     *     }
+     */
+    ProviderCollateral: {
+      /**
+       * @description capacity free for new redemptions: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_cu_value_base_units` is exact.
+       * @example 450
+       */
+      available_cu_value: number;
+      /**
+       * @description capacity free for new redemptions: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 450000000000000000000
+       */
+      available_cu_value_base_units: string;
+      /** @description the provider registry's collateral token */
+      collateral_token: {
+        /**
+         * @description the token's address
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        address: string;
+        /**
+         * @description its decimals
+         * @example 6
+         */
+        decimals: number;
+        /**
+         * @description its symbol
+         * @example USDC
+         */
+        symbol: string;
+      };
+      /**
+       * @description collateral not locked: whole collateral tokens, a JSON number (`free_collateral_base_units` is exact)
+       * @example 600
+       */
+      free_collateral: number;
+      /**
+       * @description collateral not locked: exact, in the collateral token's base units (`collateral_token.decimals`)
+       * @example 600000000
+       */
+      free_collateral_base_units: string;
+      /**
+       * @description collateral locked by open redemptions: whole collateral tokens, a JSON number (`locked_collateral_base_units` is exact)
+       * @example 15
+       */
+      locked_collateral: number;
+      /**
+       * @description collateral locked by open redemptions: exact, in the collateral token's base units (`collateral_token.decimals`)
+       * @example 15000000
+       */
+      locked_collateral_base_units: string;
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description what the provider's available capacity requires: whole collateral tokens, a JSON number (`required_collateral_base_units` is exact)
+       * @example 540
+       */
+      required_collateral: number;
+      /**
+       * @description what the provider's available capacity requires: exact, in the collateral token's base units (`collateral_token.decimals`)
+       * @example 540000000
+       */
+      required_collateral_base_units: string;
+      /**
+       * @description Unix seconds: the provider's stake ends
+       * @example 1795740000
+       */
+      staked_until: number;
+      /**
+       * @description the provider's status
+       * @enum {string}
+       */
+      status: "none" | "pending" | "active" | "suspended";
+      /**
+       * @description the provider's quality tier
+       * @enum {string}
+       */
+      tier: "standard" | "premium" | "enterprise";
+      /**
+       * @description verified capacity not yet retired: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_cu_value_base_units` is exact.
+       * @example 500
+       */
+      total_cu_value: number;
+      /**
+       * @description verified capacity not yet retired: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 500000000000000000000
+       */
+      total_cu_value_base_units: string;
+    };
+    /**
+     * @description A compute provider (detail form): the list form plus registration, contact, hardware and statistics.
+     * @example {
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "name": "Acme Compute",
+     *       "status": "active",
+     *       "reputation_score": 87.5,
+     *       "location": {
+     *         "country": "DE",
+     *         "region": "eu-central"
+     *       },
+     *       "total_cu_value": 500,
+     *       "total_cu_value_base_units": "500000000000000000000",
+     *       "available_cu_value": 450,
+     *       "available_cu_value_base_units": "450000000000000000000",
+     *       "registration_date": 1795740000,
+     *       "contact_info": {
+     *         "email": "ops@acme.example",
+     *         "website": "https://acme.example"
+     *       },
+     *       "hardware_specifications": {
+     *         "cpu_type": "AMD EPYC 9654",
+     *         "total_cpu_cores": 384,
+     *         "total_ram_gb": 1536,
+     *         "total_storage_gb": 24000,
+     *         "network_capacity_mbps": 100000
+     *       },
+     *       "statistics": {
+     *         "total_cu_value": 500,
+     *         "total_cu_value_base_units": "500000000000000000000",
+     *         "available_cu_value": 450,
+     *         "available_cu_value_base_units": "450000000000000000000",
+     *         "total_redemptions": 12,
+     *         "successful_redemptions": 11,
+     *         "average_response_time": 42
+     *       }
+     *     }
+     */
+    ProviderDetail: {
+      /**
+       * @description capacity free for new redemptions: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_cu_value_base_units` is exact.
+       * @example 450
+       */
+      available_cu_value: number;
+      /**
+       * @description capacity free for new redemptions: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 450000000000000000000
+       */
+      available_cu_value_base_units: string;
+      /** @description how to reach the provider */
+      contact_info: {
+        /**
+         * @description contact e-mail (also where redemption alerts go)
+         * @example ops@acme.example
+         */
+        email: string;
+        /**
+         * @description website
+         * @example https://acme.example
+         */
+        website: string;
+      };
+      /** @description the provider's declared hardware */
+      hardware_specifications: {
+        /**
+         * @description CPU model
+         * @example AMD EPYC 9654
+         */
+        cpu_type: string;
+        /**
+         * @description network capacity, Mbit/s
+         * @example 100000
+         */
+        network_capacity_mbps: number;
+        /**
+         * @description CPU cores over all machines
+         * @example 384
+         */
+        total_cpu_cores: number;
+        /**
+         * @description memory over all machines, GB
+         * @example 1536
+         */
+        total_ram_gb: number;
+        /**
+         * @description storage over all machines, GB
+         * @example 24000
+         */
+        total_storage_gb: number;
+      };
+      /** @description where the provider's hardware is */
+      location: {
+        /**
+         * @description ISO 3166-1 alpha-2
+         * @example DE
+         */
+        country: string;
+        /**
+         * @description region
+         * @example eu-central
+         */
+        region: string;
+      };
+      /**
+       * @description display name
+       * @example Acme Compute
+       */
+      name: string;
+      /**
+       * @description the provider's id: its chain address
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description Unix seconds: registration (block time)
+       * @example 1795740000
+       */
+      registration_date: number;
+      /**
+       * @description 0..100.00
+       * @example 87.5
+       */
+      reputation_score: number;
+      /** @description the provider's record */
+      statistics: {
+        /**
+         * @description capacity free for new redemptions: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_cu_value_base_units` is exact.
+         * @example 450
+         */
+        available_cu_value: number;
+        /**
+         * @description capacity free for new redemptions: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 450000000000000000000
+         */
+        available_cu_value_base_units: string;
+        /**
+         * @description minutes from request to fulfilment, mean over successful redemptions
+         * @example 42
+         */
+        average_response_time: number;
+        /**
+         * @description redemptions fulfilled and confirmed
+         * @example 11
+         */
+        successful_redemptions: number;
+        /**
+         * @description verified capacity not yet retired: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_cu_value_base_units` is exact.
+         * @example 500
+         */
+        total_cu_value: number;
+        /**
+         * @description verified capacity not yet retired: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 500000000000000000000
+         */
+        total_cu_value_base_units: string;
+        /**
+         * @description redemptions asked of the provider
+         * @example 12
+         */
+        total_redemptions: number;
+      };
+      /**
+       * @description `active`: may mint and be redeemed with; `pending`: registered, not yet approved; `suspended`
+       * @enum {string}
+       */
+      status: "active" | "pending" | "suspended";
+      /**
+       * @description verified capacity not yet retired: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_cu_value_base_units` is exact.
+       * @example 500
+       */
+      total_cu_value: number;
+      /**
+       * @description verified capacity not yet retired: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 500000000000000000000
+       */
+      total_cu_value_base_units: string;
+    };
+    /**
+     * @description A redemption: sSTB burned for compute from a provider, its status, its lease and the user's access key.
+     * @example {
+     *       "redemption_id": "7",
+     *       "status": "pending",
+     *       "sstb_amount": 12.5,
+     *       "sstb_amount_base_units": "12500000000000000000",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "initiated_at": 1795740000,
+     *       "estimated_fulfillment_time": 1795740000,
+     *       "fulfilled_at": 1795740000,
+     *       "completed_at": 1795740000,
+     *       "lease": {
+     *         "lease_id": "7",
+     *         "status": "active",
+     *         "expires_at": 1795740000,
+     *         "terminated_at": null,
+     *         "renewal_offer": {
+     *           "price": 5,
+     *           "price_base_units": "5000000000000000000",
+     *           "extension": 2592000,
+     *           "valid_until": 1795740000
+     *         },
+     *         "renewals": []
+     *       },
+     *       "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b"
+     *     }
+     */
+    Redemption: {
+      /**
+       * @description the X25519 public key the user registered on-chain for access details; null: none yet
+       * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+       */
+      access_public_key: string | null;
+      /**
+       * @description Unix seconds: confirmed, expired or resolved; null until then
+       * @example 1795740000
+       */
+      completed_at: number | null;
+      /**
+       * @description Unix seconds: the on-chain fulfilment deadline
+       * @example 1795740000
+       */
+      estimated_fulfillment_time: number;
+      /**
+       * @description Unix seconds: fulfilment; null until fulfilled
+       * @example 1795740000
+       */
+      fulfilled_at: number | null;
+      /**
+       * @description Unix seconds: initiation (block time)
+       * @example 1795740000
+       */
+      initiated_at: number;
+      /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+      lease: components["schemas"]["Lease"] | null;
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description the on-chain redemption id (decimal)
+       * @example 7
+       */
+      redemption_id: string;
+      /**
+       * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+       * @example 12.5
+       */
+      sstb_amount: number;
+      /**
+       * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000000
+       */
+      sstb_amount_base_units: string;
+      /**
+       * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+       * @enum {string}
+       */
+      status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+      /**
+       * @description the redeeming holder
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      user: string;
+    };
+    /**
+     * @description The body of a `redemption.confirmed` delivery: the user confirmed a redemption (or its dispute window passed in silence).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.confirmed",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.confirmed",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionConfirmedEvent: {
+      /** @description the redemption after the event */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.confirmed";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.confirmed
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.disputed` delivery: the user disputed a redemption.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.disputed",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.disputed",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "issue_type": "not_delivered",
+     *         "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionDisputedEvent: {
+      /** @description the redemption after the event, and the dispute */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description keccak256 of the evidence document
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        evidence_hash: string;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /**
+         * @description what went wrong
+         * @enum {string}
+         */
+        issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.disputed";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.disputed
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.expired` delivery: a redemption passed its deadline unfulfilled; the user was compensated.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.expired",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.expired",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "compensation": 15,
+     *         "compensation_base_units": "15000000",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionExpiredEvent: {
+      /** @description the redemption after the event, and the compensation */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description collateral paid to the user (the collateral token): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `compensation_base_units` is exact.
+         * @example 15
+         */
+        compensation: number;
+        /**
+         * @description collateral paid to the user (the collateral token): exact, in USDC base units (6 decimals), a decimal string
+         * @example 15000000
+         */
+        compensation_base_units: string;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.expired";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.expired
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.fulfilled` delivery: the provider fulfilled a redemption (access details published, encrypted to the user).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.fulfilled",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.fulfilled",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "access_details": "stbad1.eyJ2IjoxfQ",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionFulfilledEvent: {
+      /** @description the redemption after the event, and the access-details envelope */
+      data: {
+        /**
+         * @description the stbad1. envelope encrypted to the user's access key: only the user can open it
+         * @example stbad1.eyJ2IjoxfQ
+         */
+        access_details: string;
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.fulfilled";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.fulfilled
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.initiated` delivery: a redemption was initiated (the same fact as sstb.redeemed).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.initiated",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.initiated",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "fee": 0.0125,
+     *         "fee_base_units": "12500000000000000",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionInitiatedEvent: {
+      /** @description the redemption as `GET /redemptions/{redemptionId}` shows it after the event, and its fee */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description the fee paid to the treasury, on top: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `fee_base_units` is exact.
+         * @example 0.0125
+         */
+        fee: number;
+        /**
+         * @description the fee paid to the treasury, on top: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000
+         */
+        fee_base_units: string;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.initiated";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: sstb.redeemed), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.initiated
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.lease_ended` delivery: a lease reached its end (time-based notice, once per end).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.lease_ended",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.lease_ended",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "seconds_left": 3600
+     *       }
+     *     }
+     */
+    RedemptionLeaseEndedEvent: {
+      /** @description the lease's redemption at its end */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description seconds from the notice to the lease's end (0 once ended)
+         * @example 3600
+         */
+        seconds_left: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.lease_ended";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.lease_ended
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.lease_expiring` delivery: a lease ends soon (time-based notice, once per end).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.lease_expiring",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.lease_expiring",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "seconds_left": 3600
+     *       }
+     *     }
+     */
+    RedemptionLeaseExpiringEvent: {
+      /** @description the lease's redemption at the notice time */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description seconds from the notice to the lease's end (0 once ended)
+         * @example 3600
+         */
+        seconds_left: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.lease_expiring";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.lease_expiring
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description What a redemption would cost, lock and pay back if the provider fails, before it is signed.
+     * @example {
+     *       "sstb_amount": 12.5,
+     *       "sstb_amount_base_units": "12500000000000000000",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "fee": 0.0125,
+     *       "fee_base_units": "12500000000000000",
+     *       "total": 12.5125,
+     *       "total_base_units": "12512500000000000000",
+     *       "minimum": 1,
+     *       "minimum_base_units": "1000000000000000000",
+     *       "tier": "standard",
+     *       "fulfilment_seconds": 86400,
+     *       "deadline": 1795740000,
+     *       "collateral_token": {
+     *         "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "symbol": "USDC",
+     *         "decimals": 6
+     *       },
+     *       "collateral_locked": 15,
+     *       "collateral_locked_base_units": "15000000",
+     *       "collateral_ratio_bps": 12000,
+     *       "compensation": {
+     *         "if_expired_during_stake": 12.5,
+     *         "if_expired_during_stake_base_units": "12500000",
+     *         "if_expired_after_stake": 15,
+     *         "if_expired_after_stake_base_units": "15000000",
+     *         "if_dispute_won": 15,
+     *         "if_dispute_won_base_units": "15000000",
+     *         "provider_staked_until": 1795740000,
+     *         "applies_now": "during_stake"
+     *       },
+     *       "provider_status": "none",
+     *       "provider_available_cu_value": 450,
+     *       "provider_available_cu_value_base_units": "450000000000000000000",
+     *       "refusal": null
+     *     }
+     */
+    RedemptionQuote: {
+      /**
+       * @description collateral the redemption would lock: whole collateral tokens, a JSON number (`collateral_locked_base_units` is exact)
+       * @example 15
+       */
+      collateral_locked: number;
+      /**
+       * @description collateral the redemption would lock: exact, in the collateral token's base units (`collateral_token.decimals`)
+       * @example 15000000
+       */
+      collateral_locked_base_units: string;
+      /**
+       * @description the registry's collateral ratio
+       * @example 12000
+       */
+      collateral_ratio_bps: number;
+      /** @description the provider registry's collateral token */
+      collateral_token: {
+        /**
+         * @description the token's address
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        address: string;
+        /**
+         * @description its decimals
+         * @example 6
+         */
+        decimals: number;
+        /**
+         * @description its symbol
+         * @example USDC
+         */
+        symbol: string;
+      };
+      /** @description what the user gets from the provider's collateral if the provider fails */
+      compensation: {
+        /**
+         * @description which expiry case applies to a redemption made now
+         * @enum {string}
+         */
+        applies_now: "during_stake" | "after_stake";
+        /**
+         * @description paid if the user wins a dispute: the whole lock: whole collateral tokens, a JSON number (`if_dispute_won_base_units` is exact)
+         * @example 15
+         */
+        if_dispute_won: number;
+        /**
+         * @description paid if the user wins a dispute: the whole lock: exact, in the collateral token's base units (`collateral_token.decimals`)
+         * @example 15000000
+         */
+        if_dispute_won_base_units: string;
+        /**
+         * @description paid if it expires after the stake: the whole lock: whole collateral tokens, a JSON number (`if_expired_after_stake_base_units` is exact)
+         * @example 15
+         */
+        if_expired_after_stake: number;
+        /**
+         * @description paid if it expires after the stake: the whole lock: exact, in the collateral token's base units (`collateral_token.decimals`)
+         * @example 15000000
+         */
+        if_expired_after_stake_base_units: string;
+        /**
+         * @description paid if it expires during the stake: the lock at 100%: whole collateral tokens, a JSON number (`if_expired_during_stake_base_units` is exact)
+         * @example 12.5
+         */
+        if_expired_during_stake: number;
+        /**
+         * @description paid if it expires during the stake: the lock at 100%: exact, in the collateral token's base units (`collateral_token.decimals`)
+         * @example 12500000
+         */
+        if_expired_during_stake_base_units: string;
+        /**
+         * @description Unix seconds: the provider's stake ends
+         * @example 1795740000
+         */
+        provider_staked_until: number;
+      };
+      /**
+       * @description the deadline a redemption made now gets
+       * @example 1795740000
+       */
+      deadline: number;
+      /**
+       * @description the redemption fee (0.1% of the amount), on top: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `fee_base_units` is exact.
+       * @example 0.0125
+       */
+      fee: number;
+      /**
+       * @description the redemption fee (0.1% of the amount), on top: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000
+       */
+      fee_base_units: string;
+      /**
+       * @description the tier's fulfilment time (24 h standard, 6 h premium, 1 h enterprise)
+       * @example 86400
+       */
+      fulfilment_seconds: number;
+      /**
+       * @description the smallest amount the manager takes: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `minimum_base_units` is exact.
+       * @example 1
+       */
+      minimum: number;
+      /**
+       * @description the smallest amount the manager takes: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 1000000000000000000
+       */
+      minimum_base_units: string;
+      /**
+       * @description the provider's free capacity: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `provider_available_cu_value_base_units` is exact.
+       * @example 450
+       */
+      provider_available_cu_value: number;
+      /**
+       * @description the provider's free capacity: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 450000000000000000000
+       */
+      provider_available_cu_value_base_units: string;
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description the provider's status
+       * @enum {string}
+       */
+      provider_status: "none" | "pending" | "active" | "suspended";
+      /**
+       * @description why the manager would refuse it now; null if it would accept
+       * @example amount exceeds the provider's available capacity
+       */
+      refusal: string | null;
+      /**
+       * @description sSTB to redeem: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+       * @example 12.5
+       */
+      sstb_amount: number;
+      /**
+       * @description sSTB to redeem: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000000
+       */
+      sstb_amount_base_units: string;
+      /**
+       * @description the provider's quality tier
+       * @enum {string}
+       */
+      tier: "standard" | "premium" | "enterprise";
+      /**
+       * @description sSTB the holder approves (amount plus fee): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `total_base_units` is exact.
+       * @example 12.5125
+       */
+      total: number;
+      /**
+       * @description sSTB the holder approves (amount plus fee): exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12512500000000000000
+       */
+      total_base_units: string;
+    };
+    /**
+     * @description The body of a `redemption.renewal_offered` delivery: the provider offered to renew a lease.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.renewal_offered",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.renewal_offered",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionRenewalOfferedEvent: {
+      /** @description the lease's redemption with the offer in `lease.renewal_offer` */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.renewal_offered";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.renewal_offered
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.renewed` delivery: the user renewed a lease (a redemption of its own: the same fact as its sstb.redeemed).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.renewed",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.renewed",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "renewal": {
+     *           "redemption_id": "9",
+     *           "fee": 0.005,
+     *           "fee_base_units": "5000000000000000",
+     *           "expires_at": 1795740000
+     *         },
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionRenewedEvent: {
+      /** @description the lease's redemption after the event, and the renewal */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /** @description the renewal */
+        renewal: {
+          /**
+           * @description Unix seconds: the lease's new end
+           * @example 1795740000
+           */
+          expires_at: number;
+          /**
+           * @description the renewal's fee: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `fee_base_units` is exact.
+           * @example 0.005
+           */
+          fee: number;
+          /**
+           * @description the renewal's fee: exact, in sSTB base units (18 decimals), a decimal string
+           * @example 5000000000000000
+           */
+          fee_base_units: string;
+          /**
+           * @description the renewal's redemption
+           * @example 9
+           */
+          redemption_id: string;
+        };
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.renewed";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: sstb.redeemed), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.renewed
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description What the user asked for with a redemption made through the gateway (for its user and provider).
+     * @example {
+     *       "redemption_id": "7",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "specifications": {
+     *         "cpu_cores": 8,
+     *         "ram_gb": 32,
+     *         "storage_gb": 200,
+     *         "network_mbps": 1000
+     *       },
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "created_at": 1795740000
+     *     }
+     */
+    RedemptionRequest: {
+      /**
+       * @description Unix seconds: when the gateway sent it
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /**
+       * @description the on-chain redemption id
+       * @example 7
+       */
+      redemption_id: string;
+      /**
+       * @description the reference body's specifications; null for the short body
+       * @example {
+       *       "cpu_cores": 8,
+       *       "ram_gb": 32,
+       *       "storage_gb": 200,
+       *       "network_mbps": 1000
+       *     }
+       */
+      specifications: {
+        /** @description CPU cores */
+        cpu_cores?: number;
+        /** @description network bandwidth, Mbit/s */
+        network_mbps?: number;
+        /** @description memory, GB */
+        ram_gb?: number;
+        /** @description storage, GB */
+        storage_gb?: number;
+      } | null;
+      /**
+       * @description the initiation's transaction
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash: string;
+      /**
+       * @description the user
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      user: string;
+    };
+    /**
+     * @description The body of a `redemption.resolved` delivery: a dispute was resolved (by the arbitrator, or lapsed with its default outcome).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.resolved",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.resolved",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "user_won": true,
+     *         "compensation": 15,
+     *         "compensation_base_units": "15000000",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionResolvedEvent: {
+      /** @description the redemption after the event, and the outcome */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description collateral paid to the user (the collateral token): whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `compensation_base_units` is exact.
+         * @example 15
+         */
+        compensation: number;
+        /**
+         * @description collateral paid to the user (the collateral token): exact, in USDC base units (6 decimals), a decimal string
+         * @example 15000000
+         */
+        compensation_base_units: string;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+        /** @description whether the user won */
+        user_won: boolean;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.resolved";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.resolved
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `redemption.terminated` delivery: the user terminated a lease: the provider reclaims the resources.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.terminated",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "redemption.terminated",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "status": "pending",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "initiated_at": 1795740000,
+     *         "estimated_fulfillment_time": 1795740000,
+     *         "fulfilled_at": 1795740000,
+     *         "completed_at": 1795740000,
+     *         "lease": {
+     *           "lease_id": "7",
+     *           "status": "active",
+     *           "expires_at": 1795740000,
+     *           "terminated_at": null,
+     *           "renewal_offer": {
+     *             "price": 5,
+     *             "price_base_units": "5000000000000000000",
+     *             "extension": 2592000,
+     *             "valid_until": 1795740000
+     *           },
+     *           "renewals": []
+     *         },
+     *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    RedemptionTerminatedEvent: {
+      /** @description the lease's redemption after the event */
+      data: {
+        /**
+         * @description the X25519 public key the user registered on-chain for access details; null: none yet
+         * @example 0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b
+         */
+        access_public_key: string | null;
+        /**
+         * @description Unix seconds: confirmed, expired or resolved; null until then
+         * @example 1795740000
+         */
+        completed_at: number | null;
+        /**
+         * @description Unix seconds: the on-chain fulfilment deadline
+         * @example 1795740000
+         */
+        estimated_fulfillment_time: number;
+        /**
+         * @description Unix seconds: fulfilment; null until fulfilled
+         * @example 1795740000
+         */
+        fulfilled_at: number | null;
+        /**
+         * @description Unix seconds: initiation (block time)
+         * @example 1795740000
+         */
+        initiated_at: number;
+        /** @description the lease the redemption belongs to (its own once fulfilled, the renewed one for a renewal); null until fulfilled */
+        lease: components["schemas"]["Lease"] | null;
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the on-chain redemption id (decimal)
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description `pending` on creation; `fulfilled` once the provider supplied access; `confirmed` by the user; `expired` past the deadline unfulfilled; `disputed` while a dispute is open; `resolved` after it
+         * @enum {string}
+         */
+        status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the redeeming holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "redemption.terminated";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.terminated
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description A Sign-In with Ethereum nonce and what the message must name.
+     * @example {
+     *       "nonce": "k3J9dX2mQ7pL",
+     *       "expires_at": 1795740300,
+     *       "domain": "portal.example",
+     *       "uri": "https://portal.example",
+     *       "chain_id": 42161
+     *     }
+     */
+    SignInNonce: {
+      /**
+       * @description the message's chain id (the primary chain)
+       * @example 42161
+       */
+      chain_id: number;
+      /**
+       * @description the message's domain (the portal's host)
+       * @example portal.example
+       */
+      domain: string;
+      /**
+       * @description Unix seconds: the nonce's end
+       * @example 1795740300
+       */
+      expires_at: number;
+      /**
+       * @description the single-use nonce
+       * @example k3J9dX2mQ7pL
+       */
+      nonce: string;
+      /**
+       * @description the message's URI (the portal's origin)
+       * @example https://portal.example
+       */
+      uri: string;
+    };
+    /**
+     * @description The sSTB balance of the API key's account, per chain and in total.
+     * @example {
+     *       "account": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "sstb_balance": 120,
+     *       "sstb_balance_base_units": "120000000000000000000",
+     *       "balances": [
+     *         {
+     *           "chain": "arbitrum",
+     *           "native_chain_id": 42161,
+     *           "sstb_balance": 120,
+     *           "sstb_balance_base_units": "120000000000000000000"
+     *         }
+     *       ]
+     *     }
+     */
+    SstbBalance: {
+      /**
+       * @description the API key's account
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      account: string;
+      /** @description per chain */
+      balances: {
+        /**
+         * @description the deployment's name of the chain
+         * @example arbitrum
+         */
+        chain: string;
+        /**
+         * @description the chain's EIP-155 id
+         * @example 42161
+         */
+        native_chain_id: number;
+        /**
+         * @description sSTB on this chain: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_balance_base_units` is exact.
+         * @example 120
+         */
+        sstb_balance: number;
+        /**
+         * @description sSTB on this chain: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 120000000000000000000
+         */
+        sstb_balance_base_units: string;
+      }[];
+      /**
+       * @description sSTB over every chain: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_balance_base_units` is exact.
+       * @example 120
+       */
+      sstb_balance: number;
+      /**
+       * @description sSTB over every chain: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 120000000000000000000
+       */
+      sstb_balance_base_units: string;
+    };
+    /**
+     * @description The body of a `sstb.minted` delivery: sstb was minted for a verified unit.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "sstb.minted",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "sstb_amount": 50,
+     *         "sstb_amount_base_units": "50000000000000000000",
+     *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "cu_value": 50,
+     *         "cu_value_base_units": "50000000000000000000",
+     *         "cu_id": 1,
+     *         "collateral_amount": 60,
+     *         "collateral_amount_base_units": "60000000",
+     *         "staking_period": 2592000,
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    SstbMintedEvent: {
+      /** @description the mint (the spec's fields provider_id, sstb_amount, owner, cu_value; the guide's transactionHash) */
+      data: {
+        /**
+         * @description collateral the provider posted with the mint: whole USDC, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `collateral_amount_base_units` is exact.
+         * @example 60
+         */
+        collateral_amount: number;
+        /**
+         * @description collateral the provider posted with the mint: exact, in USDC base units (6 decimals), a decimal string
+         * @example 60000000
+         */
+        collateral_amount_base_units: string;
+        /**
+         * @description the unit's id
+         * @example 1
+         */
+        cu_id: number;
+        /**
+         * @description the unit's value (equal to the amount minted): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `cu_value_base_units` is exact.
+         * @example 50
+         */
+        cu_value: number;
+        /**
+         * @description the unit's value (equal to the amount minted): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 50000000000000000000
+         */
+        cu_value_base_units: string;
+        /**
+         * @description who received it: the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        owner: string;
+        /**
+         * @description the provider whose unit was verified
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description sSTB minted: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 50
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB minted: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 50000000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description seconds the capacity is committed
+         * @example 2592000
+         */
+        staking_period: number;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "sstb.minted";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `sstb.redeemed` delivery: sstb was redeemed (burned for compute; a renewal too).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.redeemed",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "sstb.redeemed",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "redemption_id": "7",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    SstbRedeemedEvent: {
+      /** @description the redemption's initiation */
+      data: {
+        /**
+         * @description the provider
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /**
+         * @description the redemption
+         * @example 7
+         */
+        redemption_id: string;
+        /**
+         * @description sSTB redeemed (the fee is on top): whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB redeemed (the fee is on top): exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+        /**
+         * @description the holder
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        user: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "sstb.redeemed";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names (here: redemption.initiated, redemption.renewed), so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.redeemed
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description The body of a `sstb.transferred` delivery: sstb was transferred (mints and burns are announced by their own events).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.transferred",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "sstb.transferred",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *         "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+     *         "sstb_amount": 12.5,
+     *         "sstb_amount_base_units": "12500000000000000000",
+     *         "chain": "arbitrum",
+     *         "native_chain_id": 42161,
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    SstbTransferredEvent: {
+      /** @description the transfer */
+      data: {
+        /**
+         * @description the deployment's name of the chain
+         * @example arbitrum
+         */
+        chain: string;
+        /**
+         * @description the sender
+         * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+         */
+        from: string;
+        /**
+         * @description the chain's EIP-155 id
+         * @example 42161
+         */
+        native_chain_id: number;
+        /**
+         * @description sSTB sent: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+         * @example 12.5
+         */
+        sstb_amount: number;
+        /**
+         * @description sSTB sent: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 12500000000000000000
+         */
+        sstb_amount_base_units: string;
+        /**
+         * @description the recipient
+         * @example 0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E
+         */
+        to: string;
+        /**
+         * @description the transaction of the log that announced it
+         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+         */
+        transactionHash: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "sstb.transferred";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.transferred
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description An sSTB transfer from the key's account. Managed accounts get the result and `transaction_hash`; external accounts get `transactions` to sign and send in order.
+     * @example {
+     *       "mode": "managed",
+     *       "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+     *       "sstb_amount": 12.5,
+     *       "sstb_amount_base_units": "12500000000000000000",
+     *       "transaction_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *     }
+     */
+    TransferResult: {
+      /**
+       * @description the key's account
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      from?: string;
+      /**
+       * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
+       * @enum {string}
+       */
+      mode: "managed" | "external";
+      /**
+       * @description sSTB sent: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `sstb_amount_base_units` is exact.
+       * @example 12.5
+       */
+      sstb_amount?: number;
+      /**
+       * @description sSTB sent: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 12500000000000000000
+       */
+      sstb_amount_base_units?: string;
+      /**
+       * @description the recipient
+       * @example 0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E
+       */
+      to?: string;
+      /**
+       * @description managed: the (last) transaction the gateway sent
+       * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+       */
+      transaction_hash?: string;
+      /** @description external: the transactions to sign and send, in order */
+      transactions?: components["schemas"]["UnsignedTransaction"][];
+    };
+    /**
+     * @description A transaction for an external account to sign and send (the gateway holds no key for it).
+     * @example {
+     *       "description": "initiateRedemption",
+     *       "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+     *       "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *       "data": "0x095ea7b3",
+     *       "value": "0",
+     *       "chainId": 42161,
+     *       "nonce": 12,
+     *       "gas": 180000
+     *     }
+     */
+    UnsignedTransaction: {
+      /**
+       * @description the chain's EIP-155 id
+       * @example 42161
+       */
+      chainId: number;
+      /**
+       * @description the calldata
+       * @example 0x095ea7b3
+       */
+      data: string;
+      /**
+       * @description what the call does
+       * @example initiateRedemption
+       */
+      description: string;
+      /**
+       * @description the account that must sign it
+       * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+       */
+      from: string;
+      /**
+       * @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined)
+       * @example 180000
+       */
+      gas: number;
+      /**
+       * @description hint: the account's pending nonce, in order
+       * @example 12
+       */
+      nonce: number;
+      /**
+       * @description the contract called
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      to: string;
+      /**
+       * @description wei, decimal
+       * @example 0
+       */
+      value: string;
+    };
+    /**
+     * @description A verification of a provider's hardware (its id is the unit's cuHash): submitted, partially signed, rejected or minted.
+     * @example {
+     *       "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *       "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "verification_method": "attestation",
+     *       "proof": "0x1234",
+     *       "status": "verified",
+     *       "created_at": 1795740000,
+     *       "verified_at": 1795740000,
+     *       "verification_type": "attestation",
+     *       "rejection": {
+     *         "parameter": "benchmark_results.cpu_score",
+     *         "reason": "is implausible for the declared hardware"
+     *       },
+     *       "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *       "cu_value": 50,
+     *       "cu_value_base_units": "50000000000000000000",
+     *       "expiry": 1795826400,
+     *       "threshold": 2,
+     *       "attestation": {
+     *         "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *         "cuValue": "50000000000000000000",
+     *         "specs": {
+     *           "cpuCores": 32,
+     *           "ramGb": 128,
+     *           "storageGb": 2000,
+     *           "networkMbps": 10000,
+     *           "cpuScore": 9100,
+     *           "memoryScore": 8700,
+     *           "storageScore": 7600,
+     *           "networkScore": 9400
+     *         },
+     *         "expiry": 1795826400,
+     *         "nonce": "1"
+     *       },
+     *       "signatures": [
+     *         {
+     *           "signer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *           "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab"
+     *         }
+     *       ],
+     *       "minted": true,
+     *       "cu_id": 1,
+     *       "transaction_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *       "mint": {
+     *         "minting_agent": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "collateral_token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+     *         "collateral_amount": "60000000",
+     *         "staking_period_min": 2592000,
+     *         "staking_period_max": 31536000
+     *       }
+     *     }
+     */
+    Verification: {
+      /** @description the attestation; null before one is made */
+      attestation: components["schemas"]["VerificationAttestation"] | null;
+      /**
+       * @description Unix seconds
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the unit's identity
+       * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      cu_hash: string;
+      /** @description the minted unit's id; null until minted */
+      cu_id: number | null;
+      /**
+       * @description sSTB the mint gives: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `cu_value_base_units` is exact.
+       * @example 50
+       */
+      cu_value: number;
+      /**
+       * @description sSTB the mint gives: exact, in sSTB base units (18 decimals), a decimal string
+       * @example 50000000000000000000
+       */
+      cu_value_base_units: string;
+      /** @description Unix seconds (chain time) after which the attestation no longer mints; null: not attested */
+      expiry: number | null;
+      /** @description how to mint once verified; null otherwise */
+      mint: {
+        /**
+         * @description collateral to post: base units of the collateral token
+         * @example 60000000
+         */
+        collateral_amount: string;
+        /**
+         * @description the collateral token
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        collateral_token: string;
+        /**
+         * @description the minting agent
+         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+         */
+        minting_agent: string;
+        /**
+         * @description longest staking period, seconds
+         * @example 31536000
+         */
+        staking_period_max: number;
+        /**
+         * @description shortest staking period, seconds
+         * @example 2592000
+         */
+        staking_period_min: number;
+      } | null;
+      /** @description whether the unit was minted on-chain */
+      minted: boolean;
+      /** @description `computeProof` for verifyAndMintSSTB once verified; null before */
+      proof: string | null;
+      /**
+       * @description the provider whose hardware it verifies
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider_id: string;
+      /** @description why it was rejected; null unless rejected */
+      rejection: {
+        /**
+         * @description the report's field at fault
+         * @example benchmark_results.cpu_score
+         */
+        parameter: string;
+        /**
+         * @description why
+         * @example is implausible for the declared hardware
+         */
+        reason: string;
+      } | null;
+      /** @description the verifiers' signatures so far */
+      signatures: {
+        /**
+         * @description 65-byte ECDSA signature
+         * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+         */
+        signature: string;
+        /**
+         * @description the verifier
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        signer: string;
+      }[];
+      /**
+       * @description `verified`: enough verifiers signed; `partially_signed`: more are needed; `rejected`
+       * @enum {string}
+       */
+      status: "verified" | "partially_signed" | "rejected";
+      /** @description signatures the verifier needs; null: unknown */
+      threshold: number | null;
+      /** @description the mint's transaction; null until minted */
+      transaction_hash: string | null;
+      /**
+       * @description the verification's id: the unit's cuHash
+       * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      verification_id: string;
+      /**
+       * @description how it was verified: k-of-n verifier attestations
+       * @example attestation
+       */
+      verification_method: string;
+      /** @description the submitted report's verification_type; null for a unit minted without a report here */
+      verification_type: string | null;
+      /** @description Unix seconds: when it was verified; null before */
+      verified_at: number | null;
+    };
+    /**
+     * @description the EIP-712 Attestation message the verifiers sign
+     * @example {
+     *       "provider": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *       "cuHash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *       "cuValue": "50000000000000000000",
+     *       "specs": {
+     *         "cpuCores": 32,
+     *         "ramGb": 128,
+     *         "storageGb": 2000,
+     *         "networkMbps": 10000,
+     *         "cpuScore": 9100,
+     *         "memoryScore": 8700,
+     *         "storageScore": 7600,
+     *         "networkScore": 9400
+     *       },
+     *       "expiry": 1795826400,
+     *       "nonce": "1"
+     *     }
+     */
+    VerificationAttestation: {
+      /**
+       * @description the unit's identity
+       * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      cuHash: string;
+      /**
+       * @description the unit's value in sSTB base units
+       * @example 50000000000000000000
+       */
+      cuValue: string;
+      /**
+       * @description Unix seconds after which it no longer mints
+       * @example 1795826400
+       */
+      expiry: number;
+      /**
+       * @description the provider's attestation nonce
+       * @example 1
+       */
+      nonce: string;
+      /**
+       * @description the provider
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      provider: string;
+      /** @description the attested hardware and scores */
+      specs: {
+        /**
+         * @description CPU cores
+         * @example 32
+         */
+        cpuCores: number;
+        /**
+         * @description CPU score
+         * @example 9100
+         */
+        cpuScore: number;
+        /**
+         * @description memory score
+         * @example 8700
+         */
+        memoryScore: number;
+        /**
+         * @description Mbit/s
+         * @example 10000
+         */
+        networkMbps: number;
+        /**
+         * @description network score
+         * @example 9400
+         */
+        networkScore: number;
+        /**
+         * @description memory, GB
+         * @example 128
+         */
+        ramGb: number;
+        /**
+         * @description storage, GB
+         * @example 2000
+         */
+        storageGb: number;
+        /**
+         * @description storage score
+         * @example 7600
+         */
+        storageScore: number;
+      };
+    };
+    /**
+     * @description The body of a `verification.completed` delivery: a submitted verification reached its verdict (off-chain; the provider's own subscriptions only).
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:verification.completed",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "verification.completed",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "verification_method": "attestation",
+     *         "status": "verified",
+     *         "created_at": 1795740000,
+     *         "verified_at": 1795740000,
+     *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+     *         "cu_value": 50,
+     *         "cu_value_base_units": "50000000000000000000",
+     *         "expiry": 1795826400,
+     *         "proof": "0x1234",
+     *         "rejection": {
+     *           "parameter": "benchmark_results.cpu_score",
+     *           "reason": "is implausible for the declared hardware"
+     *         }
+     *       }
+     *     }
+     */
+    VerificationCompletedEvent: {
+      /** @description the verification's verdict */
+      data: {
+        /**
+         * @description Unix seconds
+         * @example 1795740000
+         */
+        created_at: number;
+        /**
+         * @description the unit's identity
+         * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+         */
+        cu_hash: string;
+        /**
+         * @description sSTB the mint gives: whole sSTB, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `cu_value_base_units` is exact.
+         * @example 50
+         */
+        cu_value: number;
+        /**
+         * @description sSTB the mint gives: exact, in sSTB base units (18 decimals), a decimal string
+         * @example 50000000000000000000
+         */
+        cu_value_base_units: string;
+        /** @description Unix seconds (chain time) after which the attestation no longer mints; null: not attested */
+        expiry: number | null;
+        /** @description `computeProof` for verifyAndMintSSTB once verified; null before */
+        proof: string | null;
+        /**
+         * @description the provider whose hardware it verifies
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        provider_id: string;
+        /** @description why it was rejected; null unless rejected */
+        rejection: {
+          /**
+           * @description the report's field at fault
+           * @example benchmark_results.cpu_score
+           */
+          parameter: string;
+          /**
+           * @description why
+           * @example is implausible for the declared hardware
+           */
+          reason: string;
+        } | null;
+        /**
+         * @description `verified`: enough verifiers signed; `partially_signed`: more are needed; `rejected`
+         * @enum {string}
+         */
+        status: "verified" | "partially_signed" | "rejected";
+        /**
+         * @description the verification's id: the unit's cuHash
+         * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+         */
+        verification_id: string;
+        /**
+         * @description how it was verified: k-of-n verifier attestations
+         * @example attestation
+         */
+        verification_method: string;
+        /** @description Unix seconds: when it was verified; null before */
+        verified_at: number | null;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "verification.completed";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:verification.completed
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
+    };
+    /**
+     * @description A delivery of one event to one subscription, and its attempts.
+     * @example {
+     *       "delivery_id": "6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+     *       "event_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
+     *       "event": "cu.verified",
+     *       "status": "delivered",
+     *       "attempts": 1,
+     *       "created_at": 1795740000,
+     *       "next_attempt_at": null,
+     *       "delivered_at": 1795740000,
+     *       "last_status_code": 200,
+     *       "last_error": null,
+     *       "payload": {
+     *         "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
+     *         "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *         "event": "sstb.minted",
+     *         "timestamp": 1795740000,
+     *         "data": {
+     *           "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *           "sstb_amount": 50,
+     *           "sstb_amount_base_units": "50000000000000000000",
+     *           "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *           "cu_value": 50,
+     *           "cu_value_base_units": "50000000000000000000",
+     *           "cu_id": 1,
+     *           "collateral_amount": 60,
+     *           "collateral_amount_base_units": "60000000",
+     *           "staking_period": 2592000,
+     *           "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *         }
+     *       },
+     *       "attempt_log": [
+     *         {
+     *           "attempt": 1,
+     *           "started_at": 1795740000,
+     *           "duration_ms": 84,
+     *           "status_code": 200,
+     *           "error": null,
+     *           "ok": true
+     *         }
+     *       ]
+     *     }
+     */
+    WebhookDelivery: {
+      /** @description every attempt, oldest first */
+      attempt_log: {
+        /**
+         * @description the attempt's number, from 1
+         * @example 1
+         */
+        attempt: number;
+        /**
+         * @description how long the receiver took
+         * @example 84
+         */
+        duration_ms: number;
+        /**
+         * @description why it failed; null: it did not
+         * @example null
+         */
+        error: string | null;
+        /** @description whether the receiver answered 2xx */
+        ok: boolean;
+        /**
+         * @description Unix seconds: when it was sent
+         * @example 1795740000
+         */
+        started_at: number;
+        /**
+         * @description the receiver's HTTP status; null: no answer
+         * @example 200
+         */
+        status_code: number | null;
+      }[];
+      /**
+       * @description attempts so far
+       * @example 1
+       */
+      attempts: number;
+      /**
+       * @description Unix seconds: when it was queued
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description Unix seconds: when the receiver accepted it; null: not yet
+       * @example 1795740000
+       */
+      delivered_at: number | null;
+      /**
+       * @description the delivery's id: `webhook-id` and `X-SERVICE-Delivery` of every attempt
+       * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+       */
+      delivery_id: string;
+      /**
+       * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
+       * @enum {string}
+       */
+      event:
+        | "cu.verified"
+        | "sstb.minted"
+        | "sstb.redeemed"
+        | "sstb.transferred"
+        | "listing.created"
+        | "listing.purchased"
+        | "verification.completed"
+        | "bridge.message_sent"
+        | "bridge.message_received"
+        | "marketplace.listing_created"
+        | "marketplace.order_created"
+        | "marketplace.trade_executed"
+        | "marketplace.claimable_credited"
+        | "marketplace.claimable_withdrawn"
+        | "redemption.initiated"
+        | "redemption.fulfilled"
+        | "redemption.confirmed"
+        | "redemption.expired"
+        | "redemption.disputed"
+        | "redemption.resolved"
+        | "redemption.renewal_offered"
+        | "redemption.renewed"
+        | "redemption.terminated"
+        | "redemption.lease_expiring"
+        | "redemption.lease_ended"
+        | "webhook.test";
+      /**
+       * @description the event's id (the body's `id`)
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted
+       */
+      event_id: string;
+      /**
+       * @description the last attempt's error
+       * @example null
+       */
+      last_error: string | null;
+      /**
+       * @description the last attempt's HTTP status
+       * @example 200
+       */
+      last_status_code: number | null;
+      /**
+       * @description Unix seconds: the next attempt while pending; null otherwise
+       * @example 1795740000
+       */
+      next_attempt_at: number | null;
+      /**
+       * @description the body sent, the same on every attempt: a WebhookEvent ({id, fact_id, event, timestamp, data})
+       * @example {
+       *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
+       *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+       *       "event": "sstb.minted",
+       *       "timestamp": 1795740000,
+       *       "data": {
+       *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+       *         "sstb_amount": 50,
+       *         "sstb_amount_base_units": "50000000000000000000",
+       *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+       *         "cu_value": 50,
+       *         "cu_value_base_units": "50000000000000000000",
+       *         "cu_id": 1,
+       *         "collateral_amount": 60,
+       *         "collateral_amount_base_units": "60000000",
+       *         "staking_period": 2592000,
+       *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+       *       }
+       *     }
+       */
+      payload: components["schemas"]["WebhookEvent"];
+      /**
+       * @description `pending`: due or being retried; `delivered`; `failed`: the retry window ended; `cancelled`: a reorg removed its event
+       * @enum {string}
+       */
+      status: "pending" | "delivered" | "failed" | "cancelled";
+    };
+    /**
+     * @description The body of any webhook delivery, told apart by `event`.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "sstb.minted",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "sstb_amount": 50,
+     *         "sstb_amount_base_units": "50000000000000000000",
+     *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+     *         "cu_value": 50,
+     *         "cu_value_base_units": "50000000000000000000",
+     *         "cu_id": 1,
+     *         "collateral_amount": 60,
+     *         "collateral_amount_base_units": "60000000",
+     *         "staking_period": 2592000,
+     *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       }
+     *     }
+     */
+    WebhookEvent:
+      | components["schemas"]["CuVerifiedEvent"]
+      | components["schemas"]["SstbMintedEvent"]
+      | components["schemas"]["SstbRedeemedEvent"]
+      | components["schemas"]["SstbTransferredEvent"]
+      | components["schemas"]["ListingCreatedEvent"]
+      | components["schemas"]["ListingPurchasedEvent"]
+      | components["schemas"]["VerificationCompletedEvent"]
+      | components["schemas"]["BridgeMessageSentEvent"]
+      | components["schemas"]["BridgeMessageReceivedEvent"]
+      | components["schemas"]["MarketplaceListingCreatedEvent"]
+      | components["schemas"]["MarketplaceOrderCreatedEvent"]
+      | components["schemas"]["MarketplaceTradeExecutedEvent"]
+      | components["schemas"]["MarketplaceClaimableCreditedEvent"]
+      | components["schemas"]["MarketplaceClaimableWithdrawnEvent"]
+      | components["schemas"]["RedemptionInitiatedEvent"]
+      | components["schemas"]["RedemptionFulfilledEvent"]
+      | components["schemas"]["RedemptionConfirmedEvent"]
+      | components["schemas"]["RedemptionExpiredEvent"]
+      | components["schemas"]["RedemptionDisputedEvent"]
+      | components["schemas"]["RedemptionResolvedEvent"]
+      | components["schemas"]["RedemptionRenewalOfferedEvent"]
+      | components["schemas"]["RedemptionRenewedEvent"]
+      | components["schemas"]["RedemptionTerminatedEvent"]
+      | components["schemas"]["RedemptionLeaseExpiringEvent"]
+      | components["schemas"]["RedemptionLeaseEndedEvent"]
+      | components["schemas"]["WebhookTestEvent"];
+    /**
+     * @description A webhook subscription of the key's account.
+     * @example {
+     *       "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
+     *       "url": "https://hooks.example.com/compute",
+     *       "events": [
+     *         "sstb.minted"
+     *       ],
+     *       "timestamp_format": "unix",
+     *       "own_events_only": true,
+     *       "created_at": 1795740000,
+     *       "rotated_at": 1795740000,
+     *       "previous_secret_expires_at": null,
+     *       "warnings": []
+     *     }
+     */
+    WebhookSubscription: {
+      /**
+       * @description Unix seconds: creation
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the events sent to it
+       * @example [
+       *       "sstb.minted"
+       *     ]
+       */
+      events: (
+        | "cu.verified"
+        | "sstb.minted"
+        | "sstb.redeemed"
+        | "sstb.transferred"
+        | "listing.created"
+        | "listing.purchased"
+        | "verification.completed"
+        | "bridge.message_sent"
+        | "bridge.message_received"
+        | "marketplace.listing_created"
+        | "marketplace.order_created"
+        | "marketplace.trade_executed"
+        | "marketplace.claimable_credited"
+        | "marketplace.claimable_withdrawn"
+        | "redemption.initiated"
+        | "redemption.fulfilled"
+        | "redemption.confirmed"
+        | "redemption.expired"
+        | "redemption.disputed"
+        | "redemption.resolved"
+        | "redemption.renewal_offered"
+        | "redemption.renewed"
+        | "redemption.terminated"
+        | "redemption.lease_expiring"
+        | "redemption.lease_ended"
+      )[];
+      /** @description only events that involve the key's account */
+      own_events_only: boolean;
+      /**
+       * @description Unix seconds: until then the secret the last rotation replaced is still valid (deliveries carry a signature under each); null: only the current secret is
+       * @example 1795740000
+       */
+      previous_secret_expires_at: number | null;
+      /**
+       * @description Unix seconds: the last secret rotation; null: never
+       * @example 1795740000
+       */
+      rotated_at: number | null;
+      /**
+       * @description the subscription's id
+       * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+       */
+      subscription_id: string;
+      /**
+       * @description the body's `timestamp`: Unix seconds (reference form, default) or ISO 8601 UTC (guide form); either way when the fact happened, not the send time (that is the `webhook-timestamp` header)
+       * @enum {string}
+       */
+      timestamp_format: "unix" | "iso8601";
+      /**
+       * @description the receiver
+       * @example https://hooks.example.com/compute
+       */
+      url: string;
+      /**
+       * @description what the subscriber should know: `twin_events` for each pair of subscribed events that announce one fact (each is delivered; both carry the same `fact_id`)
+       * @example []
+       */
+      warnings: {
+        /**
+         * @description `twin_events`: two events announce one fact
+         * @enum {string}
+         */
+        code: "twin_events";
+        /**
+         * @description the events concerned
+         * @example [
+         *       "listing.created",
+         *       "marketplace.listing_created"
+         *     ]
+         */
+        events: string[];
+        /**
+         * @description what to do about it
+         * @example listing.created and marketplace.listing_created announce the same fact: keep one per fact_id
+         */
+        message: string;
+      }[];
+    };
+    /**
+     * @description A webhook subscription and its signing secret, shown only in this answer.
+     * @example {
+     *       "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
+     *       "url": "https://hooks.example.com/compute",
+     *       "events": [
+     *         "sstb.minted"
+     *       ],
+     *       "timestamp_format": "unix",
+     *       "own_events_only": true,
+     *       "created_at": 1795740000,
+     *       "rotated_at": 1795740000,
+     *       "previous_secret_expires_at": null,
+     *       "warnings": [],
+     *       "secret": "whsec_3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f"
+     *     }
+     */
+    WebhookSubscriptionWithSecret: {
+      /**
+       * @description Unix seconds: creation
+       * @example 1795740000
+       */
+      created_at: number;
+      /**
+       * @description the events sent to it
+       * @example [
+       *       "sstb.minted"
+       *     ]
+       */
+      events: (
+        | "cu.verified"
+        | "sstb.minted"
+        | "sstb.redeemed"
+        | "sstb.transferred"
+        | "listing.created"
+        | "listing.purchased"
+        | "verification.completed"
+        | "bridge.message_sent"
+        | "bridge.message_received"
+        | "marketplace.listing_created"
+        | "marketplace.order_created"
+        | "marketplace.trade_executed"
+        | "marketplace.claimable_credited"
+        | "marketplace.claimable_withdrawn"
+        | "redemption.initiated"
+        | "redemption.fulfilled"
+        | "redemption.confirmed"
+        | "redemption.expired"
+        | "redemption.disputed"
+        | "redemption.resolved"
+        | "redemption.renewal_offered"
+        | "redemption.renewed"
+        | "redemption.terminated"
+        | "redemption.lease_expiring"
+        | "redemption.lease_ended"
+      )[];
+      /** @description only events that involve the key's account */
+      own_events_only: boolean;
+      /**
+       * @description Unix seconds: until then the secret the last rotation replaced is still valid (deliveries carry a signature under each); null: only the current secret is
+       * @example 1795740000
+       */
+      previous_secret_expires_at: number | null;
+      /**
+       * @description Unix seconds: the last secret rotation; null: never
+       * @example 1795740000
+       */
+      rotated_at: number | null;
+      /**
+       * @description the signing secret (`whsec_` and 64 hex digits), shown only now: the HMAC-SHA256 key of X-SERVICE-Signature (its text) and of webhook-signature (as any Standard Webhooks library reads it)
+       * @example whsec_3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f
+       */
+      secret: string;
+      /**
+       * @description the subscription's id
+       * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+       */
+      subscription_id: string;
+      /**
+       * @description the body's `timestamp`: Unix seconds (reference form, default) or ISO 8601 UTC (guide form); either way when the fact happened, not the send time (that is the `webhook-timestamp` header)
+       * @enum {string}
+       */
+      timestamp_format: "unix" | "iso8601";
+      /**
+       * @description the receiver
+       * @example https://hooks.example.com/compute
+       */
+      url: string;
+      /**
+       * @description what the subscriber should know: `twin_events` for each pair of subscribed events that announce one fact (each is delivered; both carry the same `fact_id`)
+       * @example []
+       */
+      warnings: {
+        /**
+         * @description `twin_events`: two events announce one fact
+         * @enum {string}
+         */
+        code: "twin_events";
+        /**
+         * @description the events concerned
+         * @example [
+         *       "listing.created",
+         *       "marketplace.listing_created"
+         *     ]
+         */
+        events: string[];
+        /**
+         * @description what to do about it
+         * @example listing.created and marketplace.listing_created announce the same fact: keep one per fact_id
+         */
+        message: string;
+      }[];
+    };
+    /**
+     * @description The body of a `webhook.test` delivery: a test delivery, sent on request; it announces nothing.
+     * @example {
+     *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:webhook.test",
+     *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+     *       "event": "webhook.test",
+     *       "timestamp": 1795740000,
+     *       "data": {
+     *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
+     *         "url": "https://hooks.example.com/compute",
+     *         "events": [
+     *           "sstb.minted"
+     *         ],
+     *         "message": "A test event, sent on request."
+     *       }
+     *     }
+     */
+    WebhookTestEvent: {
+      /** @description the subscription tested */
+      data: {
+        /**
+         * @description the events it is subscribed to
+         * @example [
+         *       "sstb.minted"
+         *     ]
+         */
+        events: string[];
+        /**
+         * @description what this is
+         * @example A test event, sent on request.
+         */
+        message: string;
+        /**
+         * @description the subscription
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
+        subscription_id: string;
+        /**
+         * @description its receiver
+         * @example https://hooks.example.com/compute
+         */
+        url: string;
+      };
+      /**
+       * @description the event's name (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      event: "webhook.test";
+      /**
+       * @description the fact the event announces: the same for the events that announce one fact under two names, so a receiver subscribed to both can keep one. On-chain: `<chainId>:<txHash>:<logIndex>` of the log that records the fact
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3
+       */
+      fact_id: string;
+      /**
+       * @description the event's id, the same on every attempt and redelivery of it (the Standard Webhooks `webhook-id` is the delivery's). On-chain: `<chainId>:<txHash>:<logIndex>:<event>`
+       * @example 42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:webhook.test
+       */
+      id: string;
+      /**
+       * @description when the fact happened: the block time of its log on-chain, the verdict's time for a verification, the chain time a lease notice fell due, the request's time for a test. The same on every attempt (the body never changes); the send time of an attempt is the `webhook-timestamp` header
+       * @example 1795740000
+       */
+      timestamp: number | string;
     };
   };
   responses: never;
@@ -1437,16 +8343,21 @@ export interface operations {
   listBridgeChains: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The deployment's chains */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1454,18 +8365,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              chains: {
-                /** @description chain address */
-                bridge_address: string;
-                chain_id: string;
-                is_evm_compatible: boolean;
-                name: string;
-                native_chain_id: number;
-                /** @description `active` when the chain's bridge is deployed, `unavailable` otherwise */
-                status: string;
-              }[];
+              chains: components["schemas"]["BridgeChain"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -1473,7 +8387,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1482,7 +8396,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1491,7 +8405,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1500,7 +8414,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1509,7 +8423,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -1518,7 +8432,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -1532,63 +8446,40 @@ export interface operations {
   quoteBridgeFees: {
     parameters: {
       query: {
-        amount: number;
+        /** @description whole tokens to send (or amount_base_units) */
+        amount?: number;
+        /** @description tokens to send, exactly: base units (18 decimals), a decimal string */
+        amount_base_units?: string;
+        /** @description the chain to send to */
         destination_chain: string;
+        /** @description the chain to send from (as /bridge/chains names it) */
         source_chain: string;
+        /** @description the token to send */
         token?: "sSTB" | "STBGOV";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The fee quote */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole tokens to send */
-              amount: number;
-              destination_chain: string;
-              fees: {
-                default: {
-                  /** @description whole tokens */
-                  amount: number;
-                  token: string;
-                };
-                service: {
-                  /** @description whole tokens */
-                  amount: number;
-                  discount: string;
-                  token: string;
-                };
-                stb_gov: {
-                  /** @description whole tokens */
-                  amount: number;
-                  discount: string;
-                  token: string;
-                };
-              };
-              source_chain: string;
-              /** @enum {string} */
-              token: "sSTB" | "STBGOV";
-              /** @description CCIP's fee in the source chain's native token, paid with every option */
-              transport_fee: {
-                /** @description whole tokens */
-                amount: number;
-                token: string;
-              };
-            };
+            data: components["schemas"]["BridgeFeeQuote"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1597,7 +8488,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1606,7 +8497,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1615,7 +8506,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1624,7 +8515,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -1633,7 +8524,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -1647,56 +8538,32 @@ export interface operations {
   getBridgeTransfer: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the CCIP message id: 32 bytes in hex, or the same number in decimal */
         message_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The bridge transfer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole tokens (18 decimals) */
-              amount: number;
-              /** @description Unix seconds */
-              completed_at: number | null;
-              /** @description Unix seconds of the send (of the arrival while the source is not indexed) */
-              created_at: number;
-              destination_chain: string;
-              /** @description transaction hash */
-              destination_transaction: string | null;
-              /** @enum {string|null} */
-              fee_option: "default" | "service" | "stb_gov" | null;
-              /** @description the CCIP message id */
-              message_id: string;
-              /** @description chain address */
-              recipient: string;
-              /** @description chain address */
-              sender: string;
-              source_chain: string;
-              /** @description transaction hash */
-              source_transaction: string | null;
-              /**
-               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
-               * @enum {string}
-               */
-              status: "pending" | "queued" | "completed";
-              /** @description `sSTB` or `STBGOV` */
-              token: string;
-            };
+            data: components["schemas"]["BridgeTransaction"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1705,7 +8572,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1714,7 +8581,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1723,7 +8590,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1732,7 +8599,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -1741,7 +8608,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -1755,20 +8622,30 @@ export interface operations {
   listComputeResources: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
-        /** @description chain address */
+        /**
+         * @description only this provider's units (its chain address)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of compute resources */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1776,24 +8653,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_resources: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_resources: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -1801,7 +8675,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1810,7 +8684,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1819,7 +8693,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1828,7 +8702,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1837,7 +8711,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -1846,7 +8720,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -1860,55 +8734,32 @@ export interface operations {
   getComputeResource: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the compute unit's id */
         resourceId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The compute resource */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              cu_hash: string;
-              cu_id: number;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              cu_value: number;
-              metadata: {
-                benchmark_results: {
-                  cpu_score: number;
-                  memory_score: number;
-                  network_score: number;
-                  storage_score: number;
-                };
-                cpu_cores: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                network_mbps: number;
-                ram_gb: number;
-                storage_gb: number;
-              };
-              /** @description chain address */
-              owner: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description Unix seconds */
-              verification_timestamp: number;
-            };
+            data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1917,7 +8768,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1926,7 +8777,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1935,7 +8786,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1944,7 +8795,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -1953,7 +8804,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -1967,21 +8818,31 @@ export interface operations {
   listComputeResourcesByProvider: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of the provider's compute resources */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1989,24 +8850,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_resources: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_resources: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -2014,7 +8872,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2023,7 +8881,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2032,7 +8890,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2041,7 +8899,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2050,7 +8908,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2059,7 +8917,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2073,55 +8931,32 @@ export interface operations {
   getComputeUnit: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the compute unit's id */
         cu_id: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The compute unit */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              cu_hash: string;
-              cu_id: number;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              cu_value: number;
-              metadata: {
-                benchmark_results: {
-                  cpu_score: number;
-                  memory_score: number;
-                  network_score: number;
-                  storage_score: number;
-                };
-                cpu_cores: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                network_mbps: number;
-                ram_gb: number;
-                storage_gb: number;
-              };
-              /** @description chain address */
-              owner: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description Unix seconds */
-              verification_timestamp: number;
-            };
+            data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2130,7 +8965,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2139,7 +8974,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2148,7 +8983,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2157,7 +8992,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2166,7 +9001,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2180,20 +9015,30 @@ export interface operations {
   listComputeUnits: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
-        /** @description chain address */
+        /**
+         * @description only this provider's units (its chain address)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of compute units */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2201,24 +9046,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_units: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_units: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -2226,7 +9068,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2235,7 +9077,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2244,7 +9086,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2253,7 +9095,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2262,7 +9104,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2271,7 +9113,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2285,42 +9127,29 @@ export interface operations {
   getDeployment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The deployment */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              chains: {
-                /** @description the deployment's name of the chain (as /bridge/chains) */
-                chain_id: string;
-                /** @description contract name -> address, as in the deployment file (implementations of proxies as <Name>Implementation). A provider's benchmark report is signed with the EIP-712 domain ComputeBenchmarkReport/1, the primary chain's native_chain_id and its AttestationVerifier. */
-                contracts: {
-                  [key: string]: string;
-                };
-                name: string;
-                native_chain_id: number;
-                primary: boolean;
-              }[];
-              /** @description devnet, testnet or mainnet */
-              environment: string | null;
-              /** @description the chain of the registry, the minting agent and the markets */
-              primary_chain: string;
-            };
+            data: components["schemas"]["Deployment"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2329,7 +9158,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2338,7 +9167,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2347,7 +9176,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2356,7 +9185,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2365,7 +9194,122 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listClaimableBalances: {
+    parameters: {
+      query?: {
+        /**
+         * @description whose balances (default: the key's account)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        account?: string;
+        /** @description also the balances already withdrawn (amount 0) */
+        include_empty?: boolean;
+        /** @description items per page, 1 to 100 */
+        limit?: number;
+        /** @description page number, from 1 */
+        page?: number;
+        /**
+         * @description only this token's balances
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        token?: string;
+      };
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of claimable balances */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              claimable_balances: components["schemas"]["ClaimableBalance"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
+              limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
+              page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description resource_not_found: no such resource, or no such route */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2379,23 +9323,32 @@ export interface operations {
   listListings: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only this market */
         market_type?: "spot" | "futures" | "options";
-        /** @description whole USDC per sSTB */
+        /** @description only positions at most this price: whole USDC per sSTB */
         max_price?: number;
-        /** @description whole USDC per sSTB */
+        /** @description only positions at least this price: whole USDC per sSTB */
         min_price?: number;
+        /** @description page number, from 1 */
         page?: number;
-        /** @description the seller (maker) */
+        /**
+         * @description only this seller's (maker's) positions
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of open listings */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2403,27 +9356,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
-              listings: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                amount: number;
-                /** @description Unix seconds */
-                expiration: number;
-                /** @description Unix seconds */
-                listed_at: number;
-                listing_id: number;
-                /** @enum {string} */
-                market_type: "spot" | "futures" | "options";
-                /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-                price_per_token: number;
-                /** @description chain address */
-                seller: string;
-                /** @enum {string} */
-                token_type: "sSTB";
-                /** @description whole USDC for the whole amount (rounded up to the cent's 1/10000) */
-                total_price: number;
-              }[];
+              listings: components["schemas"]["Listing"][];
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -2431,7 +9378,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2440,7 +9387,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2449,7 +9396,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2458,7 +9405,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2467,7 +9414,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2476,7 +9423,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2490,51 +9437,32 @@ export interface operations {
   getListing: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the position's id */
         listing_id: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The listing */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              amount: number;
-              /** @description Unix seconds */
-              created_at: number;
-              listing_id: number;
-              /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-              price_per_token: number;
-              /** @description chain address */
-              seller: string;
-              /** @enum {string} */
-              status:
-                | "active"
-                | "filled"
-                | "cancelled"
-                | "expired"
-                | "matched"
-                | "settled"
-                | "sold"
-                | "exercised"
-                | "reclaimed";
-              /** @enum {string} */
-              token_type: "sSTB";
-            };
+            data: components["schemas"]["ListingDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2543,7 +9471,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2552,7 +9480,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2561,7 +9489,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2570,7 +9498,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2579,7 +9507,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2593,48 +9521,29 @@ export interface operations {
   getMe: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The calling key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description the account the key acts for */
-              account: string;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds; null: valid until revoked */
-              expires_at: number | null;
-              /** @description the key's id (`keys list` and `keys revoke` name it) */
-              key_id: string;
-              label: string;
-              /** @description as the X-RateLimit-* headers of this answer (null during a rate-limit store outage) */
-              rate_limit: {
-                /** @description requests per minute */
-                limit: number | null;
-                /** @description what is left in the current minute, after this request */
-                remaining: number | null;
-                /** @description Unix seconds when the window resets */
-                reset: number | null;
-              };
-              scopes: ("read" | "write")[];
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-            };
+            data: components["schemas"]["CallingKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2643,7 +9552,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2652,7 +9561,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2661,7 +9570,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2670,7 +9579,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2679,7 +9588,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2693,20 +9602,27 @@ export interface operations {
   getProviders: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
-        /** @description country or region */
+        /** @description only providers in this country or region */
         location?: string;
+        /** @description only providers at least this reputable (0..100) */
         min_reputation?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description only providers in this status */
         status?: "active" | "pending" | "suspended";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of providers */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2714,25 +9630,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
-              providers: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                name: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description 0..100.00 */
-                reputation_score: number;
-                /** @enum {string} */
-                status: "active" | "pending" | "suspended";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-              }[];
+              providers: components["schemas"]["Provider"][];
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -2740,7 +9652,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2749,7 +9661,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2758,7 +9670,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2767,7 +9679,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2776,7 +9688,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2785,7 +9697,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2799,68 +9711,35 @@ export interface operations {
   getProvider: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The provider */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              available_cu_value: number;
-              contact_info: {
-                email: string;
-                website: string;
-              };
-              hardware_specifications: {
-                cpu_type: string;
-                network_capacity_mbps: number;
-                total_cpu_cores: number;
-                total_ram_gb: number;
-                total_storage_gb: number;
-              };
-              location: {
-                country: string;
-                region: string;
-              };
-              name: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description Unix seconds */
-              registration_date: number;
-              /** @description 0..100.00 */
-              reputation_score: number;
-              statistics: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                /** @description minutes */
-                average_response_time: number;
-                successful_redemptions: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-                total_redemptions: number;
-              };
-              /** @enum {string} */
-              status: "active" | "pending" | "suspended";
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              total_cu_value: number;
-            };
+            data: components["schemas"]["ProviderDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2869,7 +9748,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2878,7 +9757,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2887,7 +9766,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2896,7 +9775,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -2905,7 +9784,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -2919,58 +9798,35 @@ export interface operations {
   getProviderCollateral: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The provider's collateral */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              available_cu_value: number;
-              collateral_token: {
-                /** @description chain address */
-                address: string;
-                decimals: number;
-                symbol: string;
-              };
-              /** @description whole units of the token named beside it */
-              free_collateral: number;
-              /** @description exact, in base units */
-              free_collateral_base_units: string;
-              /** @description whole units of the token named beside it */
-              locked_collateral: number;
-              /** @description exact, in base units */
-              locked_collateral_base_units: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description what the provider's available capacity requires */
-              required_collateral: number;
-              /** @description Unix seconds */
-              staked_until: number;
-              /** @enum {string} */
-              status: "none" | "pending" | "active" | "suspended";
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              total_cu_value: number;
-            };
+            data: components["schemas"]["ProviderCollateral"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2979,7 +9835,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2988,7 +9844,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2997,7 +9853,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3006,7 +9862,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3015,7 +9871,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3029,21 +9885,31 @@ export interface operations {
   listProviderComputeResources: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of the provider's compute resources */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3051,24 +9917,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_resources: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_resources: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -3076,7 +9939,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3085,7 +9948,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3094,7 +9957,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3103,7 +9966,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3112,7 +9975,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3121,7 +9984,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3135,20 +9998,27 @@ export interface operations {
   listProviders: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
-        /** @description country or region */
+        /** @description only providers in this country or region */
         location?: string;
+        /** @description only providers at least this reputable (0..100) */
         min_reputation?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description only providers in this status */
         status?: "active" | "pending" | "suspended";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of providers */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3156,25 +10026,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
-              providers: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                name: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description 0..100.00 */
-                reputation_score: number;
-                /** @enum {string} */
-                status: "active" | "pending" | "suspended";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-              }[];
+              providers: components["schemas"]["Provider"][];
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -3182,7 +10048,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3191,7 +10057,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3200,7 +10066,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3209,7 +10075,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3218,7 +10084,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3227,7 +10093,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3243,18 +10109,25 @@ export interface operations {
       query?: {
         /** @description of the lease the redemption belongs to (chain time); `none`: not fulfilled (no lease). A provider finds what to fulfil with `role=provider&status=pending`, its running leases with `lease_status=active` */
         lease_status?: "none" | "active" | "ended" | "terminated";
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description the account's side: `user` (redeemed) or `provider` (asked to fulfil) */
         role?: "user" | "provider";
+        /** @description only redemptions in this status */
         status?: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of the account's redemptions */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3262,74 +10135,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
-              redemptions: {
-                /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
-                access_public_key: string | null;
-                /** @description the provider's collateral locked for it (collateral token) */
-                collateral_locked: number;
-                /** @description exact, in base units */
-                collateral_locked_base_units: string;
-                /** @description Unix seconds (confirmed, expired or resolved) */
-                completed_at: number | null;
-                /** @description Unix seconds */
-                disputed_at: number | null;
-                /** @description Unix seconds: the on-chain fulfilment deadline */
-                estimated_fulfillment_time: number;
-                /** @description sSTB paid to the treasury on top of the amount */
-                fee: number;
-                /** @description Unix seconds */
-                fulfilled_at: number | null;
-                /** @description Unix seconds */
-                initiated_at: number;
-                issue_type: string | null;
-                /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
-                lease: {
-                  /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
-                  expires_at: number | null;
-                  /** @description the lease's id: the id of its first redemption */
-                  lease_id: string;
-                  /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
-                  renewal_offer: {
-                    /** @description seconds the end moves by */
-                    extension: number;
-                    /** @description whole sSTB the renewal costs (a redemption of that amount) */
-                    price: number;
-                    /** @description Unix seconds: the last second the offer may be accepted */
-                    valid_until: number;
-                  } | null;
-                  /** @description the accepted renewals, oldest first: each is a redemption of its own */
-                  renewals: {
-                    /** @description Unix seconds: the lease's end after this renewal */
-                    expires_at: number;
-                    redemption_id: string;
-                    /** @description Unix seconds */
-                    renewed_at: number;
-                    /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                    sstb_amount: number;
-                  }[];
-                  /**
-                   * @description `ended` from the stated end's second on (chain time); `terminated` by its user
-                   * @enum {string}
-                   */
-                  status: "active" | "ended" | "terminated";
-                  /** @description Unix seconds: when the user terminated it; null while not terminated */
-                  terminated_at: number | null;
-                } | null;
-                /** @description chain address */
-                provider_id: string;
-                redemption_id: string;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount: number;
-                /** @enum {string} */
-                status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
-                /** @description chain address */
-                user: string;
-                /** @description deprecated, use `access_public_key`: the user's on-chain access key, else the one registered in a portal session */
-                user_access_key: string | null;
-                user_won: boolean | null;
-              }[];
+              redemptions: components["schemas"]["AccountRedemption"][];
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -3337,7 +10157,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3346,7 +10166,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3355,7 +10175,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3364,7 +10184,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3373,7 +10193,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3382,7 +10202,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3396,74 +10216,62 @@ export interface operations {
   initiateRedemption: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
-          /** @description chain address */
+          /**
+           * @description the provider to redeem with
+           * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+           */
           provider_id: string;
+          /** @description the hardware asked for (reference body) */
           specifications?: {
+            /** @description CPU cores */
             cpu_cores: number;
+            /** @description network bandwidth, Mbit/s */
             network_mbps: number;
+            /** @description memory, GB */
             ram_gb: number;
+            /** @description storage, GB */
             storage_gb: number;
           };
-          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-          sstb_amount: number;
+          /**
+           * @description sSTB to redeem (the fee is taken on top): whole sSTB, above 0, at most 18 decimals; a JSON number or, exactly, a decimal string ("12.5"). Give this or `sstb_amount_base_units`.
+           * @example 12.5
+           */
+          sstb_amount?: number | string;
+          /**
+           * @description sSTB to redeem (the fee is taken on top): exact, in sSTB base units (18 decimals), a decimal string. Give this or `sstb_amount`.
+           * @example 12500000000000000000
+           */
+          sstb_amount_base_units?: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The redemption (managed) or its transactions (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds: the on-chain fulfilment deadline */
-              estimated_fulfillment_time?: number;
-              /** @description Unix seconds */
-              initiated_at?: number;
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              /** @description chain address */
-              provider_id?: string;
-              redemption_id?: string;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount?: number;
-              /** @enum {string} */
-              status?: "pending";
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["InitiateRedemptionResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3472,7 +10280,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3481,7 +10289,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3490,7 +10298,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3499,7 +10307,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3508,7 +10316,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3522,81 +10330,32 @@ export interface operations {
   getRedemption: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The redemption */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
-              access_public_key: string | null;
-              /** @description Unix seconds (confirmed, expired or resolved) */
-              completed_at: number | null;
-              /** @description Unix seconds: the on-chain fulfilment deadline */
-              estimated_fulfillment_time: number;
-              /** @description Unix seconds */
-              fulfilled_at: number | null;
-              /** @description Unix seconds */
-              initiated_at: number;
-              /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
-              lease: {
-                /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
-                expires_at: number | null;
-                /** @description the lease's id: the id of its first redemption */
-                lease_id: string;
-                /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
-                renewal_offer: {
-                  /** @description seconds the end moves by */
-                  extension: number;
-                  /** @description whole sSTB the renewal costs (a redemption of that amount) */
-                  price: number;
-                  /** @description Unix seconds: the last second the offer may be accepted */
-                  valid_until: number;
-                } | null;
-                /** @description the accepted renewals, oldest first: each is a redemption of its own */
-                renewals: {
-                  /** @description Unix seconds: the lease's end after this renewal */
-                  expires_at: number;
-                  redemption_id: string;
-                  /** @description Unix seconds */
-                  renewed_at: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  sstb_amount: number;
-                }[];
-                /**
-                 * @description `ended` from the stated end's second on (chain time); `terminated` by its user
-                 * @enum {string}
-                 */
-                status: "active" | "ended" | "terminated";
-                /** @description Unix seconds: when the user terminated it; null while not terminated */
-                terminated_at: number | null;
-              } | null;
-              /** @description chain address */
-              provider_id: string;
-              redemption_id: string;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount: number;
-              /** @enum {string} */
-              status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
-              /** @description chain address */
-              user: string;
-            };
+            data: components["schemas"]["Redemption"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3605,7 +10364,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3614,7 +10373,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3623,7 +10382,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3632,7 +10391,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3641,7 +10400,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3655,35 +10414,32 @@ export interface operations {
   getAccessDetails: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The access-details envelope */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description stbad1. envelope: open it with the user's access key */
-              envelope: string;
-              /** @description Unix seconds */
-              fulfilled_at: number;
-              redemption_id: string;
-              transaction_hash: string;
-            };
+            data: components["schemas"]["AccessDetailsEnvelope"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3692,7 +10448,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3701,7 +10457,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3710,7 +10466,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3719,7 +10475,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3728,7 +10484,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3742,53 +10498,34 @@ export interface operations {
   confirmRedemption: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The confirmation (managed) or its transaction (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              redemption_id?: string;
-              /** @enum {string} */
-              status?: "confirmed";
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["ConfirmRedemptionResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3797,7 +10534,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3806,7 +10543,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3815,7 +10552,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3824,7 +10561,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3833,7 +10570,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3847,39 +10584,32 @@ export interface operations {
   getDispute: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The dispute's evidence */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              description: string;
-              /** @description the canonical JSON whose keccak256 is the on-chain hash */
-              document: string;
-              evidence: unknown;
-              evidence_hash: string;
-              issue_type: string;
-              redemption_id: string;
-              transaction_hash: string | null;
-            };
+            data: components["schemas"]["DisputeEvidence"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3888,7 +10618,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3897,7 +10627,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3906,7 +10636,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3915,7 +10645,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -3924,7 +10654,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -3938,8 +10668,14 @@ export interface operations {
   openDispute: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
@@ -3951,53 +10687,29 @@ export interface operations {
           description: string;
           /** @description text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and line breaks allowed, other control characters refused; names never hold control characters) */
           evidence: string | Record<string, never> | unknown[];
-          /** @enum {string} */
+          /**
+           * @description what went wrong
+           * @enum {string}
+           */
           issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The dispute (managed) or its transaction (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              evidence_hash?: string;
-              issue_type?: string;
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              redemption_id?: string;
-              /** @enum {string} */
-              status?: "disputed";
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["OpenDisputeResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4006,7 +10718,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4015,7 +10727,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4024,7 +10736,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4033,7 +10745,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4042,7 +10754,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4056,44 +10768,32 @@ export interface operations {
   getRedemptionSpecifications: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description What was asked */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description chain address */
-              provider_id: string;
-              redemption_id: string;
-              /** @description the reference body's specifications; null for the short body */
-              specifications: {
-                cpu_cores?: number;
-                network_mbps?: number;
-                ram_gb?: number;
-                storage_gb?: number;
-              } | null;
-              transaction_hash: string;
-              /** @description chain address */
-              user: string;
-            };
+            data: components["schemas"]["RedemptionRequest"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4102,7 +10802,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4111,7 +10811,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4120,7 +10820,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4129,7 +10829,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4138,7 +10838,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4152,75 +10852,39 @@ export interface operations {
   quoteRedemption: {
     parameters: {
       query: {
-        /** @description chain address */
+        /**
+         * @description the provider to redeem with
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id: string;
-        sstb_amount: number;
+        /** @description whole sSTB to redeem (or sstb_amount_base_units) */
+        sstb_amount?: number;
+        /** @description sSTB to redeem, exactly: base units (18 decimals), a decimal string */
+        sstb_amount_base_units?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The quote */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole units of the token named beside it */
-              collateral_locked: number;
-              collateral_ratio_bps: number;
-              collateral_token: {
-                /** @description chain address */
-                address: string;
-                decimals: number;
-                symbol: string;
-              };
-              compensation: {
-                /** @enum {string} */
-                applies_now: "during_stake" | "after_stake";
-                /** @description the whole lock */
-                if_dispute_won: number;
-                /** @description the whole lock */
-                if_expired_after_stake: number;
-                /** @description the lock's value at 100% (collateral token) */
-                if_expired_during_stake: number;
-                /** @description Unix seconds */
-                provider_staked_until: number;
-              };
-              /** @description the deadline a redemption made now gets */
-              deadline: number;
-              /** @description whole units of the token named beside it */
-              fee: number;
-              fulfilment_seconds: number;
-              /** @description whole units of the token named beside it */
-              minimum: number;
-              /** @description whole units of the token named beside it */
-              provider_available_cu_value: number;
-              /** @description chain address */
-              provider_id: string;
-              /** @enum {string} */
-              provider_status: "none" | "pending" | "active" | "suspended";
-              /** @description why the manager would refuse it now; null if it would accept */
-              refusal: string | null;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount: number;
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-              /** @description sSTB the holder approves (amount plus fee) */
-              total: number;
-              /** @description exact, in base units */
-              total_base_units: string;
-            };
+            data: components["schemas"]["RedemptionQuote"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4229,7 +10893,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4238,7 +10902,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4247,7 +10911,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4256,7 +10920,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4265,7 +10929,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4279,33 +10943,29 @@ export interface operations {
   getSession: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The session */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number;
-            };
+            data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4314,7 +10974,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4323,7 +10983,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4332,7 +10992,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4341,7 +11001,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4350,7 +11010,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4364,40 +11024,43 @@ export interface operations {
   signIn: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @description the EIP-4361 message, naming a nonce from POST /session/nonce */
           message: string;
+          /**
+           * @description the address's signature of the message
+           * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+           */
           signature: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The session (its cookie is set) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number;
-            };
+            data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4406,7 +11069,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4415,7 +11078,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4424,7 +11087,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4433,7 +11096,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4442,7 +11105,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4456,21 +11119,28 @@ export interface operations {
   signOut: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description Signed out */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description the sign-out */
             data: {
-              /** @enum {boolean} */
+              /**
+               * @description always true
+               * @enum {boolean}
+               */
               signed_out: true;
             };
             /** @enum {boolean} */
@@ -4478,7 +11148,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4487,7 +11157,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4496,7 +11166,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4505,7 +11175,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4514,7 +11184,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4523,7 +11193,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4537,33 +11207,29 @@ export interface operations {
   getSessionAccessKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The access public key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description X25519 public key, 32 bytes hex; null before registration */
-              public_key: string | null;
-              /** @description Unix seconds */
-              updated_at: number | null;
-            };
+            data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4572,7 +11238,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4581,7 +11247,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4590,7 +11256,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4599,7 +11265,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4608,7 +11274,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4622,39 +11288,36 @@ export interface operations {
   setSessionAccessKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @description the X25519 public key, 32 bytes hex */
           public_key: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The registered key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description X25519 public key, 32 bytes hex; null before registration */
-              public_key: string | null;
-              /** @description Unix seconds */
-              updated_at: number | null;
-            };
+            data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4663,7 +11326,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4672,7 +11335,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4681,7 +11344,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4690,7 +11353,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4699,7 +11362,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4713,39 +11376,30 @@ export interface operations {
   listSessionKeys: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The address's API keys */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description the address's keys */
             data: {
-              keys: {
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description Unix seconds */
-                expires_at: number | null;
-                key_id: string;
-                label: string;
-                /** @description Unix seconds */
-                last_used_at: number | null;
-                /** @description requests per minute */
-                rate_limit: number;
-                /** @description requests in the current hour and the 23 before it */
-                requests_24h: number;
-                /** @description Unix seconds */
-                revoked_at: number | null;
-                scopes: ("read" | "write")[];
-                /** @enum {string} */
-                tier: "standard" | "premium" | "enterprise";
-              }[];
+              /** @description the keys, newest first */
+              keys: components["schemas"]["ApiKey"][];
+              /**
+               * @description how many
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -4753,7 +11407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4762,7 +11416,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4771,7 +11425,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4780,7 +11434,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4789,7 +11443,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4798,7 +11452,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4812,7 +11466,12 @@ export interface operations {
   createSessionKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4821,47 +11480,31 @@ export interface operations {
         "application/json": {
           /** @description lifetime in seconds (none: until revoked) */
           expires_in?: number;
-          /** @default  */
+          /**
+           * @description a label to tell keys apart
+           * @default
+           */
           label?: string;
+          /** @description `read` (GET and GraphQL), `write` (the other methods) */
           scopes: ("read" | "write")[];
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The new key and its token */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number | null;
-              key_id: string;
-              label: string;
-              /** @description Unix seconds */
-              last_used_at: number | null;
-              /** @description requests per minute */
-              rate_limit: number;
-              /** @description requests in the current hour and the 23 before it */
-              requests_24h: number;
-              /** @description Unix seconds */
-              revoked_at: number | null;
-              scopes: ("read" | "write")[];
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-              /** @description the API key (a JWT): shown only in this answer */
-              token: string;
-            };
+            data: components["schemas"]["CreatedApiKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4870,7 +11513,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4879,7 +11522,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4888,7 +11531,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4897,7 +11540,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4906,7 +11549,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -4920,46 +11563,35 @@ export interface operations {
   revokeSessionKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the key's id
+         * @example 0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b
+         */
         key_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The revoked key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number | null;
-              key_id: string;
-              label: string;
-              /** @description Unix seconds */
-              last_used_at: number | null;
-              /** @description requests per minute */
-              rate_limit: number;
-              /** @description requests in the current hour and the 23 before it */
-              requests_24h: number;
-              /** @description Unix seconds */
-              revoked_at: number | null;
-              scopes: ("read" | "write")[];
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-            };
+            data: components["schemas"]["ApiKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4968,7 +11600,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4977,7 +11609,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4986,7 +11618,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4995,7 +11627,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5004,7 +11636,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5018,7 +11650,12 @@ export interface operations {
   createSignInNonce: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5028,30 +11665,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The nonce */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description the message's chain id (the primary chain) */
-              chain_id: number;
-              /** @description the message's domain (the portal's host) */
-              domain: string;
-              /** @description Unix seconds */
-              expires_at: number;
-              nonce: string;
-              /** @description the message's URI (the portal's origin) */
-              uri: string;
-            };
+            data: components["schemas"]["SignInNonce"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5060,7 +11687,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5069,7 +11696,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5078,7 +11705,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5087,7 +11714,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5096,7 +11723,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5110,40 +11737,29 @@ export interface operations {
   getSstbBalance: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The account's balance */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              account: string;
-              balances: {
-                chain: string;
-                native_chain_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_balance: number;
-                sstb_balance_base_units: string;
-              }[];
-              /** @description whole sSTB over every chain */
-              sstb_balance: number;
-              /** @description exact, 18-decimal base units */
-              sstb_balance_base_units: string;
-            };
+            data: components["schemas"]["SstbBalance"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5152,7 +11768,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5161,7 +11777,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5170,7 +11786,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5179,7 +11795,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5188,7 +11804,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5202,63 +11818,51 @@ export interface operations {
   transferSstb: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
-          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-          sstb_amount: number;
-          /** @description chain address */
+          /**
+           * @description sSTB to send: whole sSTB, above 0, at most 18 decimals; a JSON number or, exactly, a decimal string ("12.5"). Give this or `sstb_amount_base_units`.
+           * @example 12.5
+           */
+          sstb_amount?: number | string;
+          /**
+           * @description sSTB to send: exact, in sSTB base units (18 decimals), a decimal string. Give this or `sstb_amount`.
+           * @example 12500000000000000000
+           */
+          sstb_amount_base_units?: string;
+          /**
+           * @description the recipient (EIP-55 checksum when mixed case)
+           * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+           */
           to: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The transfer (managed) or its transaction (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              from?: string;
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount?: number;
-              /** @description chain address */
-              to?: string;
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["TransferResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5267,7 +11871,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5276,7 +11880,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5285,7 +11889,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5294,7 +11898,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5303,7 +11907,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5317,90 +11921,35 @@ export interface operations {
   getVerification: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the verification's id: the unit's cuHash
+         * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+         */
         verification_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The verification */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attestation: {
-                cuHash: string;
-                /** @description decimal integer */
-                cuValue: string;
-                expiry: number;
-                /** @description decimal integer */
-                nonce: string;
-                /** @description chain address */
-                provider: string;
-                specs: {
-                  cpuCores: number;
-                  cpuScore: number;
-                  memoryScore: number;
-                  networkMbps: number;
-                  networkScore: number;
-                  ramGb: number;
-                  storageGb: number;
-                  storageScore: number;
-                };
-              } | null;
-              /** @description Unix seconds */
-              created_at: number;
-              cu_hash: string;
-              cu_id: number | null;
-              /** @description whole sSTB the mint gives */
-              cu_value: number;
-              cu_value_base_units: string;
-              expiry: number | null;
-              mint: {
-                /** @description collateral base units */
-                collateral_amount: string;
-                /** @description chain address */
-                collateral_token: string;
-                /** @description chain address */
-                minting_agent: string;
-                staking_period_max: number;
-                staking_period_min: number;
-              } | null;
-              minted: boolean;
-              /** @description `computeProof` for verifyAndMintSSTB once verified */
-              proof: string | null;
-              /** @description chain address */
-              provider_id: string;
-              rejection: {
-                parameter: string;
-                reason: string;
-              } | null;
-              signatures: {
-                /** @description 65-byte ECDSA signature */
-                signature: string;
-                /** @description chain address */
-                signer: string;
-              }[];
-              /** @enum {string} */
-              status: "verified" | "partially_signed" | "rejected";
-              threshold: number | null;
-              transaction_hash: string | null;
-              verification_id: string;
-              verification_method: string;
-              verification_type: string | null;
-              verified_at: number | null;
-            };
+            data: components["schemas"]["Verification"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5409,7 +11958,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5418,7 +11967,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5427,7 +11976,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5436,7 +11985,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5445,7 +11994,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5459,50 +12008,123 @@ export interface operations {
   cosignVerification: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
+    /** @description A report, the attestation another operator's verifier made of it, and the signatures it has. */
     requestBody: {
       content: {
         "application/json": {
           /** @description the EIP-712 Attestation message the verifiers sign */
           attestation: {
+            /**
+             * @description the unit's identity
+             * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+             */
             cuHash: string;
-            /** @description decimal integer */
+            /**
+             * @description the unit's value in sSTB base units
+             * @example 50000000000000000000
+             */
             cuValue: string;
+            /**
+             * @description Unix seconds after which it no longer mints
+             * @example 1795826400
+             */
             expiry: number;
-            /** @description decimal integer */
+            /**
+             * @description the provider's attestation nonce
+             * @example 1
+             */
             nonce: string;
-            /** @description chain address */
+            /**
+             * @description the provider
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             provider: string;
+            /** @description the attested hardware and scores */
             specs: {
+              /**
+               * @description CPU cores
+               * @example 32
+               */
               cpuCores: number;
+              /**
+               * @description CPU score
+               * @example 9100
+               */
               cpuScore: number;
+              /**
+               * @description memory score
+               * @example 8700
+               */
               memoryScore: number;
+              /**
+               * @description Mbit/s
+               * @example 10000
+               */
               networkMbps: number;
+              /**
+               * @description network score
+               * @example 9400
+               */
               networkScore: number;
+              /**
+               * @description memory, GB
+               * @example 128
+               */
               ramGb: number;
+              /**
+               * @description storage, GB
+               * @example 2000
+               */
               storageGb: number;
+              /**
+               * @description storage score
+               * @example 7600
+               */
               storageScore: number;
             };
           };
+          /** @description A provider's signed benchmark report (the spec's body of POST /verification/submit). */
           report: {
+            /** @description the benchmark's scores */
             benchmark_results: {
+              /** @description CPU benchmark score */
               cpu_score: number;
+              /** @description memory benchmark score */
               memory_score: number;
+              /** @description network benchmark score */
               network_score: number;
+              /** @description storage benchmark score */
               storage_score: number;
             };
+            /** @description the hardware benchmarked */
             metadata: {
+              /** @description CPU cores */
               cpu_cores: number;
+              /** @description network bandwidth, Mbit/s */
               network_mbps: number;
+              /** @description memory, GB */
               ram_gb: number;
+              /** @description storage, GB */
               storage_gb: number;
             };
-            /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+            /**
+             * @description the provider's EIP-712 signature of the report (BenchmarkReport)
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
             proof: string;
-            /** @description the provider: the API key's account */
+            /**
+             * @description the provider: the API key's account
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             provider_id: string;
             /**
              * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
@@ -5510,87 +12132,26 @@ export interface operations {
              */
             verification_type: "attestation" | "zkp";
           };
+          /** @description the attestation's signatures so far (other operators' verifiers) */
           signatures: string[];
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The verification */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attestation: {
-                cuHash: string;
-                /** @description decimal integer */
-                cuValue: string;
-                expiry: number;
-                /** @description decimal integer */
-                nonce: string;
-                /** @description chain address */
-                provider: string;
-                specs: {
-                  cpuCores: number;
-                  cpuScore: number;
-                  memoryScore: number;
-                  networkMbps: number;
-                  networkScore: number;
-                  ramGb: number;
-                  storageGb: number;
-                  storageScore: number;
-                };
-              } | null;
-              /** @description Unix seconds */
-              created_at: number;
-              cu_hash: string;
-              cu_id: number | null;
-              /** @description whole sSTB the mint gives */
-              cu_value: number;
-              cu_value_base_units: string;
-              expiry: number | null;
-              mint: {
-                /** @description collateral base units */
-                collateral_amount: string;
-                /** @description chain address */
-                collateral_token: string;
-                /** @description chain address */
-                minting_agent: string;
-                staking_period_max: number;
-                staking_period_min: number;
-              } | null;
-              minted: boolean;
-              /** @description `computeProof` for verifyAndMintSSTB once verified */
-              proof: string | null;
-              /** @description chain address */
-              provider_id: string;
-              rejection: {
-                parameter: string;
-                reason: string;
-              } | null;
-              signatures: {
-                /** @description 65-byte ECDSA signature */
-                signature: string;
-                /** @description chain address */
-                signer: string;
-              }[];
-              /** @enum {string} */
-              status: "verified" | "partially_signed" | "rejected";
-              threshold: number | null;
-              transaction_hash: string | null;
-              verification_id: string;
-              verification_method: string;
-              verification_type: string | null;
-              verified_at: number | null;
-            };
+            data: components["schemas"]["Verification"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5599,7 +12160,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5608,7 +12169,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5617,7 +12178,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5626,7 +12187,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5635,7 +12196,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5649,28 +12210,50 @@ export interface operations {
   submitVerification: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
+    /** @description A provider's signed benchmark report (the spec's body of POST /verification/submit). */
     requestBody: {
       content: {
         "application/json": {
+          /** @description the benchmark's scores */
           benchmark_results: {
+            /** @description CPU benchmark score */
             cpu_score: number;
+            /** @description memory benchmark score */
             memory_score: number;
+            /** @description network benchmark score */
             network_score: number;
+            /** @description storage benchmark score */
             storage_score: number;
           };
+          /** @description the hardware benchmarked */
           metadata: {
+            /** @description CPU cores */
             cpu_cores: number;
+            /** @description network bandwidth, Mbit/s */
             network_mbps: number;
+            /** @description memory, GB */
             ram_gb: number;
+            /** @description storage, GB */
             storage_gb: number;
           };
-          /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+          /**
+           * @description the provider's EIP-712 signature of the report (BenchmarkReport)
+           * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+           */
           proof: string;
-          /** @description the provider: the API key's account */
+          /**
+           * @description the provider: the API key's account
+           * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+           */
           provider_id: string;
           /**
            * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
@@ -5681,82 +12264,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The verification */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attestation: {
-                cuHash: string;
-                /** @description decimal integer */
-                cuValue: string;
-                expiry: number;
-                /** @description decimal integer */
-                nonce: string;
-                /** @description chain address */
-                provider: string;
-                specs: {
-                  cpuCores: number;
-                  cpuScore: number;
-                  memoryScore: number;
-                  networkMbps: number;
-                  networkScore: number;
-                  ramGb: number;
-                  storageGb: number;
-                  storageScore: number;
-                };
-              } | null;
-              /** @description Unix seconds */
-              created_at: number;
-              cu_hash: string;
-              cu_id: number | null;
-              /** @description whole sSTB the mint gives */
-              cu_value: number;
-              cu_value_base_units: string;
-              expiry: number | null;
-              mint: {
-                /** @description collateral base units */
-                collateral_amount: string;
-                /** @description chain address */
-                collateral_token: string;
-                /** @description chain address */
-                minting_agent: string;
-                staking_period_max: number;
-                staking_period_min: number;
-              } | null;
-              minted: boolean;
-              /** @description `computeProof` for verifyAndMintSSTB once verified */
-              proof: string | null;
-              /** @description chain address */
-              provider_id: string;
-              rejection: {
-                parameter: string;
-                reason: string;
-              } | null;
-              signatures: {
-                /** @description 65-byte ECDSA signature */
-                signature: string;
-                /** @description chain address */
-                signer: string;
-              }[];
-              /** @enum {string} */
-              status: "verified" | "partially_signed" | "rejected";
-              threshold: number | null;
-              transaction_hash: string | null;
-              verification_id: string;
-              verification_method: string;
-              verification_type: string | null;
-              verified_at: number | null;
-            };
+            data: components["schemas"]["Verification"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5765,7 +12286,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5774,7 +12295,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5783,7 +12304,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5792,7 +12313,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5801,7 +12322,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5815,16 +12336,21 @@ export interface operations {
   listWebhooks: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of subscriptions */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5832,56 +12358,29 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
-              webhooks: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                  | "redemption.renewal_offered"
-                  | "redemption.renewed"
-                  | "redemption.terminated"
-                  | "redemption.lease_expiring"
-                  | "redemption.lease_ended"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              }[];
+              webhooks: components["schemas"]["WebhookSubscription"][];
             };
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5890,7 +12389,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5899,7 +12398,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5908,7 +12407,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5917,7 +12416,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -5926,7 +12425,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -5940,13 +12439,19 @@ export interface operations {
   createWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @description the events to send to it */
           events: (
             | "cu.verified"
             | "sstb.minted"
@@ -5960,6 +12465,8 @@ export interface operations {
             | "marketplace.listing_created"
             | "marketplace.order_created"
             | "marketplace.trade_executed"
+            | "marketplace.claimable_credited"
+            | "marketplace.claimable_withdrawn"
             | "redemption.initiated"
             | "redemption.fulfilled"
             | "redemption.confirmed"
@@ -5972,74 +12479,36 @@ export interface operations {
             | "redemption.lease_expiring"
             | "redemption.lease_ended"
           )[];
-          /** @default false */
+          /**
+           * @description only events that involve the key's account
+           * @default false
+           */
           own_events_only?: boolean;
           /**
-           * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+           * @description the body's `timestamp`: Unix seconds (reference form, default) or ISO 8601 UTC (guide form); either way when the fact happened, not the send time (that is the `webhook-timestamp` header)
            * @enum {string}
            */
           timestamp_format?: "unix" | "iso8601";
-          /** @description https outside the devnet */
+          /** @description the receiver: https outside the devnet, not a private or loopback address */
           url: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The subscription and its secret */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              events: (
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-              )[];
-              /** @description only events that involve the key's account */
-              own_events_only: boolean;
-              /** @description Unix seconds */
-              rotated_at: number | null;
-              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-              secret: string;
-              subscription_id: string;
-              /**
-               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-               * @enum {string}
-               */
-              timestamp_format: "unix" | "iso8601";
-              url: string;
-            };
+            data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6048,7 +12517,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6057,7 +12526,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6066,7 +12535,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6075,7 +12544,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6084,7 +12553,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6098,67 +12567,35 @@ export interface operations {
   getWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The subscription */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              events: (
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-              )[];
-              /** @description only events that involve the key's account */
-              own_events_only: boolean;
-              /** @description Unix seconds */
-              rotated_at: number | null;
-              subscription_id: string;
-              /**
-               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-               * @enum {string}
-               */
-              timestamp_format: "unix" | "iso8601";
-              url: string;
-            };
+            data: components["schemas"]["WebhookSubscription"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6167,7 +12604,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6176,7 +12613,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6185,7 +12622,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6194,7 +12631,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6203,7 +12640,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6217,24 +12654,39 @@ export interface operations {
   deleteWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The deletion */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description the deleted subscription */
             data: {
-              /** @enum {boolean} */
+              /**
+               * @description always true
+               * @enum {boolean}
+               */
               deleted: true;
+              /**
+               * @description the subscription's id
+               * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+               */
               subscription_id: string;
             };
             /** @enum {boolean} */
@@ -6242,7 +12694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6251,7 +12703,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6260,7 +12712,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6269,7 +12721,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6278,7 +12730,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6287,7 +12739,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6301,19 +12753,29 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description only deliveries in this status */
         status?: "pending" | "delivered" | "failed" | "cancelled";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of deliveries */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6321,65 +12783,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              deliveries: {
-                attempt_log: {
-                  attempt: number;
-                  duration_ms: number;
-                  error: string | null;
-                  ok: boolean;
-                  /** @description Unix seconds */
-                  started_at: number;
-                  status_code: number | null;
-                }[];
-                attempts: number;
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description Unix seconds */
-                delivered_at: number | null;
-                delivery_id: string;
-                /**
-                 * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
-                 * @enum {string}
-                 */
-                event:
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                  | "redemption.renewal_offered"
-                  | "redemption.renewed"
-                  | "redemption.terminated"
-                  | "redemption.lease_expiring"
-                  | "redemption.lease_ended"
-                  | "webhook.test";
-                event_id: string;
-                last_error: string | null;
-                last_status_code: number | null;
-                /** @description Unix seconds */
-                next_attempt_at: number | null;
-                /** @description the body sent: {id, event, timestamp, data} */
-                payload: {
-                  [key: string]: unknown;
-                };
-                /** @enum {string} */
-                status: "pending" | "delivered" | "failed" | "cancelled";
-              }[];
+              deliveries: components["schemas"]["WebhookDelivery"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -6387,7 +12805,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6396,7 +12814,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6405,7 +12823,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6414,7 +12832,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6423,7 +12841,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6432,7 +12850,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6446,9 +12864,22 @@ export interface operations {
   redeliverWebhookDelivery: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the delivery's id: `webhook-id` and `X-SERVICE-Delivery` of every attempt
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
         delivery_id: string;
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
@@ -6459,76 +12890,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The delivery, due now */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attempt_log: {
-                attempt: number;
-                duration_ms: number;
-                error: string | null;
-                ok: boolean;
-                /** @description Unix seconds */
-                started_at: number;
-                status_code: number | null;
-              }[];
-              attempts: number;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              delivered_at: number | null;
-              delivery_id: string;
-              /**
-               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
-               * @enum {string}
-               */
-              event:
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-                | "webhook.test";
-              event_id: string;
-              last_error: string | null;
-              last_status_code: number | null;
-              /** @description Unix seconds */
-              next_attempt_at: number | null;
-              /** @description the body sent: {id, event, timestamp, data} */
-              payload: {
-                [key: string]: unknown;
-              };
-              /** @enum {string} */
-              status: "pending" | "delivered" | "failed" | "cancelled";
-            };
+            data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6537,7 +12912,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6546,7 +12921,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6555,7 +12930,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6564,7 +12939,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6573,7 +12948,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6587,73 +12962,47 @@ export interface operations {
   rotateWebhookSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": {
+          /**
+           * @description seconds the replaced secret stays valid (0 to 86400, 24 hours; 0: it stops now)
+           * @default 0
+           */
+          previous_secret_valid_for?: number;
+        } | null;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The subscription and its new secret */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              events: (
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-              )[];
-              /** @description only events that involve the key's account */
-              own_events_only: boolean;
-              /** @description Unix seconds */
-              rotated_at: number | null;
-              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-              secret: string;
-              subscription_id: string;
-              /**
-               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-               * @enum {string}
-               */
-              timestamp_format: "unix" | "iso8601";
-              url: string;
-            };
+            data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6662,7 +13011,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6671,7 +13020,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6680,7 +13029,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6689,7 +13038,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6698,7 +13047,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6712,8 +13061,17 @@ export interface operations {
   sendTestWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
@@ -6724,76 +13082,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The queued test delivery */
       202: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attempt_log: {
-                attempt: number;
-                duration_ms: number;
-                error: string | null;
-                ok: boolean;
-                /** @description Unix seconds */
-                started_at: number;
-                status_code: number | null;
-              }[];
-              attempts: number;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              delivered_at: number | null;
-              delivery_id: string;
-              /**
-               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
-               * @enum {string}
-               */
-              event:
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-                | "webhook.test";
-              event_id: string;
-              last_error: string | null;
-              last_status_code: number | null;
-              /** @description Unix seconds */
-              next_attempt_at: number | null;
-              /** @description the body sent: {id, event, timestamp, data} */
-              payload: {
-                [key: string]: unknown;
-              };
-              /** @enum {string} */
-              status: "pending" | "delivered" | "failed" | "cancelled";
-            };
+            data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6802,7 +13104,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6811,7 +13113,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6820,7 +13122,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6829,7 +13131,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -6838,7 +13140,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -6852,19 +13154,27 @@ export interface operations {
   queryGraphqlWithGet: {
     parameters: {
       query?: {
+        /** @description GraphQL request extensions, as JSON (not used by the gateway) */
         extensions?: string;
+        /** @description which operation of the document to run */
         operationName?: string | null;
+        /** @description not used: the gateway keeps no persisted queries */
         persisted?: boolean;
+        /** @description the GraphQL document (queries only) */
         query?: string;
+        /** @description the variables, as a JSON object */
         variables?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The query's data (and `errors` for the fields that failed) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6890,7 +13200,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: the request failed before or while running the query */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6899,7 +13209,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -6907,9 +13220,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -6925,12 +13240,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: the request failed before or while running the query */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6939,7 +13257,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -6947,9 +13268,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -6965,12 +13288,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the request failed before or while running the query */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6979,7 +13305,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -6987,9 +13316,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7005,12 +13336,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: the request failed before or while running the query */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7019,7 +13353,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7027,9 +13364,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7045,12 +13384,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the request failed before or while running the query */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7059,7 +13401,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7067,9 +13412,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7085,12 +13432,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the request failed before or while running the query */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7099,7 +13449,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7107,9 +13460,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7125,7 +13480,10 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
@@ -7135,7 +13493,10 @@ export interface operations {
   queryGraphql: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7151,7 +13512,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The query's data (and `errors` for the fields that failed) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7177,7 +13538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: the request failed before or while running the query */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7186,7 +13547,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7194,9 +13558,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7212,12 +13578,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: the request failed before or while running the query */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7226,7 +13595,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7234,9 +13606,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7252,12 +13626,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the request failed before or while running the query */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7266,7 +13643,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7274,9 +13654,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7292,12 +13674,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: the request failed before or while running the query */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7306,7 +13691,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7314,9 +13702,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7332,12 +13722,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the request failed before or while running the query */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7346,7 +13739,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7354,9 +13750,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7372,12 +13770,15 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the request failed before or while running the query */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7386,7 +13787,10 @@ export interface operations {
           "application/json": {
             data?: null;
             error?: {
-              /** @enum {string} */
+              /**
+               * @description the spec's error code; its HTTP status: invalid_parameter 400, authentication_error 401, authorization_error 403, resource_not_found 404, rate_limit_exceeded 429, internal_error 500
+               * @enum {string}
+               */
               code:
                 | "invalid_parameter"
                 | "authentication_error"
@@ -7394,9 +13798,11 @@ export interface operations {
                 | "resource_not_found"
                 | "rate_limit_exceeded"
                 | "internal_error";
+              /** @description facts for programs: `parameter` and `reason` for invalid_parameter, `scope` for a missing scope, `resource` and `id` for resource_not_found, `limit` and `retry_after_seconds` for rate_limit_exceeded, `revert` and `args` for a contract's refusal */
               details: {
                 [key: string]: unknown;
               };
+              /** @description what went wrong, for people */
               message: string;
             };
             errors: {
@@ -7412,7 +13818,10 @@ export interface operations {
               message: string;
               path?: (string | number)[];
             }[];
-            /** @enum {boolean} */
+            /**
+             * @description always false
+             * @enum {boolean}
+             */
             success?: false;
           };
         };
@@ -7422,16 +13831,21 @@ export interface operations {
   listBridgeChainsShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The deployment's chains */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7439,18 +13853,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              chains: {
-                /** @description chain address */
-                bridge_address: string;
-                chain_id: string;
-                is_evm_compatible: boolean;
-                name: string;
-                native_chain_id: number;
-                /** @description `active` when the chain's bridge is deployed, `unavailable` otherwise */
-                status: string;
-              }[];
+              chains: components["schemas"]["BridgeChain"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -7458,7 +13875,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7467,7 +13884,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7476,7 +13893,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7485,7 +13902,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7494,7 +13911,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7503,7 +13920,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7517,63 +13934,40 @@ export interface operations {
   quoteBridgeFeesShort: {
     parameters: {
       query: {
-        amount: number;
+        /** @description whole tokens to send (or amount_base_units) */
+        amount?: number;
+        /** @description tokens to send, exactly: base units (18 decimals), a decimal string */
+        amount_base_units?: string;
+        /** @description the chain to send to */
         destination_chain: string;
+        /** @description the chain to send from (as /bridge/chains names it) */
         source_chain: string;
+        /** @description the token to send */
         token?: "sSTB" | "STBGOV";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The fee quote */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole tokens to send */
-              amount: number;
-              destination_chain: string;
-              fees: {
-                default: {
-                  /** @description whole tokens */
-                  amount: number;
-                  token: string;
-                };
-                service: {
-                  /** @description whole tokens */
-                  amount: number;
-                  discount: string;
-                  token: string;
-                };
-                stb_gov: {
-                  /** @description whole tokens */
-                  amount: number;
-                  discount: string;
-                  token: string;
-                };
-              };
-              source_chain: string;
-              /** @enum {string} */
-              token: "sSTB" | "STBGOV";
-              /** @description CCIP's fee in the source chain's native token, paid with every option */
-              transport_fee: {
-                /** @description whole tokens */
-                amount: number;
-                token: string;
-              };
-            };
+            data: components["schemas"]["BridgeFeeQuote"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7582,7 +13976,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7591,7 +13985,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7600,7 +13994,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7609,7 +14003,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7618,7 +14012,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7632,56 +14026,32 @@ export interface operations {
   getBridgeTransferShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the CCIP message id: 32 bytes in hex, or the same number in decimal */
         message_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The bridge transfer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole tokens (18 decimals) */
-              amount: number;
-              /** @description Unix seconds */
-              completed_at: number | null;
-              /** @description Unix seconds of the send (of the arrival while the source is not indexed) */
-              created_at: number;
-              destination_chain: string;
-              /** @description transaction hash */
-              destination_transaction: string | null;
-              /** @enum {string|null} */
-              fee_option: "default" | "service" | "stb_gov" | null;
-              /** @description the CCIP message id */
-              message_id: string;
-              /** @description chain address */
-              recipient: string;
-              /** @description chain address */
-              sender: string;
-              source_chain: string;
-              /** @description transaction hash */
-              source_transaction: string | null;
-              /**
-               * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
-               * @enum {string}
-               */
-              status: "pending" | "queued" | "completed";
-              /** @description `sSTB` or `STBGOV` */
-              token: string;
-            };
+            data: components["schemas"]["BridgeTransaction"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7690,7 +14060,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7699,7 +14069,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7708,7 +14078,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7717,7 +14087,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7726,7 +14096,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7740,20 +14110,30 @@ export interface operations {
   listComputeResourcesShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
-        /** @description chain address */
+        /**
+         * @description only this provider's units (its chain address)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of compute resources */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7761,24 +14141,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_resources: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_resources: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -7786,7 +14163,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7795,7 +14172,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7804,7 +14181,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7813,7 +14190,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7822,7 +14199,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7831,7 +14208,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7845,55 +14222,32 @@ export interface operations {
   getComputeResourceShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the compute unit's id */
         resourceId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The compute resource */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              cu_hash: string;
-              cu_id: number;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              cu_value: number;
-              metadata: {
-                benchmark_results: {
-                  cpu_score: number;
-                  memory_score: number;
-                  network_score: number;
-                  storage_score: number;
-                };
-                cpu_cores: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                network_mbps: number;
-                ram_gb: number;
-                storage_gb: number;
-              };
-              /** @description chain address */
-              owner: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description Unix seconds */
-              verification_timestamp: number;
-            };
+            data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7902,7 +14256,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7911,7 +14265,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7920,7 +14274,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7929,7 +14283,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -7938,7 +14292,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -7952,21 +14306,31 @@ export interface operations {
   listComputeResourcesByProviderShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of the provider's compute resources */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7974,24 +14338,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_resources: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_resources: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -7999,7 +14360,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8008,7 +14369,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8017,7 +14378,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8026,7 +14387,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8035,7 +14396,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8044,7 +14405,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8058,55 +14419,32 @@ export interface operations {
   getComputeUnitShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the compute unit's id */
         cu_id: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The compute unit */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              cu_hash: string;
-              cu_id: number;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              cu_value: number;
-              metadata: {
-                benchmark_results: {
-                  cpu_score: number;
-                  memory_score: number;
-                  network_score: number;
-                  storage_score: number;
-                };
-                cpu_cores: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                network_mbps: number;
-                ram_gb: number;
-                storage_gb: number;
-              };
-              /** @description chain address */
-              owner: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description Unix seconds */
-              verification_timestamp: number;
-            };
+            data: components["schemas"]["ComputeUnitDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8115,7 +14453,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8124,7 +14462,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8133,7 +14471,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8142,7 +14480,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8151,7 +14489,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8165,20 +14503,30 @@ export interface operations {
   listComputeUnitsShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
-        /** @description chain address */
+        /**
+         * @description only this provider's units (its chain address)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of compute units */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8186,24 +14534,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_units: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_units: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -8211,7 +14556,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8220,7 +14565,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8229,7 +14574,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8238,7 +14583,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8247,7 +14592,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8256,7 +14601,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8270,42 +14615,29 @@ export interface operations {
   getDeploymentShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The deployment */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              chains: {
-                /** @description the deployment's name of the chain (as /bridge/chains) */
-                chain_id: string;
-                /** @description contract name -> address, as in the deployment file (implementations of proxies as <Name>Implementation). A provider's benchmark report is signed with the EIP-712 domain ComputeBenchmarkReport/1, the primary chain's native_chain_id and its AttestationVerifier. */
-                contracts: {
-                  [key: string]: string;
-                };
-                name: string;
-                native_chain_id: number;
-                primary: boolean;
-              }[];
-              /** @description devnet, testnet or mainnet */
-              environment: string | null;
-              /** @description the chain of the registry, the minting agent and the markets */
-              primary_chain: string;
-            };
+            data: components["schemas"]["Deployment"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8314,7 +14646,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8323,7 +14655,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8332,7 +14664,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8341,7 +14673,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8350,7 +14682,122 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listClaimableBalancesShort: {
+    parameters: {
+      query?: {
+        /**
+         * @description whose balances (default: the key's account)
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        account?: string;
+        /** @description also the balances already withdrawn (amount 0) */
+        include_empty?: boolean;
+        /** @description items per page, 1 to 100 */
+        limit?: number;
+        /** @description page number, from 1 */
+        page?: number;
+        /**
+         * @description only this token's balances
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
+        token?: string;
+      };
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of claimable balances */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: {
+              claimable_balances: components["schemas"]["ClaimableBalance"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
+              limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
+              page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
+              total: number;
+            };
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description resource_not_found: no such resource, or no such route */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8364,23 +14811,32 @@ export interface operations {
   listListingsShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only this market */
         market_type?: "spot" | "futures" | "options";
-        /** @description whole USDC per sSTB */
+        /** @description only positions at most this price: whole USDC per sSTB */
         max_price?: number;
-        /** @description whole USDC per sSTB */
+        /** @description only positions at least this price: whole USDC per sSTB */
         min_price?: number;
+        /** @description page number, from 1 */
         page?: number;
-        /** @description the seller (maker) */
+        /**
+         * @description only this seller's (maker's) positions
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of open listings */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8388,27 +14844,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
-              listings: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                amount: number;
-                /** @description Unix seconds */
-                expiration: number;
-                /** @description Unix seconds */
-                listed_at: number;
-                listing_id: number;
-                /** @enum {string} */
-                market_type: "spot" | "futures" | "options";
-                /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-                price_per_token: number;
-                /** @description chain address */
-                seller: string;
-                /** @enum {string} */
-                token_type: "sSTB";
-                /** @description whole USDC for the whole amount (rounded up to the cent's 1/10000) */
-                total_price: number;
-              }[];
+              listings: components["schemas"]["Listing"][];
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -8416,7 +14866,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8425,7 +14875,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8434,7 +14884,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8443,7 +14893,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8452,7 +14902,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8461,7 +14911,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8475,51 +14925,32 @@ export interface operations {
   getListingShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the position's id */
         listing_id: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The listing */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              amount: number;
-              /** @description Unix seconds */
-              created_at: number;
-              listing_id: number;
-              /** @description whole USDC (the payment token, 6 decimals) per whole sSTB */
-              price_per_token: number;
-              /** @description chain address */
-              seller: string;
-              /** @enum {string} */
-              status:
-                | "active"
-                | "filled"
-                | "cancelled"
-                | "expired"
-                | "matched"
-                | "settled"
-                | "sold"
-                | "exercised"
-                | "reclaimed";
-              /** @enum {string} */
-              token_type: "sSTB";
-            };
+            data: components["schemas"]["ListingDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8528,7 +14959,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8537,7 +14968,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8546,7 +14977,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8555,7 +14986,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8564,7 +14995,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8578,48 +15009,29 @@ export interface operations {
   getMeShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The calling key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description the account the key acts for */
-              account: string;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds; null: valid until revoked */
-              expires_at: number | null;
-              /** @description the key's id (`keys list` and `keys revoke` name it) */
-              key_id: string;
-              label: string;
-              /** @description as the X-RateLimit-* headers of this answer (null during a rate-limit store outage) */
-              rate_limit: {
-                /** @description requests per minute */
-                limit: number | null;
-                /** @description what is left in the current minute, after this request */
-                remaining: number | null;
-                /** @description Unix seconds when the window resets */
-                reset: number | null;
-              };
-              scopes: ("read" | "write")[];
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-            };
+            data: components["schemas"]["CallingKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8628,7 +15040,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8637,7 +15049,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8646,7 +15058,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8655,7 +15067,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8664,7 +15076,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8678,20 +15090,27 @@ export interface operations {
   getProvidersShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
-        /** @description country or region */
+        /** @description only providers in this country or region */
         location?: string;
+        /** @description only providers at least this reputable (0..100) */
         min_reputation?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description only providers in this status */
         status?: "active" | "pending" | "suspended";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of providers */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8699,25 +15118,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
-              providers: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                name: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description 0..100.00 */
-                reputation_score: number;
-                /** @enum {string} */
-                status: "active" | "pending" | "suspended";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-              }[];
+              providers: components["schemas"]["Provider"][];
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -8725,7 +15140,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8734,7 +15149,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8743,7 +15158,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8752,7 +15167,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8761,7 +15176,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8770,7 +15185,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8784,68 +15199,35 @@ export interface operations {
   getProviderShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The provider */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              available_cu_value: number;
-              contact_info: {
-                email: string;
-                website: string;
-              };
-              hardware_specifications: {
-                cpu_type: string;
-                network_capacity_mbps: number;
-                total_cpu_cores: number;
-                total_ram_gb: number;
-                total_storage_gb: number;
-              };
-              location: {
-                country: string;
-                region: string;
-              };
-              name: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description Unix seconds */
-              registration_date: number;
-              /** @description 0..100.00 */
-              reputation_score: number;
-              statistics: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                /** @description minutes */
-                average_response_time: number;
-                successful_redemptions: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-                total_redemptions: number;
-              };
-              /** @enum {string} */
-              status: "active" | "pending" | "suspended";
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              total_cu_value: number;
-            };
+            data: components["schemas"]["ProviderDetail"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8854,7 +15236,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8863,7 +15245,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8872,7 +15254,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8881,7 +15263,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -8890,7 +15272,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -8904,58 +15286,35 @@ export interface operations {
   getProviderCollateralShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The provider's collateral */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              available_cu_value: number;
-              collateral_token: {
-                /** @description chain address */
-                address: string;
-                decimals: number;
-                symbol: string;
-              };
-              /** @description whole units of the token named beside it */
-              free_collateral: number;
-              /** @description exact, in base units */
-              free_collateral_base_units: string;
-              /** @description whole units of the token named beside it */
-              locked_collateral: number;
-              /** @description exact, in base units */
-              locked_collateral_base_units: string;
-              /** @description chain address */
-              provider_id: string;
-              /** @description what the provider's available capacity requires */
-              required_collateral: number;
-              /** @description Unix seconds */
-              staked_until: number;
-              /** @enum {string} */
-              status: "none" | "pending" | "active" | "suspended";
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              total_cu_value: number;
-            };
+            data: components["schemas"]["ProviderCollateral"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8964,7 +15323,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8973,7 +15332,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8982,7 +15341,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -8991,7 +15350,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9000,7 +15359,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9014,21 +15373,31 @@ export interface operations {
   listProviderComputeResourcesShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description only units worth at most this many whole sSTB */
         max_value?: number;
+        /** @description only units worth at least this many whole sSTB */
         min_value?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
-        /** @description chain address */
+        /**
+         * @description the provider's chain address
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         providerId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of the provider's compute resources */
       200: {
         headers: {
           [name: string]: unknown;
@@ -9036,24 +15405,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              compute_resources: {
-                cu_hash: string;
-                cu_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                cu_value: number;
-                metadata: {
-                  cpu_cores: number;
-                  network_mbps: number;
-                  ram_gb: number;
-                  storage_gb: number;
-                };
-                /** @description chain address */
-                provider_id: string;
-                /** @description Unix seconds */
-                verification_timestamp: number;
-              }[];
+              compute_resources: components["schemas"]["ComputeUnit"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -9061,7 +15427,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9070,7 +15436,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9079,7 +15445,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9088,7 +15454,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9097,7 +15463,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9106,7 +15472,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9120,20 +15486,27 @@ export interface operations {
   listProvidersShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
-        /** @description country or region */
+        /** @description only providers in this country or region */
         location?: string;
+        /** @description only providers at least this reputable (0..100) */
         min_reputation?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description only providers in this status */
         status?: "active" | "pending" | "suspended";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of providers */
       200: {
         headers: {
           [name: string]: unknown;
@@ -9141,25 +15514,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
-              providers: {
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                available_cu_value: number;
-                location: {
-                  country: string;
-                  region: string;
-                };
-                name: string;
-                /** @description chain address */
-                provider_id: string;
-                /** @description 0..100.00 */
-                reputation_score: number;
-                /** @enum {string} */
-                status: "active" | "pending" | "suspended";
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                total_cu_value: number;
-              }[];
+              providers: components["schemas"]["Provider"][];
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -9167,7 +15536,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9176,7 +15545,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9185,7 +15554,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9194,7 +15563,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9203,7 +15572,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9212,7 +15581,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9228,18 +15597,25 @@ export interface operations {
       query?: {
         /** @description of the lease the redemption belongs to (chain time); `none`: not fulfilled (no lease). A provider finds what to fulfil with `role=provider&status=pending`, its running leases with `lease_status=active` */
         lease_status?: "none" | "active" | "ended" | "terminated";
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description the account's side: `user` (redeemed) or `provider` (asked to fulfil) */
         role?: "user" | "provider";
+        /** @description only redemptions in this status */
         status?: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of the account's redemptions */
       200: {
         headers: {
           [name: string]: unknown;
@@ -9247,74 +15623,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
-              redemptions: {
-                /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
-                access_public_key: string | null;
-                /** @description the provider's collateral locked for it (collateral token) */
-                collateral_locked: number;
-                /** @description exact, in base units */
-                collateral_locked_base_units: string;
-                /** @description Unix seconds (confirmed, expired or resolved) */
-                completed_at: number | null;
-                /** @description Unix seconds */
-                disputed_at: number | null;
-                /** @description Unix seconds: the on-chain fulfilment deadline */
-                estimated_fulfillment_time: number;
-                /** @description sSTB paid to the treasury on top of the amount */
-                fee: number;
-                /** @description Unix seconds */
-                fulfilled_at: number | null;
-                /** @description Unix seconds */
-                initiated_at: number;
-                issue_type: string | null;
-                /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
-                lease: {
-                  /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
-                  expires_at: number | null;
-                  /** @description the lease's id: the id of its first redemption */
-                  lease_id: string;
-                  /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
-                  renewal_offer: {
-                    /** @description seconds the end moves by */
-                    extension: number;
-                    /** @description whole sSTB the renewal costs (a redemption of that amount) */
-                    price: number;
-                    /** @description Unix seconds: the last second the offer may be accepted */
-                    valid_until: number;
-                  } | null;
-                  /** @description the accepted renewals, oldest first: each is a redemption of its own */
-                  renewals: {
-                    /** @description Unix seconds: the lease's end after this renewal */
-                    expires_at: number;
-                    redemption_id: string;
-                    /** @description Unix seconds */
-                    renewed_at: number;
-                    /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                    sstb_amount: number;
-                  }[];
-                  /**
-                   * @description `ended` from the stated end's second on (chain time); `terminated` by its user
-                   * @enum {string}
-                   */
-                  status: "active" | "ended" | "terminated";
-                  /** @description Unix seconds: when the user terminated it; null while not terminated */
-                  terminated_at: number | null;
-                } | null;
-                /** @description chain address */
-                provider_id: string;
-                redemption_id: string;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_amount: number;
-                /** @enum {string} */
-                status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
-                /** @description chain address */
-                user: string;
-                /** @description deprecated, use `access_public_key`: the user's on-chain access key, else the one registered in a portal session */
-                user_access_key: string | null;
-                user_won: boolean | null;
-              }[];
+              redemptions: components["schemas"]["AccountRedemption"][];
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -9322,7 +15645,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9331,7 +15654,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9340,7 +15663,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9349,7 +15672,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9358,7 +15681,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9367,7 +15690,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9381,74 +15704,62 @@ export interface operations {
   initiateRedemptionShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
-          /** @description chain address */
+          /**
+           * @description the provider to redeem with
+           * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+           */
           provider_id: string;
+          /** @description the hardware asked for (reference body) */
           specifications?: {
+            /** @description CPU cores */
             cpu_cores: number;
+            /** @description network bandwidth, Mbit/s */
             network_mbps: number;
+            /** @description memory, GB */
             ram_gb: number;
+            /** @description storage, GB */
             storage_gb: number;
           };
-          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-          sstb_amount: number;
+          /**
+           * @description sSTB to redeem (the fee is taken on top): whole sSTB, above 0, at most 18 decimals; a JSON number or, exactly, a decimal string ("12.5"). Give this or `sstb_amount_base_units`.
+           * @example 12.5
+           */
+          sstb_amount?: number | string;
+          /**
+           * @description sSTB to redeem (the fee is taken on top): exact, in sSTB base units (18 decimals), a decimal string. Give this or `sstb_amount`.
+           * @example 12500000000000000000
+           */
+          sstb_amount_base_units?: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The redemption (managed) or its transactions (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds: the on-chain fulfilment deadline */
-              estimated_fulfillment_time?: number;
-              /** @description Unix seconds */
-              initiated_at?: number;
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              /** @description chain address */
-              provider_id?: string;
-              redemption_id?: string;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount?: number;
-              /** @enum {string} */
-              status?: "pending";
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["InitiateRedemptionResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9457,7 +15768,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9466,7 +15777,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9475,7 +15786,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9484,7 +15795,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9493,7 +15804,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9507,81 +15818,32 @@ export interface operations {
   getRedemptionShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The redemption */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description the X25519 public key the user registered on-chain for access details; null: none yet */
-              access_public_key: string | null;
-              /** @description Unix seconds (confirmed, expired or resolved) */
-              completed_at: number | null;
-              /** @description Unix seconds: the on-chain fulfilment deadline */
-              estimated_fulfillment_time: number;
-              /** @description Unix seconds */
-              fulfilled_at: number | null;
-              /** @description Unix seconds */
-              initiated_at: number;
-              /** @description the lease the redemption belongs to: its own once fulfilled, the renewed one for a renewal; null until fulfilled */
-              lease: {
-                /** @description Unix seconds: the stated end, moved by each renewal; null when the provider stated none */
-                expires_at: number | null;
-                /** @description the lease's id: the id of its first redemption */
-                lease_id: string;
-                /** @description the provider's standing renewal offer while it can be accepted (in the web interface); null: none */
-                renewal_offer: {
-                  /** @description seconds the end moves by */
-                  extension: number;
-                  /** @description whole sSTB the renewal costs (a redemption of that amount) */
-                  price: number;
-                  /** @description Unix seconds: the last second the offer may be accepted */
-                  valid_until: number;
-                } | null;
-                /** @description the accepted renewals, oldest first: each is a redemption of its own */
-                renewals: {
-                  /** @description Unix seconds: the lease's end after this renewal */
-                  expires_at: number;
-                  redemption_id: string;
-                  /** @description Unix seconds */
-                  renewed_at: number;
-                  /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                  sstb_amount: number;
-                }[];
-                /**
-                 * @description `ended` from the stated end's second on (chain time); `terminated` by its user
-                 * @enum {string}
-                 */
-                status: "active" | "ended" | "terminated";
-                /** @description Unix seconds: when the user terminated it; null while not terminated */
-                terminated_at: number | null;
-              } | null;
-              /** @description chain address */
-              provider_id: string;
-              redemption_id: string;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount: number;
-              /** @enum {string} */
-              status: "pending" | "fulfilled" | "confirmed" | "expired" | "disputed" | "resolved";
-              /** @description chain address */
-              user: string;
-            };
+            data: components["schemas"]["Redemption"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9590,7 +15852,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9599,7 +15861,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9608,7 +15870,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9617,7 +15879,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9626,7 +15888,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9640,35 +15902,32 @@ export interface operations {
   getAccessDetailsShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The access-details envelope */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description stbad1. envelope: open it with the user's access key */
-              envelope: string;
-              /** @description Unix seconds */
-              fulfilled_at: number;
-              redemption_id: string;
-              transaction_hash: string;
-            };
+            data: components["schemas"]["AccessDetailsEnvelope"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9677,7 +15936,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9686,7 +15945,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9695,7 +15954,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9704,7 +15963,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9713,7 +15972,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9727,53 +15986,34 @@ export interface operations {
   confirmRedemptionShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The confirmation (managed) or its transaction (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              redemption_id?: string;
-              /** @enum {string} */
-              status?: "confirmed";
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["ConfirmRedemptionResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9782,7 +16022,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9791,7 +16031,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9800,7 +16040,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9809,7 +16049,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9818,7 +16058,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9832,39 +16072,32 @@ export interface operations {
   getDisputeShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The dispute's evidence */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              description: string;
-              /** @description the canonical JSON whose keccak256 is the on-chain hash */
-              document: string;
-              evidence: unknown;
-              evidence_hash: string;
-              issue_type: string;
-              redemption_id: string;
-              transaction_hash: string | null;
-            };
+            data: components["schemas"]["DisputeEvidence"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9873,7 +16106,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9882,7 +16115,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9891,7 +16124,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -9900,7 +16133,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9909,7 +16142,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -9923,8 +16156,14 @@ export interface operations {
   openDisputeShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
@@ -9936,53 +16175,29 @@ export interface operations {
           description: string;
           /** @description text (a URL, a log excerpt) or any JSON object or array; its strings are free text (tabs and line breaks allowed, other control characters refused; names never hold control characters) */
           evidence: string | Record<string, never> | unknown[];
-          /** @enum {string} */
+          /**
+           * @description what went wrong
+           * @enum {string}
+           */
           issue_type: "not_delivered" | "access_failure" | "resource_mismatch" | "performance_shortfall" | "other";
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The dispute (managed) or its transaction (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              evidence_hash?: string;
-              issue_type?: string;
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              redemption_id?: string;
-              /** @enum {string} */
-              status?: "disputed";
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["OpenDisputeResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9991,7 +16206,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10000,7 +16215,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10009,7 +16224,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10018,7 +16233,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10027,7 +16242,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10041,44 +16256,32 @@ export interface operations {
   getRedemptionSpecificationsShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /** @description the on-chain redemption id */
         redemptionId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description What was asked */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description chain address */
-              provider_id: string;
-              redemption_id: string;
-              /** @description the reference body's specifications; null for the short body */
-              specifications: {
-                cpu_cores?: number;
-                network_mbps?: number;
-                ram_gb?: number;
-                storage_gb?: number;
-              } | null;
-              transaction_hash: string;
-              /** @description chain address */
-              user: string;
-            };
+            data: components["schemas"]["RedemptionRequest"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10087,7 +16290,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10096,7 +16299,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10105,7 +16308,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10114,7 +16317,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10123,7 +16326,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10137,75 +16340,39 @@ export interface operations {
   quoteRedemptionShort: {
     parameters: {
       query: {
-        /** @description chain address */
+        /**
+         * @description the provider to redeem with
+         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+         */
         provider_id: string;
-        sstb_amount: number;
+        /** @description whole sSTB to redeem (or sstb_amount_base_units) */
+        sstb_amount?: number;
+        /** @description sSTB to redeem, exactly: base units (18 decimals), a decimal string */
+        sstb_amount_base_units?: string;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The quote */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description whole units of the token named beside it */
-              collateral_locked: number;
-              collateral_ratio_bps: number;
-              collateral_token: {
-                /** @description chain address */
-                address: string;
-                decimals: number;
-                symbol: string;
-              };
-              compensation: {
-                /** @enum {string} */
-                applies_now: "during_stake" | "after_stake";
-                /** @description the whole lock */
-                if_dispute_won: number;
-                /** @description the whole lock */
-                if_expired_after_stake: number;
-                /** @description the lock's value at 100% (collateral token) */
-                if_expired_during_stake: number;
-                /** @description Unix seconds */
-                provider_staked_until: number;
-              };
-              /** @description the deadline a redemption made now gets */
-              deadline: number;
-              /** @description whole units of the token named beside it */
-              fee: number;
-              fulfilment_seconds: number;
-              /** @description whole units of the token named beside it */
-              minimum: number;
-              /** @description whole units of the token named beside it */
-              provider_available_cu_value: number;
-              /** @description chain address */
-              provider_id: string;
-              /** @enum {string} */
-              provider_status: "none" | "pending" | "active" | "suspended";
-              /** @description why the manager would refuse it now; null if it would accept */
-              refusal: string | null;
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount: number;
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-              /** @description sSTB the holder approves (amount plus fee) */
-              total: number;
-              /** @description exact, in base units */
-              total_base_units: string;
-            };
+            data: components["schemas"]["RedemptionQuote"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10214,7 +16381,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10223,7 +16390,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10232,7 +16399,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10241,7 +16408,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10250,7 +16417,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10264,33 +16431,29 @@ export interface operations {
   getSessionShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The session */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number;
-            };
+            data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10299,7 +16462,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10308,7 +16471,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10317,7 +16480,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10326,7 +16489,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10335,7 +16498,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10349,40 +16512,43 @@ export interface operations {
   signInShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @description the EIP-4361 message, naming a nonce from POST /session/nonce */
           message: string;
+          /**
+           * @description the address's signature of the message
+           * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+           */
           signature: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The session (its cookie is set) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number;
-            };
+            data: components["schemas"]["PortalSession"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10391,7 +16557,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10400,7 +16566,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10409,7 +16575,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10418,7 +16584,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10427,7 +16593,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10441,21 +16607,28 @@ export interface operations {
   signOutShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description Signed out */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description the sign-out */
             data: {
-              /** @enum {boolean} */
+              /**
+               * @description always true
+               * @enum {boolean}
+               */
               signed_out: true;
             };
             /** @enum {boolean} */
@@ -10463,7 +16636,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10472,7 +16645,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10481,7 +16654,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10490,7 +16663,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10499,7 +16672,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10508,7 +16681,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10522,33 +16695,29 @@ export interface operations {
   getSessionAccessKeyShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The access public key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description X25519 public key, 32 bytes hex; null before registration */
-              public_key: string | null;
-              /** @description Unix seconds */
-              updated_at: number | null;
-            };
+            data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10557,7 +16726,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10566,7 +16735,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10575,7 +16744,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10584,7 +16753,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10593,7 +16762,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10607,39 +16776,36 @@ export interface operations {
   setSessionAccessKeyShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @description the X25519 public key, 32 bytes hex */
           public_key: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The registered key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              address: string;
-              /** @description X25519 public key, 32 bytes hex; null before registration */
-              public_key: string | null;
-              /** @description Unix seconds */
-              updated_at: number | null;
-            };
+            data: components["schemas"]["AccessPublicKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10648,7 +16814,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10657,7 +16823,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10666,7 +16832,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10675,7 +16841,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10684,7 +16850,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10698,39 +16864,30 @@ export interface operations {
   listSessionKeysShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The address's API keys */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description the address's keys */
             data: {
-              keys: {
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description Unix seconds */
-                expires_at: number | null;
-                key_id: string;
-                label: string;
-                /** @description Unix seconds */
-                last_used_at: number | null;
-                /** @description requests per minute */
-                rate_limit: number;
-                /** @description requests in the current hour and the 23 before it */
-                requests_24h: number;
-                /** @description Unix seconds */
-                revoked_at: number | null;
-                scopes: ("read" | "write")[];
-                /** @enum {string} */
-                tier: "standard" | "premium" | "enterprise";
-              }[];
+              /** @description the keys, newest first */
+              keys: components["schemas"]["ApiKey"][];
+              /**
+               * @description how many
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -10738,7 +16895,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10747,7 +16904,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10756,7 +16913,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10765,7 +16922,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10774,7 +16931,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10783,7 +16940,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10797,7 +16954,12 @@ export interface operations {
   createSessionKeyShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -10806,47 +16968,31 @@ export interface operations {
         "application/json": {
           /** @description lifetime in seconds (none: until revoked) */
           expires_in?: number;
-          /** @default  */
+          /**
+           * @description a label to tell keys apart
+           * @default
+           */
           label?: string;
+          /** @description `read` (GET and GraphQL), `write` (the other methods) */
           scopes: ("read" | "write")[];
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The new key and its token */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number | null;
-              key_id: string;
-              label: string;
-              /** @description Unix seconds */
-              last_used_at: number | null;
-              /** @description requests per minute */
-              rate_limit: number;
-              /** @description requests in the current hour and the 23 before it */
-              requests_24h: number;
-              /** @description Unix seconds */
-              revoked_at: number | null;
-              scopes: ("read" | "write")[];
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-              /** @description the API key (a JWT): shown only in this answer */
-              token: string;
-            };
+            data: components["schemas"]["CreatedApiKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10855,7 +17001,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10864,7 +17010,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10873,7 +17019,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10882,7 +17028,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10891,7 +17037,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -10905,46 +17051,35 @@ export interface operations {
   revokeSessionKeyShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the key's id
+         * @example 0b9f4c7e-5a43-4d2b-9a8e-3f1c2d4e5a6b
+         */
         key_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The revoked key */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              expires_at: number | null;
-              key_id: string;
-              label: string;
-              /** @description Unix seconds */
-              last_used_at: number | null;
-              /** @description requests per minute */
-              rate_limit: number;
-              /** @description requests in the current hour and the 23 before it */
-              requests_24h: number;
-              /** @description Unix seconds */
-              revoked_at: number | null;
-              scopes: ("read" | "write")[];
-              /** @enum {string} */
-              tier: "standard" | "premium" | "enterprise";
-            };
+            data: components["schemas"]["ApiKey"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10953,7 +17088,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10962,7 +17097,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10971,7 +17106,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -10980,7 +17115,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -10989,7 +17124,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11003,7 +17138,12 @@ export interface operations {
   createSignInNonceShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -11013,30 +17153,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The nonce */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description the message's chain id (the primary chain) */
-              chain_id: number;
-              /** @description the message's domain (the portal's host) */
-              domain: string;
-              /** @description Unix seconds */
-              expires_at: number;
-              nonce: string;
-              /** @description the message's URI (the portal's origin) */
-              uri: string;
-            };
+            data: components["schemas"]["SignInNonce"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11045,7 +17175,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11054,7 +17184,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11063,7 +17193,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11072,7 +17202,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11081,7 +17211,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11095,40 +17225,29 @@ export interface operations {
   getSstbBalanceShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The account's balance */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              account: string;
-              balances: {
-                chain: string;
-                native_chain_id: number;
-                /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-                sstb_balance: number;
-                sstb_balance_base_units: string;
-              }[];
-              /** @description whole sSTB over every chain */
-              sstb_balance: number;
-              /** @description exact, 18-decimal base units */
-              sstb_balance_base_units: string;
-            };
+            data: components["schemas"]["SstbBalance"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11137,7 +17256,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11146,7 +17265,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11155,7 +17274,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11164,7 +17283,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11173,7 +17292,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11187,63 +17306,51 @@ export interface operations {
   transferSstbShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
-          /** @description whole sSTB; read from the number's shortest decimal text, at most 18 decimals */
-          sstb_amount: number;
-          /** @description chain address */
+          /**
+           * @description sSTB to send: whole sSTB, above 0, at most 18 decimals; a JSON number or, exactly, a decimal string ("12.5"). Give this or `sstb_amount_base_units`.
+           * @example 12.5
+           */
+          sstb_amount?: number | string;
+          /**
+           * @description sSTB to send: exact, in sSTB base units (18 decimals), a decimal string. Give this or `sstb_amount`.
+           * @example 12500000000000000000
+           */
+          sstb_amount_base_units?: string;
+          /**
+           * @description the recipient (EIP-55 checksum when mixed case)
+           * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+           */
           to: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The transfer (managed) or its transaction (external) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description chain address */
-              from?: string;
-              /**
-               * @description managed: the gateway signed and sent; external: sign and send `transactions` in order
-               * @enum {string}
-               */
-              mode: "managed" | "external";
-              /** @description whole sSTB (18-decimal base units rounded to the nearest double; exact up to 15 significant digits) */
-              sstb_amount?: number;
-              /** @description chain address */
-              to?: string;
-              transaction_hash?: string;
-              transactions?: {
-                chainId: number;
-                data: string;
-                description: string;
-                /** @description chain address */
-                from: string;
-                /** @description hint: estimate plus 20% (a fixed hint where the call needs an earlier one mined) */
-                gas: number;
-                /** @description hint: the account's pending nonce, in order */
-                nonce: number;
-                /** @description chain address */
-                to: string;
-                /** @description wei, decimal */
-                value: string;
-              }[];
-            };
+            data: components["schemas"]["TransferResult"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11252,7 +17359,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11261,7 +17368,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11270,7 +17377,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11279,7 +17386,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11288,7 +17395,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11302,90 +17409,35 @@ export interface operations {
   getVerificationShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the verification's id: the unit's cuHash
+         * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+         */
         verification_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The verification */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attestation: {
-                cuHash: string;
-                /** @description decimal integer */
-                cuValue: string;
-                expiry: number;
-                /** @description decimal integer */
-                nonce: string;
-                /** @description chain address */
-                provider: string;
-                specs: {
-                  cpuCores: number;
-                  cpuScore: number;
-                  memoryScore: number;
-                  networkMbps: number;
-                  networkScore: number;
-                  ramGb: number;
-                  storageGb: number;
-                  storageScore: number;
-                };
-              } | null;
-              /** @description Unix seconds */
-              created_at: number;
-              cu_hash: string;
-              cu_id: number | null;
-              /** @description whole sSTB the mint gives */
-              cu_value: number;
-              cu_value_base_units: string;
-              expiry: number | null;
-              mint: {
-                /** @description collateral base units */
-                collateral_amount: string;
-                /** @description chain address */
-                collateral_token: string;
-                /** @description chain address */
-                minting_agent: string;
-                staking_period_max: number;
-                staking_period_min: number;
-              } | null;
-              minted: boolean;
-              /** @description `computeProof` for verifyAndMintSSTB once verified */
-              proof: string | null;
-              /** @description chain address */
-              provider_id: string;
-              rejection: {
-                parameter: string;
-                reason: string;
-              } | null;
-              signatures: {
-                /** @description 65-byte ECDSA signature */
-                signature: string;
-                /** @description chain address */
-                signer: string;
-              }[];
-              /** @enum {string} */
-              status: "verified" | "partially_signed" | "rejected";
-              threshold: number | null;
-              transaction_hash: string | null;
-              verification_id: string;
-              verification_method: string;
-              verification_type: string | null;
-              verified_at: number | null;
-            };
+            data: components["schemas"]["Verification"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11394,7 +17446,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11403,7 +17455,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11412,7 +17464,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11421,7 +17473,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11430,7 +17482,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11444,50 +17496,123 @@ export interface operations {
   cosignVerificationShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
+    /** @description A report, the attestation another operator's verifier made of it, and the signatures it has. */
     requestBody: {
       content: {
         "application/json": {
           /** @description the EIP-712 Attestation message the verifiers sign */
           attestation: {
+            /**
+             * @description the unit's identity
+             * @example 0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+             */
             cuHash: string;
-            /** @description decimal integer */
+            /**
+             * @description the unit's value in sSTB base units
+             * @example 50000000000000000000
+             */
             cuValue: string;
+            /**
+             * @description Unix seconds after which it no longer mints
+             * @example 1795826400
+             */
             expiry: number;
-            /** @description decimal integer */
+            /**
+             * @description the provider's attestation nonce
+             * @example 1
+             */
             nonce: string;
-            /** @description chain address */
+            /**
+             * @description the provider
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             provider: string;
+            /** @description the attested hardware and scores */
             specs: {
+              /**
+               * @description CPU cores
+               * @example 32
+               */
               cpuCores: number;
+              /**
+               * @description CPU score
+               * @example 9100
+               */
               cpuScore: number;
+              /**
+               * @description memory score
+               * @example 8700
+               */
               memoryScore: number;
+              /**
+               * @description Mbit/s
+               * @example 10000
+               */
               networkMbps: number;
+              /**
+               * @description network score
+               * @example 9400
+               */
               networkScore: number;
+              /**
+               * @description memory, GB
+               * @example 128
+               */
               ramGb: number;
+              /**
+               * @description storage, GB
+               * @example 2000
+               */
               storageGb: number;
+              /**
+               * @description storage score
+               * @example 7600
+               */
               storageScore: number;
             };
           };
+          /** @description A provider's signed benchmark report (the spec's body of POST /verification/submit). */
           report: {
+            /** @description the benchmark's scores */
             benchmark_results: {
+              /** @description CPU benchmark score */
               cpu_score: number;
+              /** @description memory benchmark score */
               memory_score: number;
+              /** @description network benchmark score */
               network_score: number;
+              /** @description storage benchmark score */
               storage_score: number;
             };
+            /** @description the hardware benchmarked */
             metadata: {
+              /** @description CPU cores */
               cpu_cores: number;
+              /** @description network bandwidth, Mbit/s */
               network_mbps: number;
+              /** @description memory, GB */
               ram_gb: number;
+              /** @description storage, GB */
               storage_gb: number;
             };
-            /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+            /**
+             * @description the provider's EIP-712 signature of the report (BenchmarkReport)
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
             proof: string;
-            /** @description the provider: the API key's account */
+            /**
+             * @description the provider: the API key's account
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             provider_id: string;
             /**
              * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
@@ -11495,87 +17620,26 @@ export interface operations {
              */
             verification_type: "attestation" | "zkp";
           };
+          /** @description the attestation's signatures so far (other operators' verifiers) */
           signatures: string[];
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The verification */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attestation: {
-                cuHash: string;
-                /** @description decimal integer */
-                cuValue: string;
-                expiry: number;
-                /** @description decimal integer */
-                nonce: string;
-                /** @description chain address */
-                provider: string;
-                specs: {
-                  cpuCores: number;
-                  cpuScore: number;
-                  memoryScore: number;
-                  networkMbps: number;
-                  networkScore: number;
-                  ramGb: number;
-                  storageGb: number;
-                  storageScore: number;
-                };
-              } | null;
-              /** @description Unix seconds */
-              created_at: number;
-              cu_hash: string;
-              cu_id: number | null;
-              /** @description whole sSTB the mint gives */
-              cu_value: number;
-              cu_value_base_units: string;
-              expiry: number | null;
-              mint: {
-                /** @description collateral base units */
-                collateral_amount: string;
-                /** @description chain address */
-                collateral_token: string;
-                /** @description chain address */
-                minting_agent: string;
-                staking_period_max: number;
-                staking_period_min: number;
-              } | null;
-              minted: boolean;
-              /** @description `computeProof` for verifyAndMintSSTB once verified */
-              proof: string | null;
-              /** @description chain address */
-              provider_id: string;
-              rejection: {
-                parameter: string;
-                reason: string;
-              } | null;
-              signatures: {
-                /** @description 65-byte ECDSA signature */
-                signature: string;
-                /** @description chain address */
-                signer: string;
-              }[];
-              /** @enum {string} */
-              status: "verified" | "partially_signed" | "rejected";
-              threshold: number | null;
-              transaction_hash: string | null;
-              verification_id: string;
-              verification_method: string;
-              verification_type: string | null;
-              verified_at: number | null;
-            };
+            data: components["schemas"]["Verification"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11584,7 +17648,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11593,7 +17657,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11602,7 +17666,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11611,7 +17675,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11620,7 +17684,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11634,28 +17698,50 @@ export interface operations {
   submitVerificationShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
+    /** @description A provider's signed benchmark report (the spec's body of POST /verification/submit). */
     requestBody: {
       content: {
         "application/json": {
+          /** @description the benchmark's scores */
           benchmark_results: {
+            /** @description CPU benchmark score */
             cpu_score: number;
+            /** @description memory benchmark score */
             memory_score: number;
+            /** @description network benchmark score */
             network_score: number;
+            /** @description storage benchmark score */
             storage_score: number;
           };
+          /** @description the hardware benchmarked */
           metadata: {
+            /** @description CPU cores */
             cpu_cores: number;
+            /** @description network bandwidth, Mbit/s */
             network_mbps: number;
+            /** @description memory, GB */
             ram_gb: number;
+            /** @description storage, GB */
             storage_gb: number;
           };
-          /** @description the provider's EIP-712 signature of the report (BenchmarkReport) */
+          /**
+           * @description the provider's EIP-712 signature of the report (BenchmarkReport)
+           * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+           */
           proof: string;
-          /** @description the provider: the API key's account */
+          /**
+           * @description the provider: the API key's account
+           * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+           */
           provider_id: string;
           /**
            * @description both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)
@@ -11666,82 +17752,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The verification */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attestation: {
-                cuHash: string;
-                /** @description decimal integer */
-                cuValue: string;
-                expiry: number;
-                /** @description decimal integer */
-                nonce: string;
-                /** @description chain address */
-                provider: string;
-                specs: {
-                  cpuCores: number;
-                  cpuScore: number;
-                  memoryScore: number;
-                  networkMbps: number;
-                  networkScore: number;
-                  ramGb: number;
-                  storageGb: number;
-                  storageScore: number;
-                };
-              } | null;
-              /** @description Unix seconds */
-              created_at: number;
-              cu_hash: string;
-              cu_id: number | null;
-              /** @description whole sSTB the mint gives */
-              cu_value: number;
-              cu_value_base_units: string;
-              expiry: number | null;
-              mint: {
-                /** @description collateral base units */
-                collateral_amount: string;
-                /** @description chain address */
-                collateral_token: string;
-                /** @description chain address */
-                minting_agent: string;
-                staking_period_max: number;
-                staking_period_min: number;
-              } | null;
-              minted: boolean;
-              /** @description `computeProof` for verifyAndMintSSTB once verified */
-              proof: string | null;
-              /** @description chain address */
-              provider_id: string;
-              rejection: {
-                parameter: string;
-                reason: string;
-              } | null;
-              signatures: {
-                /** @description 65-byte ECDSA signature */
-                signature: string;
-                /** @description chain address */
-                signer: string;
-              }[];
-              /** @enum {string} */
-              status: "verified" | "partially_signed" | "rejected";
-              threshold: number | null;
-              transaction_hash: string | null;
-              verification_id: string;
-              verification_method: string;
-              verification_type: string | null;
-              verified_at: number | null;
-            };
+            data: components["schemas"]["Verification"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11750,7 +17774,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11759,7 +17783,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11768,7 +17792,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11777,7 +17801,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11786,7 +17810,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11800,16 +17824,21 @@ export interface operations {
   listWebhooksShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of subscriptions */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11817,56 +17846,29 @@ export interface operations {
         content: {
           "application/json": {
             data: {
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
-              webhooks: {
-                /** @description Unix seconds */
-                created_at: number;
-                events: (
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                  | "redemption.renewal_offered"
-                  | "redemption.renewed"
-                  | "redemption.terminated"
-                  | "redemption.lease_expiring"
-                  | "redemption.lease_ended"
-                )[];
-                /** @description only events that involve the key's account */
-                own_events_only: boolean;
-                /** @description Unix seconds */
-                rotated_at: number | null;
-                subscription_id: string;
-                /**
-                 * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-                 * @enum {string}
-                 */
-                timestamp_format: "unix" | "iso8601";
-                url: string;
-              }[];
+              webhooks: components["schemas"]["WebhookSubscription"][];
             };
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11875,7 +17877,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11884,7 +17886,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11893,7 +17895,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11902,7 +17904,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -11911,7 +17913,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -11925,13 +17927,19 @@ export interface operations {
   createWebhookShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @description the events to send to it */
           events: (
             | "cu.verified"
             | "sstb.minted"
@@ -11945,6 +17953,8 @@ export interface operations {
             | "marketplace.listing_created"
             | "marketplace.order_created"
             | "marketplace.trade_executed"
+            | "marketplace.claimable_credited"
+            | "marketplace.claimable_withdrawn"
             | "redemption.initiated"
             | "redemption.fulfilled"
             | "redemption.confirmed"
@@ -11957,74 +17967,36 @@ export interface operations {
             | "redemption.lease_expiring"
             | "redemption.lease_ended"
           )[];
-          /** @default false */
+          /**
+           * @description only events that involve the key's account
+           * @default false
+           */
           own_events_only?: boolean;
           /**
-           * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
+           * @description the body's `timestamp`: Unix seconds (reference form, default) or ISO 8601 UTC (guide form); either way when the fact happened, not the send time (that is the `webhook-timestamp` header)
            * @enum {string}
            */
           timestamp_format?: "unix" | "iso8601";
-          /** @description https outside the devnet */
+          /** @description the receiver: https outside the devnet, not a private or loopback address */
           url: string;
         };
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The subscription and its secret */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              events: (
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-              )[];
-              /** @description only events that involve the key's account */
-              own_events_only: boolean;
-              /** @description Unix seconds */
-              rotated_at: number | null;
-              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-              secret: string;
-              subscription_id: string;
-              /**
-               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-               * @enum {string}
-               */
-              timestamp_format: "unix" | "iso8601";
-              url: string;
-            };
+            data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12033,7 +18005,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12042,7 +18014,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12051,7 +18023,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12060,7 +18032,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12069,7 +18041,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12083,67 +18055,35 @@ export interface operations {
   getWebhookShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The subscription */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              events: (
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-              )[];
-              /** @description only events that involve the key's account */
-              own_events_only: boolean;
-              /** @description Unix seconds */
-              rotated_at: number | null;
-              subscription_id: string;
-              /**
-               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-               * @enum {string}
-               */
-              timestamp_format: "unix" | "iso8601";
-              url: string;
-            };
+            data: components["schemas"]["WebhookSubscription"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12152,7 +18092,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12161,7 +18101,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12170,7 +18110,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12179,7 +18119,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12188,7 +18128,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12202,24 +18142,39 @@ export interface operations {
   deleteWebhookShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The deletion */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description the deleted subscription */
             data: {
-              /** @enum {boolean} */
+              /**
+               * @description always true
+               * @enum {boolean}
+               */
               deleted: true;
+              /**
+               * @description the subscription's id
+               * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+               */
               subscription_id: string;
             };
             /** @enum {boolean} */
@@ -12227,7 +18182,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12236,7 +18191,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12245,7 +18200,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12254,7 +18209,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12263,7 +18218,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12272,7 +18227,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12286,19 +18241,29 @@ export interface operations {
   listWebhookDeliveriesShort: {
     parameters: {
       query?: {
+        /** @description items per page, 1 to 100 */
         limit?: number;
+        /** @description page number, from 1 */
         page?: number;
+        /** @description only deliveries in this status */
         status?: "pending" | "delivered" | "failed" | "cancelled";
       };
-      header?: never;
+      header?: {
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A page of deliveries */
       200: {
         headers: {
           [name: string]: unknown;
@@ -12306,65 +18271,21 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              deliveries: {
-                attempt_log: {
-                  attempt: number;
-                  duration_ms: number;
-                  error: string | null;
-                  ok: boolean;
-                  /** @description Unix seconds */
-                  started_at: number;
-                  status_code: number | null;
-                }[];
-                attempts: number;
-                /** @description Unix seconds */
-                created_at: number;
-                /** @description Unix seconds */
-                delivered_at: number | null;
-                delivery_id: string;
-                /**
-                 * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
-                 * @enum {string}
-                 */
-                event:
-                  | "cu.verified"
-                  | "sstb.minted"
-                  | "sstb.redeemed"
-                  | "sstb.transferred"
-                  | "listing.created"
-                  | "listing.purchased"
-                  | "verification.completed"
-                  | "bridge.message_sent"
-                  | "bridge.message_received"
-                  | "marketplace.listing_created"
-                  | "marketplace.order_created"
-                  | "marketplace.trade_executed"
-                  | "redemption.initiated"
-                  | "redemption.fulfilled"
-                  | "redemption.confirmed"
-                  | "redemption.expired"
-                  | "redemption.disputed"
-                  | "redemption.resolved"
-                  | "redemption.renewal_offered"
-                  | "redemption.renewed"
-                  | "redemption.terminated"
-                  | "redemption.lease_expiring"
-                  | "redemption.lease_ended"
-                  | "webhook.test";
-                event_id: string;
-                last_error: string | null;
-                last_status_code: number | null;
-                /** @description Unix seconds */
-                next_attempt_at: number | null;
-                /** @description the body sent: {id, event, timestamp, data} */
-                payload: {
-                  [key: string]: unknown;
-                };
-                /** @enum {string} */
-                status: "pending" | "delivered" | "failed" | "cancelled";
-              }[];
+              deliveries: components["schemas"]["WebhookDelivery"][];
+              /**
+               * @description items per page
+               * @example 20
+               */
               limit: number;
+              /**
+               * @description this page's number, from 1
+               * @example 1
+               */
               page: number;
+              /**
+               * @description matching items over every page
+               * @example 1
+               */
               total: number;
             };
             /** @enum {boolean} */
@@ -12372,7 +18293,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12381,7 +18302,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12390,7 +18311,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12399,7 +18320,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12408,7 +18329,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12417,7 +18338,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12431,9 +18352,22 @@ export interface operations {
   redeliverWebhookDeliveryShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the delivery's id: `webhook-id` and `X-SERVICE-Delivery` of every attempt
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
         delivery_id: string;
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
@@ -12444,76 +18378,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The delivery, due now */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attempt_log: {
-                attempt: number;
-                duration_ms: number;
-                error: string | null;
-                ok: boolean;
-                /** @description Unix seconds */
-                started_at: number;
-                status_code: number | null;
-              }[];
-              attempts: number;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              delivered_at: number | null;
-              delivery_id: string;
-              /**
-               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
-               * @enum {string}
-               */
-              event:
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-                | "webhook.test";
-              event_id: string;
-              last_error: string | null;
-              last_status_code: number | null;
-              /** @description Unix seconds */
-              next_attempt_at: number | null;
-              /** @description the body sent: {id, event, timestamp, data} */
-              payload: {
-                [key: string]: unknown;
-              };
-              /** @enum {string} */
-              status: "pending" | "delivered" | "failed" | "cancelled";
-            };
+            data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12522,7 +18400,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12531,7 +18409,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12540,7 +18418,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12549,7 +18427,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12558,7 +18436,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12572,73 +18450,47 @@ export interface operations {
   rotateWebhookSecretShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        "application/json": Record<string, never> | null;
+        "application/json": {
+          /**
+           * @description seconds the replaced secret stays valid (0 to 86400, 24 hours; 0: it stops now)
+           * @default 0
+           */
+          previous_secret_valid_for?: number;
+        } | null;
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The subscription and its new secret */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              /** @description Unix seconds */
-              created_at: number;
-              events: (
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-              )[];
-              /** @description only events that involve the key's account */
-              own_events_only: boolean;
-              /** @description Unix seconds */
-              rotated_at: number | null;
-              /** @description HMAC-SHA256 key of X-SERVICE-Signature; shown only now */
-              secret: string;
-              subscription_id: string;
-              /**
-               * @description payload timestamp: Unix seconds (reference form, default) or ISO 8601 UTC (guide form)
-               * @enum {string}
-               */
-              timestamp_format: "unix" | "iso8601";
-              url: string;
-            };
+            data: components["schemas"]["WebhookSubscriptionWithSecret"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12647,7 +18499,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12656,7 +18508,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12665,7 +18517,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12674,7 +18526,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12683,7 +18535,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12697,8 +18549,17 @@ export interface operations {
   sendTestWebhookShort: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description optional: 1-255 visible ASCII characters naming this request, scoped to the key's account and kept 24 hours. A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) without running twice; while the first still runs, it waits for it. The same key with another request is refused (invalid_parameter). */
+        "Idempotency-Key"?: string;
+        /** @description optional: an id for this request (1-128 of letters, digits and `._:+/=-`), echoed in the answer's X-Request-Id and the gateway's log; anything else is replaced by a new UUID */
+        "X-Request-Id"?: string;
+      };
       path: {
+        /**
+         * @description the subscription's id
+         * @example 5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a
+         */
         subscription_id: string;
       };
       cookie?: never;
@@ -12709,76 +18570,20 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The queued test delivery */
       202: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            data: {
-              attempt_log: {
-                attempt: number;
-                duration_ms: number;
-                error: string | null;
-                ok: boolean;
-                /** @description Unix seconds */
-                started_at: number;
-                status_code: number | null;
-              }[];
-              attempts: number;
-              /** @description Unix seconds */
-              created_at: number;
-              /** @description Unix seconds */
-              delivered_at: number | null;
-              delivery_id: string;
-              /**
-               * @description a subscribed event, or `webhook.test` for a test delivery (POST /webhooks/{subscription_id}/test)
-               * @enum {string}
-               */
-              event:
-                | "cu.verified"
-                | "sstb.minted"
-                | "sstb.redeemed"
-                | "sstb.transferred"
-                | "listing.created"
-                | "listing.purchased"
-                | "verification.completed"
-                | "bridge.message_sent"
-                | "bridge.message_received"
-                | "marketplace.listing_created"
-                | "marketplace.order_created"
-                | "marketplace.trade_executed"
-                | "redemption.initiated"
-                | "redemption.fulfilled"
-                | "redemption.confirmed"
-                | "redemption.expired"
-                | "redemption.disputed"
-                | "redemption.resolved"
-                | "redemption.renewal_offered"
-                | "redemption.renewed"
-                | "redemption.terminated"
-                | "redemption.lease_expiring"
-                | "redemption.lease_ended"
-                | "webhook.test";
-              event_id: string;
-              last_error: string | null;
-              last_status_code: number | null;
-              /** @description Unix seconds */
-              next_attempt_at: number | null;
-              /** @description the body sent: {id, event, timestamp, data} */
-              payload: {
-                [key: string]: unknown;
-              };
-              /** @enum {string} */
-              status: "pending" | "delivered" | "failed" | "cancelled";
-            };
+            data: components["schemas"]["WebhookDelivery"];
             /** @enum {boolean} */
             success: true;
           };
         };
       };
-      /** @description Default Response */
+      /** @description invalid_parameter: a parameter, the body, the content type or the URL is invalid; `details.parameter` names it and `details.reason` says why */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12787,7 +18592,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authentication_error: no API key or portal session, or one that is invalid, expired or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12796,7 +18601,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description authorization_error: the key lacks the scope the route needs, the resource is not the account's, or HTTPS is required */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12805,7 +18610,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description resource_not_found: no such resource, or no such route */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12814,7 +18619,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description rate_limit_exceeded: the key's (or the address's) requests of this minute are spent */
       429: {
         headers: {
           [name: string]: unknown;
@@ -12823,7 +18628,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Default Response */
+      /** @description internal_error: the gateway or a chain it reads failed; the request may be retried */
       500: {
         headers: {
           [name: string]: unknown;
@@ -12831,6 +18636,2310 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  onBridgeMessageReceivedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `bridge.message_received` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:bridge.message_received",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "bridge.message_received",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
+         *         "source_chain": "arbitrum",
+         *         "destination_chain": "polygon",
+         *         "token": "sSTB",
+         *         "amount": 25,
+         *         "amount_base_units": "25000000000000000000",
+         *         "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "status": "completed",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["BridgeMessageReceivedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onBridgeMessageSentEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `bridge.message_sent` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:bridge.message_sent",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "bridge.message_sent",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "message_id": "0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a",
+         *         "source_chain": "arbitrum",
+         *         "destination_chain": "polygon",
+         *         "token": "sSTB",
+         *         "amount": 25,
+         *         "amount_base_units": "25000000000000000000",
+         *         "sender": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "recipient": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "fee_option": "default",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["BridgeMessageSentEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onCuVerifiedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `cu.verified` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:cu.verified",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "cu.verified",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "cu_id": 1,
+         *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+         *         "cu_value": 50,
+         *         "cu_value_base_units": "50000000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "verification_timestamp": 1795740000,
+         *         "metadata": {
+         *           "cpu_cores": 32,
+         *           "ram_gb": 128,
+         *           "storage_gb": 2000,
+         *           "network_mbps": 10000
+         *         },
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["CuVerifiedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onListingCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.created` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:listing.created",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "listing.created",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "listing_id": 4,
+         *         "market_type": "spot",
+         *         "token_type": "sSTB",
+         *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "amount": 10,
+         *         "amount_base_units": "10000000000000000000",
+         *         "price_per_token": 2.4,
+         *         "price_per_token_base_units": "2400000",
+         *         "total_price": 24,
+         *         "total_price_base_units": "24000000",
+         *         "listed_at": 1795740000,
+         *         "expiration": 1796344800,
+         *         "kind": "sell_listing",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onListingPurchasedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `listing.purchased` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:listing.purchased",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "listing.purchased",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "listing_id": 4,
+         *         "market_type": "spot",
+         *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "buyer": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+         *         "amount": 4,
+         *         "amount_base_units": "4000000000000000000",
+         *         "remaining": 6,
+         *         "remaining_base_units": "6000000000000000000",
+         *         "price_per_token": 2.4,
+         *         "price_per_token_base_units": "2400000",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["ListingPurchasedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onMarketplaceClaimableCreditedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `marketplace.claimable_credited` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.claimable_credited",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "marketplace.claimable_credited",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "account": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "market": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *         "market_type": "spot",
+         *         "token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *         "token_symbol": "USDC",
+         *         "token_decimals": 6,
+         *         "amount": 24,
+         *         "amount_base_units": "24000000",
+         *         "claimable": 24,
+         *         "claimable_base_units": "24000000",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["MarketplaceClaimableCreditedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onMarketplaceClaimableWithdrawnEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `marketplace.claimable_withdrawn` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.claimable_withdrawn",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "marketplace.claimable_withdrawn",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "account": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "market": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *         "market_type": "spot",
+         *         "token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *         "token_symbol": "USDC",
+         *         "token_decimals": 6,
+         *         "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+         *         "amount": 24,
+         *         "amount_base_units": "24000000",
+         *         "claimable": 24,
+         *         "claimable_base_units": "24000000",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["MarketplaceClaimableWithdrawnEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onMarketplaceListingCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `marketplace.listing_created` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.listing_created",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "marketplace.listing_created",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "listing_id": 4,
+         *         "market_type": "spot",
+         *         "token_type": "sSTB",
+         *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "amount": 10,
+         *         "amount_base_units": "10000000000000000000",
+         *         "price_per_token": 2.4,
+         *         "price_per_token_base_units": "2400000",
+         *         "total_price": 24,
+         *         "total_price_base_units": "24000000",
+         *         "listed_at": 1795740000,
+         *         "expiration": 1796344800,
+         *         "kind": "sell_listing",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["MarketplaceListingCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onMarketplaceOrderCreatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `marketplace.order_created` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.order_created",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "marketplace.order_created",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "listing_id": 4,
+         *         "market_type": "spot",
+         *         "token_type": "sSTB",
+         *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "amount": 10,
+         *         "amount_base_units": "10000000000000000000",
+         *         "price_per_token": 2.4,
+         *         "price_per_token_base_units": "2400000",
+         *         "total_price": 24,
+         *         "total_price_base_units": "24000000",
+         *         "listed_at": 1795740000,
+         *         "expiration": 1796344800,
+         *         "kind": "sell_listing",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["MarketplaceOrderCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onMarketplaceTradeExecutedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `marketplace.trade_executed` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:marketplace.trade_executed",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "marketplace.trade_executed",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "listing_id": 4,
+         *         "trade_type": "spot_fill",
+         *         "buyer": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+         *         "seller": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "amount": 4,
+         *         "amount_base_units": "4000000000000000000",
+         *         "price": 2.4,
+         *         "price_base_units": "2400000",
+         *         "payment": 9.6,
+         *         "payment_base_units": "9600000",
+         *         "fee": 0.0096,
+         *         "fee_base_units": "9600",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["MarketplaceTradeExecutedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionConfirmedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.confirmed` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.confirmed",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.confirmed",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionConfirmedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionDisputedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.disputed` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.disputed",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.disputed",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "issue_type": "not_delivered",
+         *         "evidence_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionDisputedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionExpiredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.expired` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.expired",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.expired",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "compensation": 15,
+         *         "compensation_base_units": "15000000",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionExpiredEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionFulfilledEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.fulfilled` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.fulfilled",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.fulfilled",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "access_details": "stbad1.eyJ2IjoxfQ",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionFulfilledEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionInitiatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.initiated` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.initiated",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.initiated",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "fee": 0.0125,
+         *         "fee_base_units": "12500000000000000",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionInitiatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionLeaseEndedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.lease_ended` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.lease_ended",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.lease_ended",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "seconds_left": 3600
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionLeaseEndedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionLeaseExpiringEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.lease_expiring` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.lease_expiring",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.lease_expiring",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "seconds_left": 3600
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionLeaseExpiringEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionRenewalOfferedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.renewal_offered` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.renewal_offered",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.renewal_offered",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionRenewalOfferedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionRenewedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.renewed` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.renewed",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.renewed",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "renewal": {
+         *           "redemption_id": "9",
+         *           "fee": 0.005,
+         *           "fee_base_units": "5000000000000000",
+         *           "expires_at": 1795740000
+         *         },
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionRenewedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionResolvedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.resolved` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.resolved",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.resolved",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "user_won": true,
+         *         "compensation": 15,
+         *         "compensation_base_units": "15000000",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionResolvedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onRedemptionTerminatedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `redemption.terminated` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:redemption.terminated",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "redemption.terminated",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "status": "pending",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "initiated_at": 1795740000,
+         *         "estimated_fulfillment_time": 1795740000,
+         *         "fulfilled_at": 1795740000,
+         *         "completed_at": 1795740000,
+         *         "lease": {
+         *           "lease_id": "7",
+         *           "status": "active",
+         *           "expires_at": 1795740000,
+         *           "terminated_at": null,
+         *           "renewal_offer": {
+         *             "price": 5,
+         *             "price_base_units": "5000000000000000000",
+         *             "extension": 2592000,
+         *             "valid_until": 1795740000
+         *           },
+         *           "renewals": []
+         *         },
+         *         "access_public_key": "0x4cfb1d3b2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["RedemptionTerminatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onSstbMintedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `sstb.minted` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.minted",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "sstb.minted",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "sstb_amount": 50,
+         *         "sstb_amount_base_units": "50000000000000000000",
+         *         "owner": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "cu_value": 50,
+         *         "cu_value_base_units": "50000000000000000000",
+         *         "cu_id": 1,
+         *         "collateral_amount": 60,
+         *         "collateral_amount_base_units": "60000000",
+         *         "staking_period": 2592000,
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SstbMintedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onSstbRedeemedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `sstb.redeemed` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.redeemed",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "sstb.redeemed",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "redemption_id": "7",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "user": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SstbRedeemedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onSstbTransferredEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `sstb.transferred` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:sstb.transferred",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "sstb.transferred",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+         *         "to": "0x90F79bf6EB2c4f036ce9dd44C2B6f1fa3b7F7a2E",
+         *         "sstb_amount": 12.5,
+         *         "sstb_amount_base_units": "12500000000000000000",
+         *         "chain": "arbitrum",
+         *         "native_chain_id": 42161,
+         *         "transactionHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SstbTransferredEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onVerificationCompletedEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `verification.completed` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:verification.completed",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "verification.completed",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "verification_id": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+         *         "provider_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "verification_method": "attestation",
+         *         "status": "verified",
+         *         "created_at": 1795740000,
+         *         "verified_at": 1795740000,
+         *         "cu_hash": "0x8f3a9c1d2b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
+         *         "cu_value": 50,
+         *         "cu_value_base_units": "50000000000000000000",
+         *         "expiry": 1795826400,
+         *         "proof": "0x1234",
+         *         "rejection": {
+         *           "parameter": "benchmark_results.cpu_score",
+         *           "reason": "is implausible for the declared hardware"
+         *         }
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["VerificationCompletedEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  onWebhookTestEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Standard Webhooks: the delivery's id, the same on every attempt and redelivery (deduplicate on it); equals X-SERVICE-Delivery
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "webhook-id": string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the subscription's secret (`whsec_...`, as any Standard Webhooks library reads it); during a rotation window one such signature per valid secret, separated by spaces
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Standard Webhooks: Unix seconds when this attempt was sent. Receivers refuse one outside their tolerance (the SDK's default: 5 minutes), which makes a captured delivery useless later
+         * @example 1795740000
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description the delivery's id (as webhook-id)
+         * @example 6f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        "X-SERVICE-Delivery": string;
+        /**
+         * @description the event's name (as the body's `event`)
+         * @example sstb.minted
+         */
+        "X-SERVICE-Event": string;
+        /**
+         * @description SPEC.md: the lowercase hex HMAC-SHA256 of the body, keyed with the secret's text. Single-valued: during a rotation window it is made with the previous secret (receivers not yet updated keep verifying), after the window with the new one
+         * @example 3f0a7c1e9b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a
+         */
+        "X-SERVICE-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The `webhook.test` body (the signatures cover these exact bytes) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3:webhook.test",
+         *       "fact_id": "42161:0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060:3",
+         *       "event": "webhook.test",
+         *       "timestamp": 1795740000,
+         *       "data": {
+         *         "subscription_id": "5d1e7f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a",
+         *         "url": "https://hooks.example.com/compute",
+         *         "events": [
+         *           "sstb.minted"
+         *         ],
+         *         "message": "A test event, sent on request."
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["WebhookTestEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered. Anything else (or no answer within the timeout) is retried with growing delays until the retry window ends; the delivery log shows every attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A receiver refuses a delivery whose signature or timestamp does not check out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

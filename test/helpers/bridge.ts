@@ -3,8 +3,9 @@ import type { ContractTransactionReceipt } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 
-import { CCIP_CHAIN_SELECTORS, EXECUTION_STATES, Roles, sampleVerifierKeys } from "#sdk";
-import type { RateLimit, RouteLimits } from "#sdk";
+import { CCIP_CHAIN_SELECTORS, EXECUTION_STATES, Roles } from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../../gateway/verification/keys.js";
+import type { RateLimit, RouteLimits } from "@compute-capacity/sdk";
 import { deployBridgePair as deployTwoBridges } from "../../testing/bridge-pair.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../../deploy/deploy.js";
 import { DEFAULT_GAS_MARGIN, Relayer } from "../../devnet/relayer.js";

@@ -32,7 +32,8 @@ import type {
   RedemptionViews,
   SSTB,
 } from "../../typechain-types/index.js";
-import { Roles, attestationDomain, buildProof, cuHashOf, randomNonce, sampleVerifierKeys } from "#sdk";
+import { Roles, attestationDomain, buildProof, cuHashOf, randomNonce } from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../../gateway/verification/keys.js";
 import type { IgnitionConnection } from "../../deploy/deploy.js";
 import { LOCAL_COLLATERAL_PER_CU, SAMPLE_SPECS, sampleProfile } from "../../devnet/samples.js";
 

@@ -1,7 +1,7 @@
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import type { IgnitionConnection } from "../../deploy/deploy.js";
 import {
   ERC1967Proxy__factory,
@@ -14,7 +14,7 @@ import type { MockBlacklistStablecoin } from "../../typechain-types/index.js";
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 
-export { cost, fillPayment, marketFee } from "#sdk";
+export { cost, fillPayment, marketFee } from "@compute-capacity/sdk";
 
 export const MarketType = { None: 0n, Spot: 1n, Futures: 2n, Options: 3n } as const;
 export const Kind = {

@@ -2,8 +2,9 @@ import { parseEther, parseUnits } from "ethers";
 import type { Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import { attestationDomain, buildProof, cuHashOf, hashReviewedProfile, randomNonce, sampleVerifierKeys } from "#sdk";
-import type { Attestation } from "#sdk";
+import { attestationDomain, buildProof, cuHashOf, hashReviewedProfile, randomNonce } from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../../gateway/verification/keys.js";
+import type { Attestation } from "@compute-capacity/sdk";
 import { deployPrimary } from "../../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../../deploy/deploy.js";
 import {

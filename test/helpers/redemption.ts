@@ -1,12 +1,12 @@
 import { parseEther } from "ethers";
-import { generateAccessKeyPair } from "#sdk";
-import type { AccessKeyPair } from "#sdk";
+import { generateAccessKeyPair } from "@compute-capacity/sdk";
+import type { AccessKeyPair } from "@compute-capacity/sdk";
 import type { IgnitionConnection } from "../../deploy/deploy.js";
 
 import { deployProtocol, mintFor, registerActive } from "./protocol.js";
 import type { ProtocolFixture } from "./protocol.js";
 
-export { IssueType, REDEMPTION_STATUSES } from "#sdk";
+export { IssueType, REDEMPTION_STATUSES } from "@compute-capacity/sdk";
 
 export const HOUR = 3_600n;
 /** `IRedemptionManager.RedemptionStatus` values. */

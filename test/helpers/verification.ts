@@ -1,7 +1,7 @@
 import type { JsonRpcSigner } from "ethers";
 
-import { benchmarkReportDomain, REFERENCE_SERVER, scoresFor, signBenchmarkReport } from "#sdk";
-import type { ComputeSpecs, SignedBenchmarkReport } from "#sdk";
+import { benchmarkReportDomain, REFERENCE_SERVER, scoresFor, signBenchmarkReport } from "@compute-capacity/sdk";
+import type { ComputeSpecs, SignedBenchmarkReport } from "@compute-capacity/sdk";
 import type { LiveDeployment } from "../../testing/fixtures.js";
 
 type Hardware = Pick<ComputeSpecs, "cpuCores" | "ramGb" | "storageGb" | "networkMbps">;

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { parseEther } from "ethers";
 import type { JsonRpcSigner } from "ethers";
 
-import { fulfilEncrypted, generateAccessKeyPair } from "#sdk";
+import { generateAccessKeyPair } from "@compute-capacity/sdk";
+import { fulfilEncrypted } from "../../testing/redemption.js";
 import type { Gateway } from "../../gateway/server.js";
 import { sampleAccessDetails, sampleProfile } from "../../devnet/samples.js";
 import { ROLE, mintUnit, registerProvider, startTestGateway } from "../../testing/fixtures.js";

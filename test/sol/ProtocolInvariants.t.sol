@@ -509,18 +509,20 @@ contract ProtocolHandler is ProtocolSetup {
 
     /// @notice Leases whose count of disputes differs from the number of their redemptions under
     /// dispute (must be 0).
+    /// @dev One pass over the redemptions counts each disputed one against its lease, a second
+    /// compares each lease's count: linear in the records, where a scan of every record per lease
+    /// was quadratic and, checked after every call, the largest cost of a deep run (issue 27).
     function miscountedLeaseDisputes() external view returns (uint256 miscounted) {
         uint256 count = views.redemptionCount();
+        uint256[] memory disputed = new uint256[](count + 1);
+        for (uint256 id = 1; id <= count; ++id) {
+            if (views.redemptionStatus(id) != IRedemptionManager.RedemptionStatus.Disputed) continue;
+            uint256 leaseId = views.leaseIdOf(id); // the lease's first redemption: never after `id`
+            if (leaseId != 0) ++disputed[leaseId];
+        }
         for (uint256 leaseId = 1; leaseId <= count; ++leaseId) {
             if (views.leaseStatus(leaseId) == IRedemptionManager.LeaseStatus.None) continue;
-            uint256 disputed;
-            for (uint256 id = leaseId; id <= count; ++id) {
-                if (
-                    views.leaseIdOf(id) == leaseId &&
-                    views.redemptionStatus(id) == IRedemptionManager.RedemptionStatus.Disputed
-                ) ++disputed;
-            }
-            if (views.leaseOf(leaseId).openDisputes != disputed) ++miscounted;
+            if (views.leaseOf(leaseId).openDisputes != disputed[leaseId]) ++miscounted;
         }
     }
 

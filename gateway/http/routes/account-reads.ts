@@ -1,16 +1,24 @@
-import { Contract, JsonRpcProvider, formatUnits, getAddress } from "ethers";
+import { Contract, JsonRpcProvider, getAddress, parseUnits } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
-import { PROVIDER_STATUSES, PROVIDER_TIERS, REDEMPTION_STATUSES, getContract, quoteRedemption } from "#sdk";
-import type { DeployedChain, ProtocolClient } from "#sdk";
+import {
+  PROVIDER_STATUSES,
+  PROVIDER_TIERS,
+  REDEMPTION_STATUSES,
+  getContract,
+  quoteRedemption,
+} from "@compute-capacity/sdk";
+import type { DeployedChain, ProtocolClient } from "@compute-capacity/sdk";
 import type { Db } from "../../store/db.js";
 import { LEASE_STATUS_FILTERS, listRedemptionViews } from "../../store/queries.js";
 import type { LeaseStatusFilter } from "../../store/queries.js";
 import { accessPublicKeys, events, redemptions } from "../../store/schema.js";
-import { baseUnitsOf } from "../amounts.js";
+import { amountOf } from "../amounts.js";
+import { component, exampleOf } from "../components.js";
+import { DEPRECATED_AT, SUNSET } from "../deprecation.js";
 import { ApiError, notFound } from "../errors.js";
-import { redemption as redemptionView, sstb } from "../format.js";
+import { amount, redemption as redemptionView } from "../format.js";
 import * as s from "../schemas.js";
 import { accountOf } from "./read.js";
 
@@ -20,72 +28,132 @@ export interface AccountReadRouteOptions {
   primary: DeployedChain;
 }
 
-const unix = { type: "integer", description: "Unix seconds" } as const;
-const nullableUnix = { type: ["integer", "null"], description: "Unix seconds" } as const;
-const amount = { type: "number", description: "whole units of the token named beside it" } as const;
-const baseUnits = { type: "string", pattern: "^[0-9]+$", description: "exact, in base units" } as const;
-const nullableString = { type: ["string", "null"] } as const;
-const collateralToken = s.object({
-  address: s.addressParam,
-  symbol: { type: "string" },
-  decimals: { type: "integer" },
-});
+/** An amount of the collateral token (its decimals are `collateral_token.decimals`): whole and exact. */
+function collateralAmount(name: string, what: string, whole: string) {
+  return {
+    [name]: {
+      type: "number",
+      description: `${what}: whole collateral tokens, a JSON number (\`${name}_base_units\` is exact)`,
+      examples: [Number(whole)],
+    },
+    [`${name}_base_units`]: s.baseUnitsString(
+      `${what}: exact, in the collateral token's base units (\`collateral_token.decimals\`)`,
+      parseUnits(whole, 6).toString(),
+    ),
+  };
+}
+const nullableString = (description: string, example: string) =>
+  ({ type: ["string", "null"], description, examples: [example] }) as const;
+const collateralToken = s.object(
+  {
+    address: { ...s.addressParam, description: "the token's address", examples: [s.EXAMPLE.contract] },
+    symbol: { type: "string", description: "its symbol", examples: ["USDC"] },
+    decimals: { type: "integer", description: "its decimals", examples: [6] },
+  },
+  "the provider registry's collateral token",
+);
 
 /** A redemption as its user and provider see it: the spec's fields plus the terms and the dispute. */
-const accountRedemption = s.object({
-  ...s.redemption.properties,
-  fee: { ...amount, description: "sSTB paid to the treasury on top of the amount" },
-  collateral_locked: { ...amount, description: "the provider's collateral locked for it (collateral token)" },
-  collateral_locked_base_units: baseUnits,
-  issue_type: nullableString,
-  disputed_at: nullableUnix,
-  user_won: { type: ["boolean", "null"] },
-  user_access_key: {
-    type: ["string", "null"],
-    description:
-      "deprecated, use `access_public_key`: the user's on-chain access key, else the one registered in a portal session",
+const accountRedemptionSchema = s.object(
+  {
+    ...s.redemptionSchema.properties,
+    ...s.sstbAmount("fee", "sSTB paid to the treasury on top of the amount", "0.0125"),
+    ...collateralAmount("collateral_locked", "the provider's collateral locked for it", "15"),
+    issue_type: nullableString("the dispute's issue type; null: no dispute", "not_delivered"),
+    disputed_at: s.nullableUnix("Unix seconds: when the dispute was opened; null: none"),
+    user_won: {
+      type: ["boolean", "null"],
+      description: "the dispute's outcome for the user; null: none or undecided",
+    },
+    user_access_key: {
+      type: ["string", "null"],
+      deprecated: true,
+      [DEPRECATED_AT]: "2026-11-23",
+      [SUNSET]: "2027-05-22",
+      description:
+        "Deprecated since 2026-11-23 (sunset 2027-05-22): use `access_public_key`. The user's on-chain access key, " +
+        "else the one registered in a portal session.",
+      examples: [null],
+    },
   },
-});
+  "A redemption as its user and provider see it: the redemption, its fee, the collateral it locks and its dispute.",
+);
+const AccountRedemption = component("AccountRedemption", accountRedemptionSchema, exampleOf(accountRedemptionSchema));
 
-const quote = s.object({
-  sstb_amount: s.redemption.properties.sstb_amount,
-  provider_id: s.addressParam,
-  fee: amount,
-  total: { ...amount, description: "sSTB the holder approves (amount plus fee)" },
-  total_base_units: baseUnits,
-  minimum: amount,
-  tier: { type: "string", enum: [...PROVIDER_TIERS] },
-  fulfilment_seconds: { type: "integer" },
-  deadline: { ...unix, description: "the deadline a redemption made now gets" },
-  collateral_token: collateralToken,
-  collateral_locked: amount,
-  collateral_ratio_bps: { type: "integer" },
-  compensation: s.object({
-    if_expired_during_stake: { ...amount, description: "the lock's value at 100% (collateral token)" },
-    if_expired_after_stake: { ...amount, description: "the whole lock" },
-    if_dispute_won: { ...amount, description: "the whole lock" },
-    provider_staked_until: unix,
-    applies_now: { type: "string", enum: ["during_stake", "after_stake"] },
-  }),
-  provider_status: { type: "string", enum: [...PROVIDER_STATUSES] },
-  provider_available_cu_value: amount,
-  refusal: { type: ["string", "null"], description: "why the manager would refuse it now; null if it would accept" },
-});
+const quoteSchema = s.object(
+  {
+    ...s.sstbAmount("sstb_amount", "sSTB to redeem"),
+    provider_id: { ...s.addressParam, description: "the provider" },
+    ...s.sstbAmount("fee", "the redemption fee (0.1% of the amount), on top", "0.0125"),
+    ...s.sstbAmount("total", "sSTB the holder approves (amount plus fee)", "12.5125"),
+    ...s.sstbAmount("minimum", "the smallest amount the manager takes", "1"),
+    tier: { type: "string", enum: [...PROVIDER_TIERS], description: "the provider's quality tier" },
+    fulfilment_seconds: {
+      type: "integer",
+      description: "the tier's fulfilment time (24 h standard, 6 h premium, 1 h enterprise)",
+      examples: [86_400],
+    },
+    deadline: { ...s.unix, description: "the deadline a redemption made now gets" },
+    collateral_token: collateralToken,
+    ...collateralAmount("collateral_locked", "collateral the redemption would lock", "15"),
+    collateral_ratio_bps: { type: "integer", description: "the registry's collateral ratio", examples: [12_000] },
+    compensation: s.object(
+      {
+        ...collateralAmount("if_expired_during_stake", "paid if it expires during the stake: the lock at 100%", "12.5"),
+        ...collateralAmount("if_expired_after_stake", "paid if it expires after the stake: the whole lock", "15"),
+        ...collateralAmount("if_dispute_won", "paid if the user wins a dispute: the whole lock", "15"),
+        provider_staked_until: { ...s.unix, description: "Unix seconds: the provider's stake ends" },
+        applies_now: {
+          type: "string",
+          enum: ["during_stake", "after_stake"],
+          description: "which expiry case applies to a redemption made now",
+        },
+      },
+      "what the user gets from the provider's collateral if the provider fails",
+    ),
+    provider_status: { type: "string", enum: [...PROVIDER_STATUSES], description: "the provider's status" },
+    ...s.sstbAmount("provider_available_cu_value", "the provider's free capacity", "450"),
+    refusal: nullableString(
+      "why the manager would refuse it now; null if it would accept",
+      "amount exceeds the provider's available capacity",
+    ),
+  },
+  "What a redemption would cost, lock and pay back if the provider fails, before it is signed.",
+);
+const quoteExample = { ...(exampleOf(quoteSchema) as object), refusal: null };
+const RedemptionQuote = component("RedemptionQuote", quoteSchema, quoteExample);
 
-const collateral = s.object({
-  provider_id: s.addressParam,
-  status: { type: "string", enum: [...PROVIDER_STATUSES] },
-  tier: { type: "string", enum: [...PROVIDER_TIERS] },
-  collateral_token: collateralToken,
-  free_collateral: amount,
-  free_collateral_base_units: baseUnits,
-  locked_collateral: amount,
-  locked_collateral_base_units: baseUnits,
-  required_collateral: { ...amount, description: "what the provider's available capacity requires" },
-  available_cu_value: s.redemption.properties.sstb_amount,
-  total_cu_value: s.redemption.properties.sstb_amount,
-  staked_until: unix,
-});
+const collateralSchema = s.object(
+  {
+    provider_id: { ...s.addressParam, description: "the provider" },
+    status: { type: "string", enum: [...PROVIDER_STATUSES], description: "the provider's status" },
+    tier: { type: "string", enum: [...PROVIDER_TIERS], description: "the provider's quality tier" },
+    collateral_token: collateralToken,
+    ...collateralAmount("free_collateral", "collateral not locked", "600"),
+    ...collateralAmount("locked_collateral", "collateral locked by open redemptions", "15"),
+    ...collateralAmount("required_collateral", "what the provider's available capacity requires", "540"),
+    ...s.sstbAmount("available_cu_value", "capacity free for new redemptions", "450"),
+    ...s.sstbAmount("total_cu_value", "verified capacity not yet retired", "500"),
+    staked_until: { ...s.unix, description: "Unix seconds: the provider's stake ends" },
+  },
+  "A provider's collateral (free and locked) and capacity, live from the registry.",
+);
+const ProviderCollateral = component("ProviderCollateral", collateralSchema, exampleOf(collateralSchema));
+
+const accessDetailsSchema = s.object(
+  {
+    redemption_id: { type: "string", description: "the redemption", examples: ["7"] },
+    envelope: {
+      type: "string",
+      description: "the stbad1. envelope the provider published: open it with the user's access key",
+      examples: ["stbad1.eyJ2IjoxLCJlcGsiOiIuLi4ifQ"],
+    },
+    fulfilled_at: { ...s.unix, description: "Unix seconds: fulfilment" },
+    transaction_hash: { ...s.txHash, description: "the fulfilment's transaction" },
+  },
+  "The access details of a fulfilled redemption, encrypted to its user (DESIGN.md section 5).",
+);
+const AccessDetailsEnvelope = component("AccessDetailsEnvelope", accessDetailsSchema, exampleOf(accessDetailsSchema));
 
 const ERC20_METADATA = ["function decimals() view returns (uint8)", "function symbol() view returns (string)"];
 const ok = <T>(data: T) => ({ success: true as const, data });
@@ -131,9 +199,21 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
       schema: {
         tags: ["redemptions"],
         summary: "The account's redemptions, as user (default) or as provider, newest first",
+        description:
+          "Redemptions of the key's (or the portal session's) account, as the user who redeemed or as the provider " +
+          "asked, newest first, with their terms (fee, locked collateral) and dispute.",
         querystring: s.query({
-          role: { type: "string", enum: ["user", "provider"], default: "user" },
-          status: { type: "string", enum: REDEMPTION_STATUSES.filter((x) => x !== "none") },
+          role: {
+            type: "string",
+            enum: ["user", "provider"],
+            default: "user",
+            description: "the account's side: `user` (redeemed) or `provider` (asked to fulfil)",
+          },
+          status: {
+            type: "string",
+            enum: REDEMPTION_STATUSES.filter((x) => x !== "none"),
+            description: "only redemptions in this status",
+          },
           lease_status: {
             type: "string",
             enum: LEASE_STATUS_FILTERS,
@@ -143,7 +223,10 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
           },
           ...s.paging,
         }),
-        response: { 200: s.listEnvelope("redemptions", accountRedemption), ...s.errors },
+        response: {
+          200: s.listEnvelope("redemptions", AccountRedemption, "A page of the account's redemptions"),
+          ...s.errors,
+        },
       },
     },
     async (request: FastifyRequest) => {
@@ -177,9 +260,8 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
       return ok({
         redemptions: rows.map((v) => ({
           ...redemptionView(v),
-          fee: sstb(v.row.fee),
-          collateral_locked: Number(formatUnits(BigInt(v.row.lock ?? "0"), decimals)),
-          collateral_locked_base_units: BigInt(v.row.lock ?? "0").toString(),
+          ...amount("fee", v.row.fee),
+          ...amount("collateral_locked", v.row.lock, decimals),
           issue_type: v.row.issueType,
           disputed_at: v.row.disputedAt,
           user_won: v.row.userWon,
@@ -198,18 +280,11 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
       schema: {
         tags: ["redemptions"],
         summary: "The access-details envelope the provider published (encrypted to the user; for its user or provider)",
-        params: s.params({ redemptionId: s.idParam }),
-        response: {
-          200: s.envelope(
-            s.object({
-              redemption_id: { type: "string" },
-              envelope: { type: "string", description: "stbad1. envelope: open it with the user's access key" },
-              fulfilled_at: unix,
-              transaction_hash: { type: "string" },
-            }),
-          ),
-          ...s.errors,
-        },
+        description:
+          "The envelope of the fulfilment, for the redemption's user (who opens it with the access key) or its " +
+          "provider; any other account is refused with authorization_error.",
+        params: s.params({ redemptionId: { ...s.idParam, description: "the on-chain redemption id" } }),
+        response: { 200: s.envelope(AccessDetailsEnvelope, "The access-details envelope"), ...s.errors },
       },
     },
     async (request) => {
@@ -257,44 +332,59 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
       schema: {
         tags: ["redemptions"],
         summary: "What a redemption would cost, lock and pay back if the provider fails, before it is signed",
+        description:
+          "Reads the redemption manager and the registry live: the fee, the total to approve, the deadline, the " +
+          "collateral it would lock, the compensation if the provider fails, and why it would be refused now. Give " +
+          "the amount as `sstb_amount` (whole sSTB) or exactly as `sstb_amount_base_units`.",
         querystring: {
-          ...s.query({ sstb_amount: { type: "number", exclusiveMinimum: 0 }, provider_id: s.addressParam }),
-          required: ["sstb_amount", "provider_id"],
+          ...s.query({
+            sstb_amount: {
+              type: "number",
+              exclusiveMinimum: 0,
+              description: "whole sSTB to redeem (or sstb_amount_base_units)",
+            },
+            sstb_amount_base_units: {
+              type: "string",
+              pattern: "^[0-9]{1,78}$",
+              description: "sSTB to redeem, exactly: base units (18 decimals), a decimal string",
+            },
+            provider_id: { ...s.addressParam, description: "the provider to redeem with" },
+          }),
+          required: ["provider_id"],
         },
-        response: { 200: s.envelope(quote), ...s.errors },
+        response: { 200: s.envelope(RedemptionQuote, "The quote"), ...s.errors },
       },
     },
     async (request) => {
-      const q = request.query as { sstb_amount: number; provider_id: string };
-      const amountBase = baseUnitsOf(q.sstb_amount, "sstb_amount");
+      const q = request.query as { sstb_amount?: number; sstb_amount_base_units?: string; provider_id: string };
+      const amountBase = amountOf(q, "sstb_amount");
       const provider = getAddress(q.provider_id);
       const [r, token] = await live(() =>
         Promise.all([quoteRedemption(client, { amount: amountBase, provider }), collateralTokenOf()]),
       );
-      const c = (value: bigint) => Number(formatUnits(value, token.decimals));
+      const c = <N extends string>(name: N, value: bigint) => amount(name, value, token.decimals);
       const now = Math.floor(Date.now() / 1000);
       return ok({
-        sstb_amount: sstb(r.amount),
+        ...amount("sstb_amount", r.amount),
         provider_id: provider,
-        fee: sstb(r.fee),
-        total: sstb(r.total),
-        total_base_units: r.total.toString(),
-        minimum: sstb(r.minimum),
+        ...amount("fee", r.fee),
+        ...amount("total", r.total),
+        ...amount("minimum", r.minimum),
         tier: r.tier,
         fulfilment_seconds: Number(r.fulfilmentSeconds),
         deadline: Number(r.deadline),
         collateral_token: token,
-        collateral_locked: c(r.lock),
+        ...c("collateral_locked", r.lock),
         collateral_ratio_bps: Number(r.ratioBps),
         compensation: {
-          if_expired_during_stake: c(r.compensation.ifExpiredDuringStake),
-          if_expired_after_stake: c(r.compensation.ifExpiredAfterStake),
-          if_dispute_won: c(r.compensation.ifDisputeWon),
+          ...c("if_expired_during_stake", r.compensation.ifExpiredDuringStake),
+          ...c("if_expired_after_stake", r.compensation.ifExpiredAfterStake),
+          ...c("if_dispute_won", r.compensation.ifDisputeWon),
           provider_staked_until: Number(r.provider.stakedUntil),
           applies_now: Number(r.provider.stakedUntil) > now ? ("during_stake" as const) : ("after_stake" as const),
         },
         provider_status: r.provider.status,
-        provider_available_cu_value: sstb(r.provider.availableCU),
+        ...amount("provider_available_cu_value", r.provider.availableCU),
         refusal: r.refusal === "" ? null : r.refusal,
       });
     },
@@ -306,8 +396,11 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
       schema: {
         tags: ["providers"],
         summary: "A provider's collateral (free and locked) and capacity, live from the registry",
-        params: s.params({ providerId: s.addressParam }),
-        response: { 200: s.envelope(collateral), ...s.errors },
+        description:
+          "Read live from the provider registry: free and locked collateral, what the available capacity " +
+          "requires, the capacity and the end of the stake.",
+        params: s.params({ providerId: { ...s.addressParam, description: "the provider's chain address" } }),
+        response: { 200: s.envelope(ProviderCollateral, "The provider's collateral"), ...s.errors },
       },
     },
     async (request) => {
@@ -316,19 +409,17 @@ export async function accountReadRoutes(app: FastifyInstance, options: AccountRe
       const [account, token] = await live(() => Promise.all([registry.accountOf(providerId), collateralTokenOf()]));
       if (Number(account.status) === 0) throw notFound("provider", providerId);
       const required = await live(() => registry.requiredCollateral(account.availableCU));
-      const c = (value: bigint) => Number(formatUnits(value, token.decimals));
+      const c = <N extends string>(name: N, value: bigint) => amount(name, value, token.decimals);
       return ok({
         provider_id: providerId,
         status: PROVIDER_STATUSES[Number(account.status)],
         tier: PROVIDER_TIERS[Number(account.tier)],
         collateral_token: token,
-        free_collateral: c(account.freeCollateral),
-        free_collateral_base_units: account.freeCollateral.toString(),
-        locked_collateral: c(account.lockedCollateral),
-        locked_collateral_base_units: account.lockedCollateral.toString(),
-        required_collateral: c(required),
-        available_cu_value: sstb(account.availableCU),
-        total_cu_value: sstb(account.totalCU),
+        ...c("free_collateral", account.freeCollateral),
+        ...c("locked_collateral", account.lockedCollateral),
+        ...c("required_collateral", required),
+        ...amount("available_cu_value", account.availableCU),
+        ...amount("total_cu_value", account.totalCU),
         staked_until: Number(account.stakedUntil),
       });
     },

@@ -1,12 +1,12 @@
-import { ZeroAddress, formatEther } from "ethers";
+import { ZeroAddress } from "ethers";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import type { DeployedChain } from "#sdk";
+import type { DeployedChain } from "@compute-capacity/sdk";
 import { QuoteInputError } from "../../chain/bridge-fees.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
 import type { ReadModel } from "../../store/queries.js";
-import { baseUnitsOf } from "../amounts.js";
+import { amountOf } from "../amounts.js";
 import { ApiError, invalidParameter, notFound } from "../errors.js";
 import * as format from "../format.js";
 import * as s from "../schemas.js";
@@ -46,12 +46,17 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
   });
 
   // --- compute units (reference set) and compute resources (short set: the same resource) ---
+  const minValue = { ...s.amountFilter, description: "only units worth at least this many whole sSTB" };
+  const maxValue = { ...s.amountFilter, description: "only units worth at most this many whole sSTB" };
   const cuQuery = s.query({
-    provider_id: s.addressParam,
-    min_value: s.amountFilter,
-    max_value: s.amountFilter,
+    provider_id: { ...s.addressParam, description: "only this provider's units (its chain address)" },
+    min_value: minValue,
+    max_value: maxValue,
     ...s.paging,
   });
+  const unitsDescription =
+    "Verified compute units, oldest first, filtered by provider and value. Each unit's `cu_value` is the " +
+    "sSTB its verification minted.";
   const listUnits = (name: string) => async (request: FastifyRequest) => {
     const q = request.query as { provider_id?: string; min_value?: number; max_value?: number } & Paging;
     if (q.min_value !== undefined && q.max_value !== undefined && q.min_value > q.max_value) {
@@ -69,8 +74,12 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["compute units"],
         summary: "List verified compute units",
+        description: unitsDescription,
         querystring: cuQuery,
-        response: { 200: s.listEnvelope("compute_units", s.computeUnitItem), ...s.errors },
+        response: {
+          200: s.listEnvelope("compute_units", s.ComputeUnit, "A page of compute units"),
+          ...s.errors,
+        },
       },
     },
     listUnits("compute_units"),
@@ -81,8 +90,12 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["compute units"],
         summary: "List compute resources (the short set's name for compute units)",
+        description: `${unitsDescription} The short set's name for \`/cu/list\`; the array is \`compute_resources\`.`,
         querystring: cuQuery,
-        response: { 200: s.listEnvelope("compute_resources", s.computeUnitItem), ...s.errors },
+        response: {
+          200: s.listEnvelope("compute_resources", s.ComputeUnit, "A page of compute resources"),
+          ...s.errors,
+        },
       },
     },
     listUnits("compute_resources"),
@@ -99,8 +112,9 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["compute units"],
         summary: "A compute unit (detail form)",
-        params: s.params({ cu_id: s.idParam }),
-        response: { 200: s.envelope(s.computeUnitDetail), ...s.errors },
+        description: "One verified compute unit with its owner, location and benchmark scores.",
+        params: s.params({ cu_id: { ...s.idParam, description: "the compute unit's id" } }),
+        response: { 200: s.envelope(s.ComputeUnitDetail, "The compute unit"), ...s.errors },
       },
     },
     unitDetail("cu_id"),
@@ -111,8 +125,9 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["compute units"],
         summary: "A compute resource (the compute unit's detail form)",
-        params: s.params({ resourceId: s.idParam }),
-        response: { 200: s.envelope(s.computeUnitDetail), ...s.errors },
+        description: "The short set's name for `/cu/{cu_id}`: one verified compute unit, detail form.",
+        params: s.params({ resourceId: { ...s.idParam, description: "the compute unit's id" } }),
+        response: { 200: s.envelope(s.ComputeUnitDetail, "The compute resource"), ...s.errors },
       },
     },
     unitDetail("resourceId"),
@@ -129,9 +144,13 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
   };
   const providerUnitsSchema = {
     tags: ["compute units"],
-    params: s.params({ providerId: s.addressParam }),
-    querystring: s.query({ min_value: s.amountFilter, max_value: s.amountFilter, ...s.paging }),
-    response: { 200: s.listEnvelope("compute_resources", s.computeUnitItem), ...s.errors },
+    description: "A provider's verified compute units, oldest first, filtered by value; 404 for an unknown provider.",
+    params: s.params({ providerId: { ...s.addressParam, description: "the provider's chain address" } }),
+    querystring: s.query({ min_value: minValue, max_value: maxValue, ...s.paging }),
+    response: {
+      200: s.listEnvelope("compute_resources", s.ComputeUnit, "A page of the provider's compute resources"),
+      ...s.errors,
+    },
   };
   app.get(
     "/compute-resources/provider/:providerId",
@@ -146,9 +165,14 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
 
   // --- providers ---
   const providerQuery = s.query({
-    status: { type: "string", enum: ["active", "pending", "suspended"] },
-    min_reputation: { type: "number", minimum: 0, maximum: 100 },
-    location: { type: "string", minLength: 1, maxLength: 100, description: "country or region" },
+    status: { type: "string", enum: ["active", "pending", "suspended"], description: "only providers in this status" },
+    min_reputation: {
+      type: "number",
+      minimum: 0,
+      maximum: 100,
+      description: "only providers at least this reputable (0..100)",
+    },
+    location: { type: "string", minLength: 1, maxLength: 100, description: "only providers in this country or region" },
     ...s.paging,
   });
   const listProviders = async (request: FastifyRequest) => {
@@ -162,8 +186,11 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
   const providerList = {
     tags: ["providers"],
     summary: "List providers",
+    description:
+      "Registered providers, best reputation first, filtered by status, reputation and location. `/providers` " +
+      "is the short set's name of `/providers/list`.",
     querystring: providerQuery,
-    response: { 200: s.listEnvelope("providers", s.providerItem), ...s.errors },
+    response: { 200: s.listEnvelope("providers", s.Provider, "A page of providers"), ...s.errors },
   };
   app.get("/providers/list", { schema: providerList }, listProviders);
   app.get("/providers", { schema: providerList }, listProviders);
@@ -173,8 +200,9 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["providers"],
         summary: "A provider (detail form)",
-        params: s.params({ providerId: s.addressParam }),
-        response: { 200: s.envelope(s.providerDetail), ...s.errors },
+        description: "One provider with its registration, contact, declared hardware and statistics.",
+        params: s.params({ providerId: { ...s.addressParam, description: "the provider's chain address" } }),
+        response: { 200: s.envelope(s.ProviderDetail, "The provider"), ...s.errors },
       },
     },
     async (request) => {
@@ -192,8 +220,11 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["redemptions"],
         summary: "A redemption, its status, its lease and the user's access key",
-        params: s.params({ redemptionId: s.idParam }),
-        response: { 200: s.envelope(s.redemption), ...s.errors },
+        description:
+          "One redemption as the indexer last saw it: its status, deadline, outcome times, the lease it belongs " +
+          "to and the access key the user registered. Readable by any key (redemptions are public on-chain).",
+        params: s.params({ redemptionId: { ...s.idParam, description: "the on-chain redemption id" } }),
+        response: { 200: s.envelope(s.Redemption, "The redemption"), ...s.errors },
       },
     },
     async (request) => {
@@ -211,8 +242,9 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["sSTB"],
         summary: "sSTB balance of the API key's account, per chain and in total",
+        description: "The indexed sSTB balance of the key's account on every chain of the deployment, and their sum.",
         querystring: s.query({}),
-        response: { 200: s.envelope(s.sstbBalance), ...s.errors },
+        response: { 200: s.envelope(s.SstbBalance, "The account's balance"), ...s.errors },
       },
       config: { cache: false },
     },
@@ -223,13 +255,11 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       const total = rows.reduce((sum, r) => sum + BigInt(r.balance), 0n);
       return ok({
         account,
-        sstb_balance: Number(formatEther(total)),
-        sstb_balance_base_units: total.toString(),
+        ...format.amount("sstb_balance", total),
         balances: rows.map((r) => ({
           chain: byChainId.get(r.chainId) ?? String(r.chainId),
           native_chain_id: r.chainId,
-          sstb_balance: format.sstb(r.balance),
-          sstb_balance_base_units: BigInt(r.balance).toString(),
+          ...format.amount("sstb_balance", r.balance),
         })),
       });
     },
@@ -244,14 +274,17 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["marketplace"],
         summary: "Open (active) listings of the spot, futures and options markets",
+        description:
+          "Positions that can be taken now, newest first, filtered by market, seller and price per token. " +
+          "Sell listings and buy orders both show (`/marketplace/listings/{listing_id}` shows any status).",
         querystring: s.query({
-          market_type: { type: "string", enum: ["spot", "futures", "options"] },
-          provider_id: { ...s.addressParam, description: "the seller (maker)" },
-          min_price: { ...s.amountFilter, description: "whole USDC per sSTB" },
-          max_price: { ...s.amountFilter, description: "whole USDC per sSTB" },
+          market_type: { type: "string", enum: ["spot", "futures", "options"], description: "only this market" },
+          provider_id: { ...s.addressParam, description: "only this seller's (maker's) positions" },
+          min_price: { ...s.amountFilter, description: "only positions at least this price: whole USDC per sSTB" },
+          max_price: { ...s.amountFilter, description: "only positions at most this price: whole USDC per sSTB" },
           ...s.paging,
         }),
-        response: { 200: s.listEnvelope("listings", s.listingItem), ...s.errors },
+        response: { 200: s.listEnvelope("listings", s.Listing, "A page of open listings"), ...s.errors },
       },
     },
     async (request) => {
@@ -277,8 +310,9 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["marketplace"],
         summary: "A listing in any status (detail form)",
-        params: s.params({ listing_id: s.idParam }),
-        response: { 200: s.envelope(s.listingDetail), ...s.errors },
+        description: "One position of any market, in whatever status it now has.",
+        params: s.params({ listing_id: { ...s.idParam, description: "the position's id" } }),
+        response: { 200: s.envelope(s.ListingDetail, "The listing"), ...s.errors },
       },
     },
     async (request) => {
@@ -289,6 +323,48 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
     },
   );
 
+  // --- the markets' claimable balances (payments the token refused to send their recipient) ---
+  app.get(
+    "/marketplace/claimable",
+    {
+      schema: {
+        tags: ["marketplace"],
+        summary: "An account's claimable balances in the markets (payments it could not receive), per token",
+        description:
+          "When a market's payment to an account is refused by the token (a blacklisted USDC account), the market " +
+          "keeps it as the account's claimable balance; the account withdraws it to any address with the market's " +
+          "withdrawClaimable(token, to). Lists them per market and token, the largest first: the key's account's " +
+          "by default, any account's with `account` (balances are public on-chain).",
+        querystring: s.query({
+          account: { ...s.addressParam, description: "whose balances (default: the key's account)" },
+          token: { ...s.addressParam, description: "only this token's balances" },
+          include_empty: {
+            type: "boolean",
+            default: false,
+            description: "also the balances already withdrawn (amount 0)",
+          },
+          ...s.paging,
+        }),
+        response: {
+          200: s.listEnvelope("claimable_balances", s.ClaimableBalance, "A page of claimable balances"),
+          ...s.errors,
+        },
+      },
+      // the key's own account by default: never shared between keys
+      config: { cache: false },
+    },
+    async (request) => {
+      const q = request.query as { account?: string; token?: string; include_empty: boolean } & Paging;
+      const account = q.account ?? accountOf(request);
+      const { rows, total } = await model.claimableBalancesOf(
+        account,
+        { token: q.token, includeEmpty: q.include_empty },
+        q,
+      );
+      return list("claimable_balances", rows.map(format.claimableBalance), total, q);
+    },
+  );
+
   // --- bridge chains, from the deployment (a list like every other: total, page, limit) ---
   app.get(
     "/bridge/chains",
@@ -296,8 +372,9 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["bridge"],
         summary: "Chains of the deployment and their bridge contracts",
+        description: "Every chain the deployment spans, the primary first, with its bridge contract and status.",
         querystring: s.query({ ...s.paging }),
-        response: { 200: s.listEnvelope("chains", s.bridgeChain), ...s.errors },
+        response: { 200: s.listEnvelope("chains", s.BridgeChain, "The deployment's chains"), ...s.errors },
       },
     },
     async (request) => {
@@ -326,26 +403,46 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["bridge"],
         summary: "The fees of a transfer, every fee option (live from the source chain's bridge)",
+        description:
+          "What sending `amount` tokens from one chain to another costs under each fee option (stablecoin, sSTB " +
+          "with a discount, STBGOV with a discount), plus CCIP's transport fee; read live, not indexed. Give the " +
+          "amount as `amount` (whole tokens) or exactly as `amount_base_units`.",
         querystring: {
           ...s.query({
-            source_chain: { type: "string", minLength: 1, maxLength: 40 },
-            destination_chain: { type: "string", minLength: 1, maxLength: 40 },
-            amount: { type: "number", exclusiveMinimum: 0, maximum: 7.9e10 },
-            token: { type: "string", enum: ["sSTB", "STBGOV"], default: "sSTB" },
+            source_chain: {
+              type: "string",
+              minLength: 1,
+              maxLength: 40,
+              description: "the chain to send from (as /bridge/chains names it)",
+            },
+            destination_chain: { type: "string", minLength: 1, maxLength: 40, description: "the chain to send to" },
+            amount: {
+              type: "number",
+              exclusiveMinimum: 0,
+              maximum: 7.9e10,
+              description: "whole tokens to send (or amount_base_units)",
+            },
+            amount_base_units: {
+              type: "string",
+              pattern: "^[0-9]{1,78}$",
+              description: "tokens to send, exactly: base units (18 decimals), a decimal string",
+            },
+            token: { type: "string", enum: ["sSTB", "STBGOV"], default: "sSTB", description: "the token to send" },
           }),
-          required: ["source_chain", "destination_chain", "amount"],
+          required: ["source_chain", "destination_chain"],
         },
-        response: { 200: s.envelope(s.bridgeFeeQuote), ...s.errors },
+        response: { 200: s.envelope(s.BridgeFeeQuote, "The fee quote"), ...s.errors },
       },
     },
     async (request) => {
       const q = request.query as {
         source_chain: string;
         destination_chain: string;
-        amount: number;
+        amount?: number;
+        amount_base_units?: string;
         token: "sSTB" | "STBGOV";
       };
-      const amount = baseUnitsOf(q.amount, "amount");
+      const amount = amountOf(q, "amount");
       try {
         return ok(await options.bridgeFees.quote(q.source_chain, q.destination_chain, q.token, amount));
       } catch (error) {
@@ -361,8 +458,17 @@ export async function readRoutes(app: FastifyInstance, options: ReadRouteOptions
       schema: {
         tags: ["bridge"],
         summary: "A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)",
-        params: s.params({ message_id: { type: "string", pattern: "^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$" } }),
-        response: { 200: s.envelope(s.bridgeTransaction), ...s.errors },
+        description:
+          "A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but " +
+          "waits, `completed` once delivered. Fields only the other side knows are null until it is indexed.",
+        params: s.params({
+          message_id: {
+            type: "string",
+            pattern: "^(0x[0-9a-fA-F]{64}|[0-9]{1,78})$",
+            description: "the CCIP message id: 32 bytes in hex, or the same number in decimal",
+          },
+        }),
+        response: { 200: s.envelope(s.BridgeTransaction, "The bridge transfer"), ...s.errors },
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import { Ajv } from "ajv";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-import type { AttestationJson, SignedBenchmarkReport } from "#sdk";
+import type { AttestationJson, SignedBenchmarkReport } from "@compute-capacity/sdk";
 import type { VerificationService } from "../../verification/service.js";
 import { ApiError, notFound } from "../errors.js";
 import * as s from "../schemas.js";
@@ -13,97 +13,54 @@ export interface VerificationRouteOptions {
 
 const UINT24 = 16_777_215;
 const UINT32 = 4_294_967_295;
-const score = { type: "integer", minimum: 0, maximum: UINT24 } as const;
-const size = { type: "integer", minimum: 1, maximum: UINT32 } as const;
-const bytes32 = { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } as const;
-const signature = { type: "string", pattern: "^0x[0-9a-fA-F]{130}$", description: "65-byte ECDSA signature" } as const;
-const decimal = { type: "string", pattern: "^[0-9]{1,78}$", description: "decimal integer" } as const;
-const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
+const score = (description: string) => ({ type: "integer", minimum: 0, maximum: UINT24, description }) as const;
+const size = (description: string) => ({ type: "integer", minimum: 1, maximum: UINT32, description }) as const;
 
 /** The spec's body of `POST /verification/submit`. */
-export const benchmarkReport = object({
-  verification_type: {
-    type: "string",
-    enum: ["attestation", "zkp"],
-    description: "both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)",
-  },
-  provider_id: { ...s.addressParam, description: "the provider: the API key's account" },
-  benchmark_results: object({
-    cpu_score: score,
-    memory_score: score,
-    storage_score: score,
-    network_score: score,
-  }),
-  proof: { ...signature, description: "the provider's EIP-712 signature of the report (BenchmarkReport)" },
-  metadata: object({ cpu_cores: size, ram_gb: size, storage_gb: size, network_mbps: size }),
-});
-
-const specs = object({
-  cpuCores: size,
-  ramGb: size,
-  storageGb: size,
-  networkMbps: size,
-  cpuScore: score,
-  memoryScore: score,
-  storageScore: score,
-  networkScore: score,
-});
-
-/** The EIP-712 attestation message, integers beyond 2^53 as decimal strings. */
-const attestation = object(
+export const benchmarkReport = object(
   {
-    provider: s.addressParam,
-    cuHash: bytes32,
-    cuValue: decimal,
-    specs,
-    expiry: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-    nonce: decimal,
+    verification_type: {
+      type: "string",
+      enum: ["attestation", "zkp"],
+      description: "both are verified by k-of-n verifier attestations today (`zkp`: the spec's name, kept for clients)",
+    },
+    provider_id: { ...s.addressParam, description: "the provider: the API key's account" },
+    benchmark_results: object(
+      {
+        cpu_score: score("CPU benchmark score"),
+        memory_score: score("memory benchmark score"),
+        storage_score: score("storage benchmark score"),
+        network_score: score("network benchmark score"),
+      },
+      "the benchmark's scores",
+    ),
+    proof: { ...s.signature, description: "the provider's EIP-712 signature of the report (BenchmarkReport)" },
+    metadata: object(
+      {
+        cpu_cores: size("CPU cores"),
+        ram_gb: size("memory, GB"),
+        storage_gb: size("storage, GB"),
+        network_mbps: size("network bandwidth, Mbit/s"),
+      },
+      "the hardware benchmarked",
+    ),
   },
-  "the EIP-712 Attestation message the verifiers sign",
+  "A provider's signed benchmark report (the spec's body of POST /verification/submit).",
 );
 
-const cosignBody = object({
-  report: benchmarkReport,
-  attestation,
-  signatures: { type: "array", maxItems: 32, items: signature },
-});
-
-const verification = object({
-  ...s.verification.properties,
-  proof: {
-    ...nullable({ type: "string", pattern: "^0x[0-9a-fA-F]*$" }),
-    description: "`computeProof` for verifyAndMintSSTB once verified",
+const cosignBody = object(
+  {
+    report: benchmarkReport,
+    attestation: s.verificationAttestationSchema,
+    signatures: {
+      type: "array",
+      maxItems: 32,
+      items: s.signature,
+      description: "the attestation's signatures so far (other operators' verifiers)",
+    },
   },
-  status: { type: "string", enum: ["verified", "partially_signed", "rejected"] },
-  verified_at: nullable({ type: "integer", description: "Unix seconds" }),
-  verification_type: nullable({ type: "string" }),
-  rejection: nullable(object({ parameter: { type: "string" }, reason: { type: "string" } })),
-  cu_hash: bytes32,
-  cu_value: { type: "number", description: "whole sSTB the mint gives" },
-  cu_value_base_units: { type: "string", pattern: "^[0-9]+$" },
-  expiry: nullable({
-    type: "integer",
-    description: "Unix seconds (chain time) after which the attestation no longer mints",
-  }),
-  threshold: nullable({ type: "integer", description: "signatures the verifier needs" }),
-  attestation: nullable(attestation),
-  signatures: { type: "array", items: object({ signer: s.addressParam, signature }) },
-  minted: { type: "boolean" },
-  cu_id: nullable({ type: "integer" }),
-  transaction_hash: nullable(bytes32),
-  mint: nullable(
-    object(
-      {
-        minting_agent: s.addressParam,
-        collateral_token: s.addressParam,
-        collateral_amount: { type: "string", pattern: "^[0-9]+$", description: "collateral base units" },
-        staking_period_min: { type: "integer" },
-        staking_period_max: { type: "integer" },
-      },
-      "verifyAndMintSSTB(proof, collateral_amount, stakingPeriod) on minting_agent, after approving collateral_amount",
-    ),
-  ),
-});
+  "A report, the attestation another operator's verifier made of it, and the signatures it has.",
+);
 
 /**
  * Bodies are validated without type coercion: `"9100"` or `true` for a score is a wrong type, not
@@ -135,8 +92,12 @@ export async function verificationRoutes(app: FastifyInstance, options: Verifica
         schema: {
           tags: ["verification"],
           summary: "Submit a signed benchmark report; the gateway's verifier attests it (or rejects it)",
+          description:
+            "The gateway checks the report (signature, plausibility against the provider's declared hardware) and " +
+            "attests it with its verifier key, or rejects it with the reason. The answer is the verification; " +
+            "once enough verifiers signed, its `proof` mints with verifyAndMintSSTB (`mint` says how).",
           body: benchmarkReport,
-          response: { 200: s.envelope(verification), ...s.errors },
+          response: { 200: s.envelope(s.Verification, "The verification"), ...s.errors },
         },
       },
       async (request) => ok(await service.submit(accountOf(request), request.body as SignedBenchmarkReport)),
@@ -149,8 +110,11 @@ export async function verificationRoutes(app: FastifyInstance, options: Verifica
         schema: {
           tags: ["verification"],
           summary: "Add this verifier's signature to another operator's attestation of a report",
+          description:
+            "For k-of-n attestation across operators: the gateway checks the report and the attestation like its " +
+            "own and adds its verifier's signature.",
           body: cosignBody,
-          response: { 200: s.envelope(verification), ...s.errors },
+          response: { 200: s.envelope(s.Verification, "The verification"), ...s.errors },
         },
       },
       async (request) => {
@@ -170,8 +134,13 @@ export async function verificationRoutes(app: FastifyInstance, options: Verifica
       schema: {
         tags: ["verification"],
         summary: "A verification (the unit's cuHash is its id): submitted, partially signed, rejected or minted",
-        params: s.params({ verification_id: bytes32 }),
-        response: { 200: s.envelope(verification), ...s.errors },
+        description:
+          "A verification submitted to this gateway, minted on-chain, or both: its status, attestation, " +
+          "signatures and, once minted, the compute unit.",
+        params: s.params({
+          verification_id: { ...s.bytes32, description: "the verification's id: the unit's cuHash" },
+        }),
+        response: { 200: s.envelope(s.Verification, "The verification"), ...s.errors },
       },
     },
     async (request) => {

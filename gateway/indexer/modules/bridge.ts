@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 
-import { CCIP_CHAIN_SELECTORS, chainNameOf, FEE_OPTION_NAMES } from "#sdk";
+import { CCIP_CHAIN_SELECTORS, chainNameOf, FEE_OPTION_NAMES } from "@compute-capacity/sdk";
 import { Bridge__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
 import { bridgeReceipts, bridgeSends } from "../../store/schema.js";

@@ -1,11 +1,14 @@
-import { and, eq } from "drizzle-orm";
+import { Contract } from "ethers";
+import type { JsonRpcProvider } from "ethers";
+import { and, eq, sql } from "drizzle-orm";
 
-import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "#sdk";
+import { LISTING_STATUSES, MARKET_TYPES, POSITION_KINDS, TRADE_TYPES } from "@compute-capacity/sdk";
 import { FuturesMarket__factory, OptionsMarket__factory, SpotMarket__factory } from "../../../typechain-types/index.js";
 import type { Tx } from "../../store/db.js";
-import { listings, trades } from "../../store/schema.js";
+import { claimableBalances, listings, trades } from "../../store/schema.js";
+import { marketTypeOf } from "../../http/format.js";
 import { addr, big, num } from "../module.js";
-import type { ContractModule, StoredEvent } from "../module.js";
+import type { ChainContext, ContractModule, StoredEvent } from "../module.js";
 
 const status = (name: (typeof LISTING_STATUSES)[number]) => name;
 
@@ -13,9 +16,10 @@ const status = (name: (typeof LISTING_STATUSES)[number]) => name;
  * Listings and trades of the three markets. A position's status follows its events: created
  * `active`; spot fills leave it active until nothing remains (`filled`); a future taken is
  * `matched`, then `settled`; an option bought is `sold`, fully exercised `exercised`, returned after
- * expiry `reclaimed`; `cancelled` and `expired` end it.
+ * expiry `reclaimed`; `cancelled` and `expired` end it. Claimable balances (payments the token
+ * refused, held for their recipient) follow `ClaimableCredited` and `ClaimableWithdrawn`.
  */
-async function apply(tx: Tx, e: StoredEvent): Promise<void> {
+async function apply(tx: Tx, e: StoredEvent, context: ChainContext): Promise<void> {
   const a = e.args;
   const where = and(eq(listings.chainId, e.chainId), eq(listings.listingId, num(a, "listingId")));
   const market = MARKET_TYPES[num(a, "listingId") === 0 ? 0 : ((num(a, "listingId") - 1) % 3) + 1];
@@ -90,6 +94,45 @@ async function apply(tx: Tx, e: StoredEvent): Promise<void> {
         .set({ status: status("expired"), remaining: "0" })
         .where(where);
       return;
+    case "ClaimableCredited":
+    case "ClaimableWithdrawn": {
+      const account = addr(a, "account");
+      const token = addr(a, "token");
+      const value = big(a, "amount");
+      const credited = e.name === "ClaimableCredited";
+      const { symbol, decimals } = claimableTokenOf(a, token, context);
+      await tx
+        .insert(claimableBalances)
+        .values({
+          chainId: e.chainId,
+          market: e.address,
+          marketType: marketTypeOf(e.contract),
+          account,
+          accountLower: account.toLowerCase(),
+          token,
+          tokenSymbol: symbol,
+          tokenDecimals: decimals,
+          amount: credited ? value.toString() : "0",
+          creditedTotal: credited ? value.toString() : "0",
+          updatedAt: e.timestamp,
+        })
+        .onConflictDoUpdate({
+          target: [
+            claimableBalances.chainId,
+            claimableBalances.market,
+            claimableBalances.accountLower,
+            claimableBalances.token,
+          ],
+          set: credited
+            ? {
+                amount: sql`${claimableBalances.amount} + ${value.toString()}`,
+                creditedTotal: sql`${claimableBalances.creditedTotal} + ${value.toString()}`,
+                updatedAt: e.timestamp,
+              }
+            : { amount: sql`${claimableBalances.amount} - ${value.toString()}`, updatedAt: e.timestamp },
+        });
+      return;
+    }
     case "TradeExecuted":
       await tx.insert(trades).values({
         chainId: e.chainId,
@@ -109,18 +152,57 @@ async function apply(tx: Tx, e: StoredEvent): Promise<void> {
   }
 }
 
+const ERC20_METADATA = ["function symbol() view returns (string)", "function decimals() view returns (uint8)"];
+const metadata = new Map<string, Promise<{ tokenSymbol: string; tokenDecimals: number }>>();
+
+/**
+ * A claimable balance's token, read once per token when its first event is indexed and kept with
+ * the event's args (a replay needs no RPC).
+ */
+async function enrich(e: StoredEvent, rpc: JsonRpcProvider): Promise<Record<string, unknown>> {
+  if (e.name !== "ClaimableCredited" && e.name !== "ClaimableWithdrawn") return {};
+  const token = addr(e.args, "token");
+  const key = `${e.chainId}:${token.toLowerCase()}`;
+  let read = metadata.get(key);
+  if (read === undefined) {
+    const erc20 = new Contract(token, ERC20_METADATA, rpc);
+    read = Promise.all([erc20.symbol() as Promise<string>, erc20.decimals() as Promise<bigint>]).then(
+      ([tokenSymbol, decimals]) => ({ tokenSymbol, tokenDecimals: Number(decimals) }),
+    );
+    read.catch(() => metadata.delete(key)); // a failed read is tried again with the next event
+    metadata.set(key, read);
+  }
+  return read;
+}
+
+/**
+ * The token of a claimable event: as enriched; for an event stored before enrichment existed, what
+ * a market can hold: sSTB (18 decimals) or its payment token, the collateral stablecoin (USDC, 6).
+ */
+export function claimableTokenOf(a: Record<string, unknown>, token: string, context: ChainContext) {
+  if (typeof a.tokenSymbol === "string" && a.tokenDecimals !== undefined) {
+    return { symbol: a.tokenSymbol, decimals: Number(a.tokenDecimals) };
+  }
+  return token.toLowerCase() === context.contracts.SSTB?.toLowerCase()
+    ? { symbol: "sSTB", decimals: 18 }
+    : { symbol: "USDC", decimals: 6 };
+}
+
 export const spotMarketModule: ContractModule = {
   contract: "SpotMarket",
   iface: SpotMarket__factory.createInterface(),
+  enrich,
   apply,
 };
 export const futuresMarketModule: ContractModule = {
   contract: "FuturesMarket",
   iface: FuturesMarket__factory.createInterface(),
+  enrich,
   apply,
 };
 export const optionsMarketModule: ContractModule = {
   contract: "OptionsMarket",
   iface: OptionsMarket__factory.createInterface(),
+  enrich,
   apply,
 };

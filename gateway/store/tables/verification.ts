@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, numeric, pgTable, text } from "drizzle-orm/pg-core";
-import type { AttestationJson, SignedBenchmarkReport } from "#sdk";
+import type { AttestationJson, SignedBenchmarkReport } from "@compute-capacity/sdk";
 
 /**
  * Submitted verifications (`POST /verification/submit` and the co-sign route): what this gateway's

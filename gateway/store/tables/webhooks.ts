@@ -22,10 +22,16 @@ export const webhookSubscriptions = pgTable(
     timestampFormat: text("timestamp_format").notNull(),
     /** Only events that involve the owner's account (its provider, its transfers, its redemptions). */
     ownEventsOnly: boolean("own_events_only").notNull(),
-    /** HMAC key, in clear: the worker must sign with it (docs/decisions/0077-webhook-targets-limits-and-secrets.md). */
+    /** HMAC key, sealed or in clear: the worker must sign with it (docs/decisions/0077-webhook-targets-limits-and-secrets.md). */
     secret: text("secret").notNull(),
     createdAt: millis("created_at").notNull(),
     rotatedAt: millis("rotated_at"),
+    /**
+     * The secret the last rotation replaced, still valid until `previous_secret_expires_at` (the
+     * rotation's window, up to 24 hours): deliveries are signed with both meanwhile (issue 25).
+     */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: millis("previous_secret_expires_at"),
   },
   (t) => [
     index("webhook_subscriptions_account").on(t.accountLower),

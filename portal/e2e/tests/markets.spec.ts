@@ -1,6 +1,7 @@
 import { ACCOUNT, checkPage, expect, test } from "../fixtures";
 import { HolderPage } from "../pages/holders.page";
 import { MarketsPage } from "../pages/markets.page";
+import { OptionsPage } from "../pages/options.page";
 import { SignInPage } from "../pages/sign-in.page";
 
 test.describe("Markets: spot", () => {
@@ -51,5 +52,49 @@ test.describe("Markets: spot", () => {
     const redemption = await holder.redeem("1");
     await expect(holder.status()).toContainText(`Redemption #${redemption}`);
     await expect(holder.status()).toContainText("pending");
+  });
+});
+
+test.describe("Markets: options", () => {
+  test("a provider writes a call, a holder buys it and exercises it, each figure shown before signing", async ({
+    actor,
+  }) => {
+    const writerActor = await actor(ACCOUNT.provider);
+    const buyerActor = await actor(ACCOUNT.optionBuyer);
+
+    // the writer offers a call on 1 sSTB at a strike of 1 mUSDC for a premium of 0.2 mUSDC per sSTB
+    await new SignInPage(writerActor.page).signIn("/portal/markets/options");
+    const writer = new OptionsPage(writerActor.page);
+    await writer.fillWrite({ amount: "1", strike: "1", premium: "0.2" });
+    await expect(writer.writeTerms()).toContainText("The market escrows 1 sSTB from your wallet", { timeout: 30_000 });
+    await expect(writer.writeTerms()).toContainText("A buyer pays 0.2 mUSDC of premium");
+    await checkPage(writerActor.page, "options-write");
+    const id = await writer.write();
+    await expect(writer.option(id)).toContainText("call", { timeout: 30_000 });
+
+    // the buyer gets test mUSDC, then buys the option, told the premium and its fee first
+    await new SignInPage(buyerActor.page).signIn("/portal/markets");
+    const spot = new MarketsPage(buyerActor.page);
+    await spot.faucet().click();
+    await expect(buyerActor.page.getByText("1,000 mUSDC are in your wallet.")).toBeVisible({ timeout: 60_000 });
+    const buyer = new OptionsPage(buyerActor.page);
+    await buyer.open();
+    await buyer.buyFrom(id).click({ timeout: 30_000 });
+    await expect(buyer.buyQuote()).toContainText("You pay a premium of 0.2 mUSDC, of which");
+    await expect(buyer.buyQuote()).toContainText("to buy up to 1 sSTB at 1 mUSDC per sSTB");
+    await checkPage(buyerActor.page, "options-buy");
+    await buyer.buyButton().click();
+    await expect(buyer.bought()).toContainText(`you hold option #${id}`, { timeout: 60_000 });
+
+    // the bought option leaves the list; the page shows it by its number, with the exercise priced first
+    await expect(buyer.option(id)).toHaveCount(0, { timeout: 30_000 });
+    await expect(buyer.position()).toContainText("1 sSTB still exercisable", { timeout: 30_000 });
+    await expect(buyer.exerciseQuote()).toContainText(
+      "You pay 1 mUSDC (the strike) and receive 1 sSTB from the escrow",
+    );
+    await checkPage(buyerActor.page, "options-exercise");
+    await buyer.exerciseButton().click();
+    await expect(buyer.exercised()).toContainText("Exercised: 1 mUSDC at the strike", { timeout: 60_000 });
+    await expect(buyer.position()).toContainText("status exercised", { timeout: 30_000 });
   });
 });

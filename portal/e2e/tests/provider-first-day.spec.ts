@@ -1,6 +1,6 @@
 import { Interface } from "ethers";
 
-import { hashReviewedProfile } from "#sdk";
+import { hashReviewedProfile } from "@compute-capacity/sdk";
 
 import { deploymentOf } from "../chain";
 import { ACCOUNT, checkPage, expect, test } from "../fixtures";

@@ -23,6 +23,8 @@ export function createRouter() {
           { path: "holders/providers/:providerId", lazy: () => import("./routes/provider") },
           { path: "holders/redemptions/:redemptionId", lazy: () => import("./routes/redemption") },
           { path: "markets", lazy: () => import("./routes/markets") },
+          { path: "markets/futures", lazy: () => import("./routes/futures") },
+          { path: "markets/options", lazy: () => import("./routes/options") },
           { path: "providers", lazy: () => import("./routes/console") },
           { path: "providers/redemptions/:redemptionId", lazy: () => import("./routes/fulfil") },
           { path: "*", lazy: () => import("./routes/not-found") },

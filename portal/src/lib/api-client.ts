@@ -1,5 +1,5 @@
-import { createApiClient, unwrap } from "#sdk";
-import type { ApiClient, ApiPaths } from "#sdk";
+import { createApiClient, unwrap } from "@compute-capacity/sdk";
+import type { ApiClient } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError } from "./errors";
 
@@ -43,12 +43,5 @@ export const api: ApiClient = createApiClient({
   fetch: portalFetch,
 });
 
-/** The `data` of a successful answer, or an `ApiResponseError`. */
+/** The `data` of a successful answer, or the `ApiResponseError` of its code. */
 export { unwrap };
-
-/** `data` of a JSON answer of the API at a path and method (for typing the features' fetchers). */
-export type ApiData<
-  P extends keyof ApiPaths,
-  M extends "get" | "post" | "put" | "delete",
-  S extends number = 200,
-> = ApiPaths[P][M] extends { responses: Record<S, { content: { "application/json": { data: infer D } } }> } ? D : never;

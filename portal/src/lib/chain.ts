@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
-import { getAccessKey, getContract, getContractError, getLease } from "#sdk";
-import type { GetLeaseReturnType } from "#sdk";
+import { deployedReader, getAccessKey, getLease, getLeaseId, redemptionViewsAbi } from "@compute-capacity/sdk";
+import type { GetLeaseReturnType } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../config/deployment";
 import { useDeployment } from "./deployment";
@@ -32,25 +32,17 @@ export interface LeaseView {
   chainNow: number;
 }
 
-/**
- * The lease of redemption `redemptionId`. `leaseIdOf` has no SDK action yet (the SDK's `getLease`
- * takes a lease id): read here with the SDK's `getContract` and its revert decoding.
- */
+/** The lease of redemption `redemptionId` (the SDK's `getLeaseId`, then `getLease`). */
 export const leaseQueryOptions = (wallet: WalletState, deployment: Deployment, redemptionId: number) =>
   queryOptions({
     queryKey: ["chain", "lease", wallet.account, wallet.chainId, redemptionId],
     queryFn: async (): Promise<LeaseView> => {
       const client = await walletClient(wallet, deployment);
-      let leaseId: bigint;
-      try {
-        leaseId = await getContract(client, "RedemptionViews").leaseIdOf(BigInt(redemptionId));
-      } catch (error) {
-        throw getContractError(error, { functionName: "leaseIdOf" });
-      }
+      const leaseId = await getLeaseId(client, { redemptionId: BigInt(redemptionId) });
       const block = await client.runner.provider?.getBlock("latest");
       if (block === null || block === undefined) throw new Error("The wallet's node returned no latest block.");
       const chainNow = block.timestamp;
-      if (leaseId === 0n) return { leaseId: null, renewal: false, lease: null, chainNow };
+      if (leaseId === null) return { leaseId: null, renewal: false, lease: null, chainNow };
       const lease = await getLease(client, { leaseId });
       return { leaseId, renewal: leaseId !== BigInt(redemptionId), lease, chainNow };
     },
@@ -121,11 +113,7 @@ export const reputationUnitQueryOptions = (wallet: WalletState, deployment: Depl
     queryKey: ["chain", "reputation-unit", wallet.chainId],
     queryFn: async () => {
       const client = await walletClient(wallet, deployment);
-      try {
-        return await getContract(client, "RedemptionViews").reputationUnit();
-      } catch (error) {
-        throw getContractError(error, { functionName: "reputationUnit" });
-      }
+      return deployedReader(client, "RedemptionViews", redemptionViewsAbi).reputationUnit();
     },
     enabled: canReadChain(wallet),
     staleTime: 600_000,

@@ -1,6 +1,6 @@
 import { formatEther } from "ethers";
 
-import { AccessKeyNotRegisteredError, ApiResponseError, BaseError, ContractRevertedError } from "#sdk";
+import { AccessKeyNotRegisteredError, ApiResponseError, BaseError, ContractRevertedError } from "@compute-capacity/sdk";
 
 import { formatDuration, formatTime } from "./format";
 
@@ -113,8 +113,10 @@ export function describeError(error: unknown): DescribedError {
         "The holder has not registered an access key on-chain, so the details cannot be encrypted to them. Nothing was sent.",
     };
   }
-  if (error instanceof GatewayUnreachableError) {
-    return { kind: "unreachable", title: "The gateway is unreachable", message: error.shortMessage };
+  // the SDK's client retries a failed connection, then throws ApiConnectionError with the last failure as its cause
+  const unreachable = error instanceof BaseError ? error.walk((e) => e instanceof GatewayUnreachableError) : undefined;
+  if (unreachable instanceof GatewayUnreachableError) {
+    return { kind: "unreachable", title: "The gateway is unreachable", message: unreachable.shortMessage };
   }
   if (error instanceof ApiResponseError) {
     if (error.status === 401) return { kind: "session", title: "Signed out", message: error.shortMessage };

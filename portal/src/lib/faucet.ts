@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
-import { sendPrepared, waitForReceipt } from "#sdk";
+import { sendPrepared, waitForReceipt } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../config/deployment";
 import { walletClient } from "./protocol";

@@ -1,5 +1,5 @@
-import { createProtocolClient } from "#sdk";
-import type { ProtocolClient } from "#sdk";
+import { createProtocolClient } from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../config/deployment";
 import type { WalletState } from "./wallet";

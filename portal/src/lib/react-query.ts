@@ -1,7 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import type { QueryKey } from "@tanstack/react-query";
 
-import { ApiResponseError } from "#sdk";
+import { ApiResponseError } from "@compute-capacity/sdk";
 
 /** Query keys may hold bigints (amounts, ids): hash them as strings. */
 export function queryKeyHashFn(key: QueryKey): string {

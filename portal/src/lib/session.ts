@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
 import { api, unwrap } from "./api-client";
-import type { ApiData } from "./api-client";
+import type { PortalSession } from "@compute-capacity/sdk";
 
-export type Session = ApiData<"/api/v1/session", "get">;
+export type Session = PortalSession;
 
 /** The signed-in session, or null when there is none (a 401 is an answer here, not a failure). */
 export const sessionQueryOptions = () =>

@@ -1,7 +1,7 @@
 import { HttpResponse, delay, http } from "msw";
 import type { HttpHandler } from "msw";
 
-import type { ApiPaths } from "#sdk";
+import type { ApiPaths } from "@compute-capacity/sdk";
 
 /** The origin the tests' portal runs on (vitest.config.ts): the gateway serving it. */
 export const GATEWAY = "http://portal.test";

@@ -1,4 +1,12 @@
-import type { ApiAnswer } from "./api";
+import type {
+  AccountRedemption,
+  ApiKey,
+  PortalSession,
+  ProviderDetail,
+  Redemption,
+  RedemptionQuote,
+  SstbBalance,
+} from "@compute-capacity/sdk";
 
 /** Addresses the tests' people use. */
 export const HOLDER = "0x1111111111111111111111111111111111111111";
@@ -7,15 +15,16 @@ export const STRANGER = "0x3333333333333333333333333333333333333333";
 /** A chain time the tests fix (2026-01-01T00:00:00Z). */
 export const CHAIN_NOW = 1_767_225_600;
 
-type Redemption = ApiAnswer<"/api/v1/redemptions/{redemptionId}", "get">;
-type AccountRedemption = ApiAnswer<"/api/v1/redemptions", "get">["redemptions"][number];
-type Provider = ApiAnswer<"/api/v1/providers/{providerId}", "get">;
-type Quote = ApiAnswer<"/api/v1/redemptions/quote", "get">;
-type Balance = ApiAnswer<"/api/v1/sstb/balance", "get">;
-type ApiKey = ApiAnswer<"/api/v1/session/keys", "get">["keys"][number];
+// the API's named types from the SDK (generated from the gateway's OpenAPI document)
+type Provider = ProviderDetail;
+type Quote = RedemptionQuote;
+type Balance = SstbBalance;
+
+/** An 18-decimal amount (sSTB, CU) in base units, as the API's `*_base_units` give it. */
+export const baseUnits = (whole: number): string => `${BigInt(Math.round(whole * 1e6)) * 10n ** 12n}`;
 
 /** The session of `address`. */
-export const aSession = (address = HOLDER): ApiAnswer<"/api/v1/session", "get"> => ({
+export const aSession = (address = HOLDER): PortalSession => ({
   address,
   created_at: CHAIN_NOW - 60,
   expires_at: CHAIN_NOW + 3_600,
@@ -28,12 +37,12 @@ export const aBalance = (sstb = 12.5): Balance => ({
       chain: "arbitrum",
       native_chain_id: 42161,
       sstb_balance: sstb,
-      sstb_balance_base_units: `${BigInt(sstb * 1e6) * 10n ** 12n}`,
+      sstb_balance_base_units: baseUnits(sstb),
     },
     { chain: "ethereum", native_chain_id: 1, sstb_balance: 0, sstb_balance_base_units: "0" },
   ],
   sstb_balance: sstb,
-  sstb_balance_base_units: `${BigInt(sstb * 1e6) * 10n ** 12n}`,
+  sstb_balance_base_units: baseUnits(sstb),
 });
 
 export const aRedemption = (overrides: Partial<Redemption> = {}): Redemption => ({
@@ -41,6 +50,7 @@ export const aRedemption = (overrides: Partial<Redemption> = {}): Redemption => 
   user: HOLDER,
   provider_id: PROVIDER,
   sstb_amount: 1,
+  sstb_amount_base_units: baseUnits(1),
   status: "pending",
   initiated_at: CHAIN_NOW - 600,
   estimated_fulfillment_time: CHAIN_NOW + 6 * 3_600,
@@ -57,6 +67,7 @@ export const anAccountRedemption = (overrides: Partial<AccountRedemption> = {}):
   collateral_locked_base_units: "1200000",
   disputed_at: null,
   fee: 0.001,
+  fee_base_units: baseUnits(0.001),
   issue_type: null,
   user_access_key: null,
   user_won: null,
@@ -87,10 +98,14 @@ export const aProvider = (overrides: Partial<Provider> = {}): Provider => ({
     network_capacity_mbps: 10_000,
   },
   available_cu_value: 80,
+  available_cu_value_base_units: baseUnits(80),
   total_cu_value: 100,
+  total_cu_value_base_units: baseUnits(100),
   statistics: {
     available_cu_value: 80,
+    available_cu_value_base_units: baseUnits(80),
     total_cu_value: 100,
+    total_cu_value_base_units: baseUnits(100),
     total_redemptions: 0,
     successful_redemptions: 0,
     average_response_time: 0,

@@ -8,6 +8,13 @@ import { server } from "./server";
 // that takes more than Testing Library's default second
 configure({ asyncUtilTimeout: 5_000 });
 
+// the test files share a jsdom per worker (isolate: false in vitest.config.ts): each starts with the
+// storage empty, as a file of its own would
+beforeAll(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
 // a request no handler answers is an error: a page calling a route the test did not expect fails
 beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterEach(() => {

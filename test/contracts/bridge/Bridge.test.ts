@@ -3,7 +3,7 @@ import hre, { network } from "hardhat";
 import { upgrades } from "@openzeppelin/hardhat-upgrades";
 import { AbiCoder, parseEther, parseUnits } from "ethers";
 
-import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, Roles, routeTo } from "#sdk";
+import { FeeOption, MESSAGE_STATUSES, NO_LIMIT, Roles, routeTo } from "@compute-capacity/sdk";
 import { Bridge__factory, DevnetCCIPRouter__factory } from "../../../typechain-types/index.js";
 import {
   ARB,

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { Roles, routeTo } from "#sdk";
+import { Roles, routeTo } from "@compute-capacity/sdk";
 import { checkRouteLimits, readParameters } from "../../../deploy/deploy-environment.js";
 import { DeploymentConfigError, chainsOf } from "../../../deploy/environments.js";
 import {

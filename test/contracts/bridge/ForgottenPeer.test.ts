@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { AbiCoder, parseEther } from "ethers";
 
-import { routeTo } from "#sdk";
+import { routeTo } from "@compute-capacity/sdk";
 import {
   ARB,
   ETH,

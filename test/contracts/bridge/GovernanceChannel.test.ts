@@ -3,7 +3,7 @@ import hre, { network } from "hardhat";
 import { upgrades } from "@openzeppelin/hardhat-upgrades";
 import { AbiCoder, parseEther } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { GovernanceChannel__factory } from "../../../typechain-types/index.js";
 import {
   ARB,

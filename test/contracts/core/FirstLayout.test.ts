@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { id, parseEther } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { collateralFor, mintFor, sampleProfile } from "../../helpers/protocol.js";
 import {
   DAY,

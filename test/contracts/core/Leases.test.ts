@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { hexlify, id, parseEther } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { collateralFor } from "../../helpers/protocol.js";
 import { DAY, clearMaxLeaseTerm } from "../../helpers/leases.js";
 import {

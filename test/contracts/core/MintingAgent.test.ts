@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { DAY, collateralFor, deployProtocol, mintFor, registerActive, sampleProfile } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 import { pauseAs } from "../../helpers/pause.js";

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import {
   DAY,
   Status,

@@ -2,15 +2,8 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { id, parseEther } from "ethers";
 
-import {
-  decryptAccessDetails,
-  envelopeContext,
-  fulfilEncrypted,
-  generateAccessKeyPair,
-  readAccessDetails,
-  Roles,
-  statusName,
-} from "#sdk";
+import { decryptAccessDetails, envelopeContext, generateAccessKeyPair, Roles, statusName } from "@compute-capacity/sdk";
+import { fulfilEncrypted, readAccessDetails } from "../../../testing/redemption.js";
 import { sampleAccessDetails } from "../../../devnet/samples.js";
 import { DAY, Status, Tier, collateralFor, mintFor, registerActive } from "../../helpers/protocol.js";
 import { HOUR, IssueType, RStatus, deployRedemptionScenario, managerState } from "../../helpers/redemption.js";

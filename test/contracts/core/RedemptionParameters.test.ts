@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { DAY } from "../../helpers/protocol.js";
 import { deployRedemptionScenario } from "../../helpers/redemption.js";
 import type { RedemptionFixture } from "../../helpers/redemption.js";

@@ -3,7 +3,7 @@ import { network } from "hardhat";
 
 import { parseEther } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { deployProtocol, mintFor, registerActive } from "../../helpers/protocol.js";
 
 const connection = await network.create();

@@ -2,18 +2,9 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { getAddress, id, parseEther, toBeHex } from "ethers";
 
-import {
-  currentRoleHolders,
-  execute,
-  PROPOSAL_STATES,
-  proposalCall,
-  proposalOf,
-  propose,
-  queue,
-  Roles,
-  Vote,
-} from "#sdk";
-import type { Proposal } from "#sdk";
+import { currentRoleHolders, PROPOSAL_STATES, proposalOf, Roles, Vote } from "@compute-capacity/sdk";
+import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
+import type { Proposal } from "@compute-capacity/sdk";
 import { RedemptionManagerV2__factory } from "../../../typechain-types/index.js";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import { reviewedSample } from "../../helpers/protocol.js";
@@ -118,8 +109,8 @@ describe("Governance (after the hand-off to the timelock)", function () {
       );
       const proposal = proposalOf(
         [
-          await proposalCall(rm, "setRedemptionFee", [25n]),
-          await proposalCall(rm, "upgradeToAndCall", [await v2.getAddress(), "0x"]),
+          await contractCall(rm, "setRedemptionFee", [25n]),
+          await contractCall(rm, "upgradeToAndCall", [await v2.getAddress(), "0x"]),
         ],
         "RP-1: redemption fee to 25 bps; RedemptionManager v2",
       );
@@ -171,7 +162,7 @@ describe("Governance (after the hand-off to the timelock)", function () {
     it("a proposal voted down is defeated and cannot be queued", async function () {
       const f = await loadFixture(governed);
       const proposal = proposalOf(
-        [await proposalCall(f.redemptionManager, "setRedemptionFee", [100n])],
+        [await contractCall(f.redemptionManager, "setRedemptionFee", [100n])],
         "RP-2: fee to 1%",
       );
       const { proposalId } = await propose(f.governor, f.voter, proposal);
@@ -189,7 +180,7 @@ describe("Governance (after the hand-off to the timelock)", function () {
 
     it("refuses a proposer below the threshold", async function () {
       const f = await loadFixture(governed);
-      const proposal = proposalOf([await proposalCall(f.redemptionManager, "setRedemptionFee", [0n])], "RP-3");
+      const proposal = proposalOf([await contractCall(f.redemptionManager, "setRedemptionFee", [0n])], "RP-3");
       await expect(propose(f.governor, f.stranger, proposal))
         .to.be.revertedWithCustomError(f.governor, "GovernorInsufficientProposerVotes")
         .withArgs(f.stranger.address, 0n, GOVERNANCE.proposalThreshold);
@@ -202,7 +193,7 @@ describe("Governance (after the hand-off to the timelock)", function () {
         f.redemptionManager,
         "AccessControlUnauthorizedAccount",
       );
-      await pass(f, proposalOf([await proposalCall(f.redemptionManager, "unpause", [])], "RP-4: unpause"));
+      await pass(f, proposalOf([await contractCall(f.redemptionManager, "unpause", [])], "RP-4: unpause"));
       expect(await f.redemptionManager.paused()).to.equal(false);
     });
   });

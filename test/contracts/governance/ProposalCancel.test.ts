@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { descriptionHash, execute, PROPOSAL_STATES, proposalCall, proposalOf, propose, queue, Vote } from "#sdk";
-import type { Proposal } from "#sdk";
+import { descriptionHash, PROPOSAL_STATES, proposalOf, Vote } from "@compute-capacity/sdk";
+import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
+import type { Proposal } from "@compute-capacity/sdk";
 import { GOVERNANCE, deployGovernedProtocol } from "../../helpers/governance.js";
 import type { GovernedFixture } from "../../helpers/governance.js";
 
@@ -31,7 +32,7 @@ interface PendingFixture extends GovernedFixture {
 /** A governed deployment with a proposal by the treasury (fee to 1%), still pending. */
 async function pending(): Promise<PendingFixture> {
   const f = await deployGovernedProtocol(connection);
-  const proposal = proposalOf([await proposalCall(f.redemptionManager, "setRedemptionFee", [100n])], "RP-5: fee to 1%");
+  const proposal = proposalOf([await contractCall(f.redemptionManager, "setRedemptionFee", [100n])], "RP-5: fee to 1%");
   const { proposalId } = await propose(f.governor, f.treasury, proposal);
   return { ...f, proposal, proposalId };
 }

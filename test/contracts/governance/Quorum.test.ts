@@ -2,8 +2,9 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 
-import { PROPOSAL_STATES, Roles, Vote, proposalCall, proposalOf, propose } from "#sdk";
-import type { Proposal } from "#sdk";
+import { PROPOSAL_STATES, Roles, Vote, proposalOf } from "@compute-capacity/sdk";
+import { contractCall, propose } from "../../../testing/governance.js";
+import type { Proposal } from "@compute-capacity/sdk";
 import { LOCAL_GOVERNANCE } from "../../../devnet/samples.js";
 import { ARB, ETH, TRANSPORT_FEE, deployBridgePair, withRelayer } from "../../helpers/bridge.js";
 import type { BridgePair } from "../../helpers/bridge.js";
@@ -62,7 +63,7 @@ async function bridgedOut(): Promise<BridgePair> {
 /** A proposal the timelock can execute without any protocol role. */
 async function harmlessProposal(f: BridgePair, description: string): Promise<Proposal> {
   const delay = LOCAL_GOVERNANCE.timelockDelay + 1n;
-  return proposalOf([await proposalCall(f.primary.timelock, "updateDelay", [delay])], description);
+  return proposalOf([await contractCall(f.primary.timelock, "updateDelay", [delay])], description);
 }
 
 /** Proposes, lets bob vote for it, and returns its state after the vote. */

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { id, parseEther } from "ethers";
 
-import { attestationDomain, buildProof, Roles } from "#sdk";
+import { attestationDomain, buildProof, Roles } from "@compute-capacity/sdk";
 import { AttestationVerifier__factory } from "../../../typechain-types/index.js";
 import { DAY, Status, Tier, collateralFor, mintFor, reviewedSample, sampleProfile } from "../../helpers/protocol.js";
 import { GUARDIAN_PAUSE, PAUSED_INDEFINITELY, pauseAs } from "../../helpers/pause.js";

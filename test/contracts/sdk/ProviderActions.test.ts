@@ -16,8 +16,8 @@ import {
   retireCapacitySync,
   verifyAndMintSSTBSync,
   withdrawCollateralSync,
-} from "#sdk";
-import type { ProtocolClient, ProviderProfile } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient, ProviderProfile } from "@compute-capacity/sdk";
 import { DAY, collateralFor, deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 
@@ -52,6 +52,7 @@ async function fixture(): Promise<Fixture> {
     contracts: {
       SSTB: await f.sstb.getAddress(),
       RedemptionManager: await f.redemptionManager.getAddress(),
+      RedemptionViews: await f.redemptionViews.getAddress(),
       ProviderRegistry: await f.registry.getAddress(),
       MintingAgent: await f.mintingAgent.getAddress(),
       CollateralToken: await f.collateral.getAddress(),

@@ -11,8 +11,8 @@ import {
   deriveAccessKeyPair,
   encryptAccessDetails,
   InvalidParameterError,
-} from "#sdk";
-import type { MessageSigner } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { MessageSigner } from "@compute-capacity/sdk";
 import { sampleAccessDetails } from "../../../devnet/samples.js";
 
 const connection = await network.create();

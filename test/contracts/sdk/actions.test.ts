@@ -27,8 +27,8 @@ import {
   prepareInitiateRedemption,
   prepareOpenDispute,
   quoteRedemption,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import { RedemptionManager__factory, SSTB__factory } from "../../../typechain-types/index.js";
 import { sampleAccessDetails } from "../../../devnet/samples.js";
 import { deployProtocol, mintFor, registerActive } from "../../helpers/protocol.js";
@@ -63,6 +63,7 @@ async function fixture(): Promise<Fixture> {
     contracts: {
       SSTB: await f.sstb.getAddress(),
       RedemptionManager: await f.redemptionManager.getAddress(),
+      RedemptionViews: await f.redemptionViews.getAddress(),
       ProviderRegistry: await f.registry.getAddress(),
     },
   };

@@ -18,6 +18,7 @@ import {
   getAccessDetails,
   getAccessKey,
   getLease,
+  getLeaseId,
   getLeaseStatus,
   getRedemption,
   initiateRedemptionSync,
@@ -35,8 +36,8 @@ import {
   terminateLease,
   terminateLeaseSync,
   withdrawRenewalOfferSync,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import { RedemptionManager__factory } from "../../../typechain-types/index.js";
 import { sampleAccessDetails } from "../../../devnet/samples.js";
 import { DAY, deployProtocol, mintFor, registerActive } from "../../helpers/protocol.js";
@@ -75,6 +76,7 @@ async function fixture(): Promise<Fixture> {
     contracts: {
       SSTB: await f.sstb.getAddress(),
       RedemptionManager: await f.redemptionManager.getAddress(),
+      RedemptionViews: await f.redemptionViews.getAddress(),
     },
   };
   const clientOf = (runner: ProtocolFixture["user"]) => createProtocolClient({ runner, deployment });
@@ -368,6 +370,9 @@ describe("SDK lease actions (access keys, leases, renewals, termination)", funct
       });
       expect(renewal.renewalId).to.equal(2n);
       expect(renewal.end).to.equal(end + EXTENSION);
+      // the lease's id is its first redemption's, for the renewal too
+      expect(await getLeaseId(f.userClient, { redemptionId: 1n })).to.equal(1n);
+      expect(await getLeaseId(f.userClient, { redemptionId: 2n })).to.equal(1n);
       expect(renewal.fee).to.equal(PRICE_FEE);
       expect(await f.sstb.totalSupply()).to.equal(supply - PRICE);
       expect(await getLease(f.userClient, { leaseId: 1n })).to.deep.include({ end: end + EXTENSION, offer: null });
@@ -456,6 +461,8 @@ describe("SDK lease actions (access keys, leases, renewals, termination)", funct
         expect(await getLease(f.userClient, { leaseId })).to.equal(null);
         expect(await getLeaseStatus(f.userClient, { leaseId })).to.equal("none");
       }
+      // a pending redemption belongs to no lease yet
+      expect(await getLeaseId(f.userClient, { redemptionId: 1n })).to.equal(null);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { SAMPLE_SPECS, deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 

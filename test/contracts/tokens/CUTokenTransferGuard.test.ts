@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { CUTokenTransferHarness__factory } from "../../../typechain-types/index.js";
 import { SAMPLE_SPECS } from "../../helpers/protocol.js";
 

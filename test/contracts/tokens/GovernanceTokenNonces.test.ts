@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { Signature, parseEther } from "ethers";
 
-import { signPermit } from "#sdk";
+import { signPermit } from "@compute-capacity/sdk";
 import { deployProtocol } from "../../helpers/protocol.js";
 
 const connection = await network.create();

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { network } from "hardhat";
 import { parseEther } from "ethers";
 
-import { Roles, signPermit } from "#sdk";
+import { Roles, signPermit } from "@compute-capacity/sdk";
 import { deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 

@@ -12,7 +12,7 @@ import { deployProtocol } from "../../helpers/protocol.js";
 import { deployLegacyProtocol, parametersOf, throughTimelock, zeroParameters } from "../../helpers/legacy.js";
 import type { LegacyDeployment } from "../../helpers/legacy.js";
 import { RStatus } from "../../helpers/redemption.js";
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 
 const connection = await network.create();
 const { ethers, networkHelpers } = connection;

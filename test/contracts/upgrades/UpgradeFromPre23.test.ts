@@ -3,7 +3,7 @@ import hre, { network } from "hardhat";
 import { upgrades } from "@openzeppelin/hardhat-upgrades";
 import { parseEther } from "ethers";
 
-import { Roles, routeTo } from "#sdk";
+import { Roles, routeTo } from "@compute-capacity/sdk";
 import {
   BridgePre23__factory,
   Bridge__factory,

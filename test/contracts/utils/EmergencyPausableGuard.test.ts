@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import { ERC1967Proxy__factory, EmergencyPausableHarness__factory } from "../../../typechain-types/index.js";
 import { GUARDIAN_PAUSE, pauseAs } from "../../helpers/pause.js";
 

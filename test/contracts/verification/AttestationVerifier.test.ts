@@ -3,7 +3,7 @@ import { network } from "hardhat";
 import { Wallet, keccak256, toUtf8Bytes } from "ethers";
 
 import { TypedDataEncoder } from "ethers";
-import { ATTESTATION_TYPES, attestationDomain, encodeProof, Roles, signAttestation } from "#sdk";
+import { ATTESTATION_TYPES, attestationDomain, encodeProof, Roles, signAttestation } from "@compute-capacity/sdk";
 import { deployProtocol } from "../../helpers/protocol.js";
 import type { ProtocolFixture } from "../../helpers/protocol.js";
 

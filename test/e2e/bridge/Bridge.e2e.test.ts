@@ -7,19 +7,10 @@ import { network } from "hardhat";
 import { parseEther, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 
-import {
-  currentRoleHolders,
-  execute,
-  FeeOption,
-  proposalCall,
-  proposalOf,
-  propose,
-  queue,
-  Roles,
-  sampleVerifierKeys,
-  Vote,
-} from "#sdk";
-import type { RouteLimits } from "#sdk";
+import { currentRoleHolders, FeeOption, proposalOf, Roles, Vote } from "@compute-capacity/sdk";
+import { contractCall, execute, propose, queue } from "../../../testing/governance.js";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
+import type { RouteLimits } from "@compute-capacity/sdk";
 import { startLocalNode } from "../../../devnet/local-node.js";
 import type { LocalNode } from "../../../devnet/local-node.js";
 import { deployLocalNetwork } from "../../../devnet/network.js";
@@ -40,6 +31,8 @@ const FEE = parseEther("0.0001");
 const LIMIT = { enabled: true, capacity: parseEther("1000"), rate: parseEther("1") };
 const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
 const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n } as const;
+/** IGovernanceChannel.MessageStatus.Executed. */
+const CHANNEL_EXECUTED = 2n;
 const PRIVILEGED = [Roles.DEFAULT_ADMIN, Roles.GOVERNANCE, Roles.UPGRADER, Roles.MINTER, Roles.BURNER];
 
 type Connection = Awaited<ReturnType<typeof network.create>>;
@@ -315,13 +308,13 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
     await (await governanceToken.connect(treasury).delegate(treasury.address)).wait();
     await (await treasury.sendTransaction({ to: await timelock.getAddress(), value: parseEther("1") })).wait();
     const ethereum = net.satellites[0];
-    const setFee = await proposalCall(ethereum.bridge, "setFee", [25n]);
+    const setFee = await contractCall(ethereum.bridge, "setFee", [25n]);
     const call = { target: setFee.target, value: 0n, data: setFee.calldata };
     // 50,000 gas is too little for the executor's call: the first delivery fails
     const proposal = proposalOf(
       [
         {
-          ...(await proposalCall(net.primary.governanceChannel, "sendGovernanceMessage", [
+          ...(await contractCall(net.primary.governanceChannel, "sendGovernanceMessage", [
             ethereum.selector,
             [call],
             50_000n,
@@ -356,13 +349,14 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
       })
     ).wait();
     expect(await ethereum.bridge.feeBps()).to.equal(25n);
-    expect(await ethereum.bridge.messageStatus(messageId)).to.equal(Status.Completed);
+    // the channel, not the bridge, carries governance now: the re-executed message is executed there
+    expect(await ethereum.governanceChannel.messageStatus(messageId)).to.equal(CHANNEL_EXECUTED);
     // nobody else can reach the executor
     await expect(
       ethereum.executor
         .connect(role(1, "stranger"))
         .executeFromPrimary(net.primary.selector, await timelock.getAddress(), [call]),
-    ).to.be.revertedWithCustomError(ethereum.executor, "ExecutorOnlyBridge");
+    ).to.be.revertedWithCustomError(ethereum.executor, "ExecutorOnlyChannel");
   });
 
   /** Every chain's sSTB supply plus what is in flight (sent, not yet delivered). */

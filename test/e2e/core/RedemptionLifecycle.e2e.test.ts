@@ -10,16 +10,14 @@ import {
   attestationDomain,
   buildProof,
   cuHashOf,
-  fulfilEncrypted,
   generateAccessKeyPair,
   hashReviewedProfile,
   IssueType,
   randomNonce,
-  readAccessDetails,
-  redeem,
-  sampleVerifierKeys,
   statusName,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import { fulfilEncrypted, readAccessDetails, redeem } from "../../../testing/redemption.js";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { deployPrimary } from "../../../deploy/deploy.js";
 import type { PrimaryDeployment } from "../../../deploy/deploy.js";
 import { isProcessAlive, startLocalNode } from "../../../devnet/local-node.js";

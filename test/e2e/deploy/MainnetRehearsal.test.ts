@@ -7,8 +7,8 @@ import { expect } from "chai";
 import { JsonRpcProvider, JsonRpcSigner, Network, Wallet, ZeroAddress, parseEther, parseUnits } from "ethers";
 import hre from "hardhat";
 
-import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS, Roles } from "#sdk";
-import type { ChainName } from "#sdk";
+import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS, Roles } from "@compute-capacity/sdk";
+import type { ChainName } from "@compute-capacity/sdk";
 import { formatReport } from "../../../deploy/check-deployment.js";
 import type { CheckReport } from "../../../deploy/check-deployment.js";
 import { deploymentIdOf } from "../../../deploy/environments.js";

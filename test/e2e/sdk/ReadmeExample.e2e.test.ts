@@ -32,7 +32,7 @@ describe("the SDK guide's example (docs/sdk.md)", function () {
   });
 
   it("runs as written against the devnet's deployments file and prints what the guide says", async function () {
-    // inside the project (cache/ is git-ignored), so "#sdk" resolves through package.json
+    // inside the project (cache/ is git-ignored), so "@compute-capacity/sdk" resolves through the workspace
     const file = path.join(ROOT, "cache", `readme-sdk-example-${process.pid}.ts`);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, await readmeExample());

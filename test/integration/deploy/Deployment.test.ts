@@ -5,7 +5,8 @@ import path from "node:path";
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS, sampleVerifierKeys } from "#sdk";
+import { CCIP_CHAIN_SELECTORS, CCIP_ROUTERS, CHAINS } from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { deployPrimary, deploySatellite } from "../../../deploy/deploy.js";
 import {
   DeploymentConfigError,

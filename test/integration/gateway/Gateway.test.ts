@@ -9,7 +9,7 @@ import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseE
 
 import { Redis } from "ioredis";
 
-import { chainSelectorOf, parseDeploymentFile } from "#sdk";
+import { chainSelectorOf, parseDeploymentFile } from "@compute-capacity/sdk";
 import { CHAIN_LABELS } from "../../../gateway/config.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
@@ -84,10 +84,19 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       for (const unit of data.compute_units) {
         const onChain = await live.d.cuToken.computeUnit(unit.cu_id);
         expect(Object.keys(unit).sort()).to.deep.equal(
-          ["cu_hash", "cu_id", "cu_value", "metadata", "provider_id", "verification_timestamp"].sort(),
+          [
+            "cu_hash",
+            "cu_id",
+            "cu_value",
+            "cu_value_base_units",
+            "metadata",
+            "provider_id",
+            "verification_timestamp",
+          ].sort(),
         );
         expect(unit.cu_hash).to.equal(onChain.cuHash);
         expect(unit.cu_value).to.equal(sstb(onChain.cuValue));
+        expect(unit.cu_value_base_units).to.equal(onChain.cuValue.toString());
         expect(unit.provider_id).to.equal(onChain.provider);
         expect(unit.verification_timestamp).to.equal(Number(onChain.verifiedAt));
         expect(unit.metadata).to.deep.equal({
@@ -197,7 +206,9 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           reputation_score: Number(info.account.reputation) / 100,
           location: { country: info.profile.country, region: info.profile.region },
           total_cu_value: sstb(info.account.totalCU),
+          total_cu_value_base_units: info.account.totalCU.toString(),
           available_cu_value: sstb(info.account.availableCU),
+          available_cu_value_base_units: info.account.availableCU.toString(),
         });
       }
       expect(await http.data("/v1/providers")).to.deep.equal(data);
@@ -250,7 +261,9 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         });
         expect(p.statistics).to.deep.equal({
           total_cu_value: sstb(info.account.totalCU),
+          total_cu_value_base_units: info.account.totalCU.toString(),
           available_cu_value: sstb(info.account.availableCU),
+          available_cu_value_base_units: info.account.availableCU.toString(),
           total_redemptions: Number(total),
           successful_redemptions: Number(successful),
           average_response_time: Number(average),
@@ -279,8 +292,11 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           token_type: onChain.tokenType,
           seller: onChain.seller,
           amount: sstb(onChain.amount),
+          amount_base_units: onChain.amount.toString(),
           price_per_token: Number(formatUnits(onChain.pricePerToken, 6)),
+          price_per_token_base_units: onChain.pricePerToken.toString(),
           total_price: Number(formatUnits(onChain.totalPrice, 6)),
+          total_price_base_units: onChain.totalPrice.toString(),
           listed_at: Number(onChain.listedAt),
           expiration: Number(onChain.expiration),
         });
@@ -340,7 +356,9 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           token_type: "sSTB",
           seller: onChain.seller,
           amount: sstb(onChain.amount),
+          amount_base_units: onChain.amount.toString(),
           price_per_token: Number(formatUnits(onChain.pricePerToken, 6)),
+          price_per_token_base_units: onChain.pricePerToken.toString(),
           created_at: Number(onChain.listedAt),
           status,
         });
@@ -492,16 +510,27 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           destination_chain: "ethereum",
           token: symbol,
           amount,
+          amount_base_units: parseEther(String(amount)).toString(),
           fees: {
-            default: { token: await collateral.symbol(), amount: Number(formatUnits(q.defaultFee, 6)) },
-            service: { token: "sSTB", amount: sstb(q.serviceFee), discount: `${Number(q.serviceDiscountBps) / 100}%` },
+            default: {
+              token: await collateral.symbol(),
+              amount: Number(formatUnits(q.defaultFee, 6)),
+              amount_base_units: q.defaultFee.toString(),
+            },
+            service: {
+              token: "sSTB",
+              amount: sstb(q.serviceFee),
+              amount_base_units: q.serviceFee.toString(),
+              discount: `${Number(q.serviceDiscountBps) / 100}%`,
+            },
             stb_gov: {
               token: "STBGOV",
               amount: sstb(q.governanceFee),
+              amount_base_units: q.governanceFee.toString(),
               discount: `${Number(q.governanceDiscountBps) / 100}%`,
             },
           },
-          transport_fee: { token: "ETH", amount: sstb(q.transportFee) },
+          transport_fee: { token: "ETH", amount: sstb(q.transportFee), amount_base_units: q.transportFee.toString() },
         };
         expect(q.defaultFee).to.be.greaterThan(0n); // the devnet's prices are not all zero: the comparison means something
         for (const prefix of ["/api/v1", "/v1"]) {
@@ -547,6 +576,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         destination_chain: "ethereum",
         token: "sSTB",
         amount: 2.5,
+        amount_base_units: parseEther("2.5").toString(),
         sender: user,
         recipient: user,
         status: "pending",
@@ -578,6 +608,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         destination_chain: "ethereum",
         token: "sSTB",
         amount: 2.5,
+        amount_base_units: parseEther("2.5").toString(),
         sender: user,
         recipient: user,
       };
@@ -756,7 +787,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
     it("answers provider(id) with the spec's field names", async function () {
       const query = `query($id: ID!) { provider(id: $id) { id name reputation totalComputeValue verificationMethod joinedAt
         computeResources { id resourceId specifications { cpuCores memoryGB storageGB bandwidthMbps } verificationMethod
-          stakingPeriod collateralization price expirationDate } } }`;
+          stakingPeriod collateralization price priceBaseUnits expirationDate } totalComputeValueBaseUnits } }`;
       const r = await http.graphql(query, { id: providers.B });
       expect(r.status, r.text).to.equal(200);
       const p = (r.body as any).data.provider;
@@ -764,6 +795,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       expect(p).to.include({ id: providers.B, name: "Borealis Cloud", verificationMethod: "attestation" });
       expect(p.reputation).to.equal(Number(info.account.reputation) / 100);
       expect(p.totalComputeValue).to.equal(sstb(info.account.totalCU));
+      expect(p.totalComputeValueBaseUnits).to.equal(info.account.totalCU.toString());
       expect(p.joinedAt).to.equal(Number(info.account.registeredAt));
       expect(p.computeResources).to.have.length(2);
       const unit = await live.d.cuToken.computeUnit(3);
@@ -780,6 +812,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         stakingPeriod: 30 * 86_400,
         collateralization: 1.2,
         price: 250.5,
+        priceBaseUnits: parseEther("250.5").toString(),
         expirationDate: Number(unit.verifiedAt) + 30 * 86_400,
       });
       const none = await http.graphql(`{ provider(id: "${getAddress("0x" + "56".repeat(20))}") { id } }`);

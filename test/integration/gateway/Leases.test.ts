@@ -16,8 +16,8 @@ import {
   registerAccessKeySync,
   terminateLeaseSync,
   withdrawRenewalOfferSync,
-} from "#sdk";
-import type { AccessDetails, ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
@@ -225,6 +225,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
       await synced();
       expect((await http.data(`/v1/redemptions/${ids.first}`)).lease.renewal_offer).to.deep.equal({
         price: 5,
+        price_base_units: parseEther("5").toString(),
         extension: Number(EXTENSION),
         valid_until: Number(validUntil),
       });
@@ -238,8 +239,13 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         (x) => x.payload.data.lease.renewal_offer,
       );
       expect(offers).to.deep.equal([
-        { price: 5, extension: Number(EXTENSION), valid_until: Number(validUntil) },
-        { price: 2, extension: Number(EXTENSION), valid_until: Number(validUntil) },
+        {
+          price: 5,
+          price_base_units: parseEther("5").toString(),
+          extension: Number(EXTENSION),
+          valid_until: Number(validUntil),
+        },
+        { price: 2, price_base_units: PRICE.toString(), extension: Number(EXTENSION), valid_until: Number(validUntil) },
       ]);
     });
 
@@ -256,6 +262,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         {
           redemption_id: String(ids.renewal),
           sstb_amount: 2,
+          sstb_amount_base_units: PRICE.toString(),
           renewed_at: block!.timestamp,
           expires_at: Number(leaseEnd),
         },
@@ -278,6 +285,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
         expect(renewed.payload.data.renewal).to.deep.equal({
           redemption_id: String(ids.renewal),
           fee: 0.002,
+          fee_base_units: parseEther("0.002").toString(),
           expires_at: Number(leaseEnd),
         });
         expect(renewed.payload.data.lease.expires_at).to.equal(Number(leaseEnd));
@@ -381,15 +389,17 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
 
     it("documents the lease and the access key in the OpenAPI document, with no write route for renew or terminate", async function () {
       const doc = (await http.get("/api/v1/openapi.json", { token: null })).body as any;
-      const schema =
+      // the resources are named schemas, referred to by $ref (issue 25)
+      const named = (ref: string) => doc.components.schemas[ref.replace("#/components/schemas/", "")];
+      const data =
         doc.paths["/api/v1/redemptions/{redemptionId}"].get.responses["200"].content["application/json"].schema
           .properties.data;
+      expect(data.$ref).to.equal("#/components/schemas/Redemption");
+      const schema = named(data.$ref);
       expect(schema.required).to.include.members(["lease", "access_public_key"]);
-      expect(schema.properties.lease.properties.renewal_offer.required).to.deep.equal([
-        "price",
-        "extension",
-        "valid_until",
-      ]);
+      expect(schema.properties.lease.anyOf).to.deep.include({ $ref: "#/components/schemas/Lease" });
+      const offer = named("Lease").properties.renewal_offer.anyOf.find((s: { type: string }) => s.type === "object");
+      expect(offer.required).to.deep.equal(["price", "price_base_units", "extension", "valid_until"]);
       expect(doc.paths["/api/v1/redemptions"].get.operationId).to.equal("listAccountRedemptions");
       expect(doc.paths["/api/v1/redemptions"].get.parameters.map((p: { name: string }) => p.name)).to.include(
         "lease_status",

@@ -16,10 +16,10 @@ import {
   implausibleFigure,
   REFERENCE_SERVER,
   REFERENCE_VALUE,
-  sampleVerifierKeys,
   scoresFor,
   signAttestation,
-} from "#sdk";
+} from "@compute-capacity/sdk";
+import { sampleVerifierKeys } from "../../../gateway/verification/keys.js";
 import { ConfigError, loadConfig } from "../../../gateway/config.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";

@@ -3,9 +3,10 @@ import { promisify } from "node:util";
 
 import { expect } from "chai";
 import { and, eq, sql } from "drizzle-orm";
-import { keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
+import { formatUnits, keccak256, parseEther, parseUnits, toUtf8Bytes } from "ethers";
 
-import { fulfilEncrypted, generateAccessKeyPair, IssueType, redeem, signBody, verifySignature } from "#sdk";
+import { generateAccessKeyPair, IssueType, signBody, verifySignature } from "@compute-capacity/sdk";
+import { fulfilEncrypted, redeem } from "../../../testing/redemption.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { GatewayConfig } from "../../../gateway/config.js";
@@ -49,6 +50,8 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
   const rOwn = new TestReceiver();
   const tokens: Record<string, string> = {};
   const subs: Record<string, { subscription_id: string; secret: string }> = {};
+  /** Deliveries the freshness test replayed into rAll itself (taken twice there by design). */
+  const replayed = new Set<string>();
   let api: (token: string) => HttpClient;
   const startOptions = {
     log: (line: string) => console.error(`    [gateway] ${line}`),
@@ -460,6 +463,10 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       expect(initiated.payload.data.estimated_fulfillment_time).to.be.greaterThan(initiated.payload.data.initiated_at);
       const [redeemed] = rAll.of("sstb.redeemed");
       expect(redeemed.payload.data).to.include({ redemption_id: "1", sstb_amount: 3, user, provider_id: provider });
+      expect(redeemed.payload.data.sstb_amount_base_units).to.equal(parseEther("3").toString());
+      // announced from two logs of one call, one fact: redemption.initiated names sstb.redeemed's log
+      expect(initiated.payload.fact_id).to.equal(redeemed.payload.fact_id);
+      expect(redeemed.payload.id).to.equal(`${redeemed.payload.fact_id}:sstb.redeemed`);
       const [fulfilled] = rAll.of("redemption.fulfilled");
       expect(fulfilled.payload.data).to.include({ redemption_id: "1", status: "fulfilled" });
       expect(fulfilled.payload.data.access_details).to.be.a("string").and.not.equal("");
@@ -506,6 +513,9 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       });
       expect(again.payload.data).to.deep.equal(listed.payload.data);
       expect(again.payload.id).to.not.equal(listed.payload.id);
+      // one fact under two names: the same fact_id, the log that records it
+      expect(again.payload.fact_id).to.equal(listed.payload.fact_id);
+      expect(listed.payload.id).to.equal(`${listed.payload.fact_id}:listing.created`);
     });
 
     it("announces a purchase and its trade", async function () {
@@ -534,6 +544,10 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
         transactionHash: tx.purchase,
       });
       expect(trade.payload.data.payment).to.equal(8);
+      expect(trade.payload.data.payment_base_units).to.equal("8000000");
+      // the purchase and its trade are one fact: the trade names the purchase's log
+      expect(trade.payload.fact_id).to.equal(purchased.payload.fact_id);
+      expect(trade.payload.id.startsWith(`${trade.payload.fact_id}:`)).to.equal(false);
       expect(trade.payload.data.fee).to.be.a("number").and.be.at.least(0);
     });
 
@@ -555,6 +569,13 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
         transactionHash: tx.resolve,
       });
       expect(resolved.payload.data.compensation).to.be.greaterThan(0);
+      // the compensation is collateral (USDC, 6 decimals), exactly as the contract paid it
+      const receipt = await live.rpc.getTransactionReceipt(tx.resolve);
+      const paid = receipt!.logs
+        .map((l) => live.d.redemptionManager.interface.parseLog(l))
+        .find((e) => e?.name === "DisputeResolved")!.args.compensation as bigint;
+      expect(resolved.payload.data.compensation_base_units).to.equal(paid.toString());
+      expect(resolved.payload.data.compensation).to.equal(Number(formatUnits(paid, 6)));
     });
 
     it("signs every body: the receiver helper refused nothing and the log shows each attempt", async function () {
@@ -611,6 +632,85 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", hash).length === 1);
       expect(ofTx(rAll, "sstb.transferred", hash)[0].deliveryId).to.equal(failing!.deliveryId);
       subs.all.secret = secret;
+    });
+  });
+
+  describe("POST /webhooks/:id/rotate with a window", function () {
+    it("keeps a receiver on the old secret verifying through the window, then the new one: no failed delivery", async function () {
+      const old = subs.all.secret;
+      const since = rAll.hits.length;
+      const window = 15;
+      const rotated = await api(tokens.user).request("POST", `/api/v1/webhooks/${subs.all.subscription_id}/rotate`, {
+        ...json({ previous_secret_valid_for: window }),
+      });
+      expect(rotated.status, rotated.text).to.equal(200);
+      const next = (rotated.body as any).data.secret as string;
+      const until = (rotated.body as any).data.previous_secret_expires_at as number;
+      expect(next).to.not.equal(old);
+      expect(until - Math.floor(Date.now() / 1000)).to.be.within(window - 5, window);
+
+      // during the window the receiver still holds only the old secret: it verifies every delivery
+      expect(rAll.secrets).to.deep.equal([old]);
+      const during = await transfer("user", "user2", "0.05");
+      await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", during).length === 1);
+      const [signedDuring] = ofTx(rAll, "sstb.transferred", during);
+      expect(signedDuring.headers["webhook-signature"].split(" ")).to.have.length(2); // one per valid secret
+      expect(signedDuring.headers["x-service-signature"]).to.equal(signBody(signedDuring.raw, old));
+
+      // the receiver adds the new secret (the documented procedure), the window ends, it drops the old one
+      rAll.secrets = [old, next];
+      const shown = await api(tokens.user).data(`/api/v1/webhooks/${subs.all.subscription_id}`);
+      expect(shown.previous_secret_expires_at).to.equal(until);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, until * 1000 - Date.now()) + 1_000));
+      expect(
+        (await api(tokens.user).data(`/api/v1/webhooks/${subs.all.subscription_id}`)).previous_secret_expires_at,
+      ).to.equal(null);
+      rAll.secrets = [next];
+      const after = await transfer("user", "user2", "0.05");
+      await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", after).length === 1);
+      const [signedAfter] = ofTx(rAll, "sstb.transferred", after);
+      expect(signedAfter.headers["webhook-signature"].split(" ")).to.have.length(1);
+      expect(signedAfter.headers["x-service-signature"]).to.equal(signBody(signedAfter.raw, next));
+
+      // nothing the receiver was sent since the rotation was refused, and each went through at once
+      expect(rAll.hits.slice(since).filter((h) => h.answer !== "accepted")).to.deep.equal([]);
+      for (const hash of [during, after]) {
+        const row = await deliveryOf(subs.all.subscription_id, "sstb.transferred", hash);
+        expect(row, hash).to.include({ status: "delivered", attempts: 1, lastStatusCode: 200 });
+      }
+      subs.all.secret = next;
+    });
+
+    it("refuses a window beyond 24 hours", async function () {
+      const r = await api(tokens.user).request("POST", `/api/v1/webhooks/${subs.all.subscription_id}/rotate`, {
+        ...json({ previous_secret_valid_for: 86_401 }),
+      });
+      expect(r.status, r.text).to.equal(400);
+      expect((r.body as any).error.details.parameter).to.equal("previous_secret_valid_for");
+    });
+  });
+
+  describe("freshness: a delivery replayed later", function () {
+    it("is refused once older than the receiver's tolerance, and taken (as a duplicate) within it", async function () {
+      const hash = await transfer("user", "user2", "0.01");
+      await rAll.waitFor(() => ofTx(rAll, "sstb.transferred", hash).length === 1);
+      const [delivered] = ofTx(rAll, "sstb.transferred", hash);
+      const sentAt = Number(delivered.headers["webhook-timestamp"]);
+      const count = rAll.received.length;
+      rAll.tolerance = 5;
+      try {
+        // moments after it was sent: within the tolerance, the same bytes are taken again
+        expect(await rAll.replay(delivered)).to.equal(200);
+        replayed.add(delivered.deliveryId);
+        expect(rAll.received).to.have.length(count + 1);
+        expect(rAll.received[count].deliveryId).to.equal(delivered.deliveryId); // a receiver deduplicates on it
+        // older than the tolerance: refused, however good its signatures
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, (sentAt + 7) * 1000 - Date.now())));
+        expect(await rAll.replay(delivered)).to.equal(401);
+        expect(rAll.received).to.have.length(count + 1);
+      } finally {
+        rAll.tolerance = 300;
+      }
     });
   });
 
@@ -957,8 +1057,8 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       for (const x of rAll.received) byDelivery.set(x.deliveryId, [...(byDelivery.get(x.deliveryId) ?? []), x]);
       for (const row of delivered) {
         const got = byDelivery.get(row.deliveryId) ?? [];
-        // the one manual redelivery is the only repeat
-        expect(got.length, row.event).to.equal(row.event === "sstb.minted" ? 2 : 1);
+        // the one manual redelivery and the freshness test's own replay are the only repeats
+        expect(got.length, row.event).to.equal(row.event === "sstb.minted" || replayed.has(row.deliveryId) ? 2 : 1);
       }
       const ids = rAll.received.map((x) => x.payload.id);
       const distinctIds = new Set(ids);

@@ -39,6 +39,38 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     return BigInt(data.redemption_id);
   }
 
+  describe("POST /redemptions and /sstb/transfer with exact amounts", function () {
+    it("take a decimal string or base units exactly, where a JSON number could not say the amount", async function () {
+      const manager = live.d.redemptionManager;
+      // 1.000000000000000001 sSTB: 19 significant digits, beyond any double
+      const exact = dataOf(
+        await post(w.http.managed, "/v1/redemptions", {
+          sstb_amount: "1.000000000000000001",
+          provider_id: w.provider.address,
+        }),
+      );
+      expect(exact).to.include({ sstb_amount: 1, sstb_amount_base_units: "1000000000000000001" });
+      expect((await manager.redemptions(BigInt(exact.redemption_id))).amount).to.equal(1_000_000_000_000_000_001n);
+      const units = dataOf(
+        await post(w.http.managed, "/api/v1/redemptions", {
+          sstb_amount_base_units: "1000000000000000002",
+          provider_id: w.provider.address,
+        }),
+      );
+      expect((await manager.redemptions(BigInt(units.redemption_id))).amount).to.equal(1_000_000_000_000_000_002n);
+      const read = await w.http.managed.data(`/v1/redemptions/${units.redemption_id as string}`);
+      expect(read).to.include({ sstb_amount_base_units: "1000000000000000002" });
+
+      const to = live.signers[ROLE.user2].address;
+      const before = await live.d.sstb.balanceOf(to);
+      const sent = dataOf(
+        await post(w.http.managed, "/v1/sstb/transfer", { to, sstb_amount_base_units: "123456789012345678" }),
+      );
+      expect(sent).to.include({ sstb_amount: 0.123456789012345678, sstb_amount_base_units: "123456789012345678" });
+      expect((await live.d.sstb.balanceOf(to)) - before).to.equal(123_456_789_012_345_678n);
+    });
+  });
+
   describe("POST /redemptions (managed account)", function () {
     it("redeems with the reference body: the spec's fields, the on-chain deadline, the specifications kept for the provider", async function () {
       const manager = live.d.redemptionManager;
@@ -58,6 +90,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
           "provider_id",
           "redemption_id",
           "sstb_amount",
+          "sstb_amount_base_units",
           "status",
           "transaction_hash",
         ].sort(),
@@ -80,9 +113,10 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(before - (await live.d.sstb.balanceOf(w.managed))).to.equal(total);
       const receipt = await live.rpc.getTransactionReceipt(data.transaction_hash);
       expect(receipt!.from).to.equal(w.managed);
-      const [stored] = await w.gw.store.db.select().from(redemptionRequests);
-      expect(stored.redemptionId).to.equal(Number(id));
-      expect(stored.specifications).to.deep.equal(specifications);
+      // the request kept for this redemption (the exact-amount redemptions above have their own rows)
+      const stored = (await w.gw.store.db.select().from(redemptionRequests)).find((r) => r.redemptionId === Number(id));
+      expect(stored, "no stored request for the redemption").to.not.equal(undefined);
+      expect(stored!.specifications).to.deep.equal(specifications);
       // the provider reads what to allocate; so does the user; nobody else
       for (const client of [w.http.provider, w.http.managed]) {
         const request = await client.data(`/api/v1/redemptions/${id}/specifications`);
@@ -414,7 +448,16 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
           "invalid_parameter",
         ],
         ["/v1/redemptions", "[]", "invalid_parameter"],
-        ["/v1/redemptions", { sstb_amount: "1", provider_id: provider }, "invalid_parameter"],
+        ["/v1/redemptions", { sstb_amount: "1e3", provider_id: provider }, "invalid_parameter"],
+        ["/v1/redemptions", { sstb_amount: "-1", provider_id: provider }, "invalid_parameter"],
+        [
+          "/v1/redemptions",
+          { sstb_amount: 1, sstb_amount_base_units: "1000000000000000000", provider_id: provider },
+          "invalid_parameter",
+          "give sstb_amount or sstb_amount_base_units, not both",
+        ],
+        ["/v1/redemptions", { sstb_amount_base_units: 1, provider_id: provider }, "invalid_parameter"],
+        ["/v1/redemptions", { sstb_amount_base_units: "1.5", provider_id: provider }, "invalid_parameter"],
         ["/v1/redemptions", { sstb_amount: 1, provider_id: 12 }, "invalid_parameter"],
         ["/v1/redemptions", { sstb_amount: 1 }, "invalid_parameter"],
         ["/v1/redemptions", { sstb_amount: 1, provider_id: provider, extra: true }, "invalid_parameter"],

@@ -21,8 +21,8 @@ import {
   initiateRedemptionSync,
   registerDerivedAccessKey,
   terminateLeaseSync,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { sampleProfile } from "../../../devnet/samples.js";

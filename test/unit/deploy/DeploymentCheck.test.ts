@@ -6,7 +6,7 @@ import path from "node:path";
 import { expect } from "chai";
 import { Wallet, getAddress } from "ethers";
 
-import { Roles } from "#sdk";
+import { Roles } from "@compute-capacity/sdk";
 import type { BuiltArtifact } from "../../../deploy/check/build.js";
 import { compareCode } from "../../../deploy/check/code.js";
 import { contractsOf, readIgnitionRecord } from "../../../deploy/check/load.js";

@@ -8,8 +8,8 @@ import {
   ENVELOPE_PREFIX,
   generateAccessKeyPair,
   validateAccessDetails,
-} from "#sdk";
-import type { EnvelopeContext } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { EnvelopeContext } from "@compute-capacity/sdk";
 import { sampleAccessDetails } from "../../../devnet/samples.js";
 
 const CONTEXT: EnvelopeContext = {

@@ -8,29 +8,34 @@ import { expect } from "chai";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const DEPCRUISE = path.join(ROOT, "node_modules", "dependency-cruiser", "bin", "dependency-cruiser.mjs");
 
-/** A small tree with the project's layout and import map, one file per kind of wrong import. */
+/** A small tree with the project's layout and the SDK's paths (tsconfig.sdk.json), one file per kind of wrong import. */
 const FIXTURE: Record<string, string> = {
-  "package.json": JSON.stringify({
-    type: "module",
-    imports: { "#sdk": "./sdk/index.ts", "#sdk/roles": "./sdk/roles.ts" },
+  "package.json": JSON.stringify({ type: "module" }),
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: {
+      module: "node16",
+      strict: true,
+      rootDir: ".",
+      paths: { "@compute-capacity/sdk": ["./sdk/index.ts"], "@compute-capacity/sdk/constants": ["./sdk/constants.ts"] },
+    },
   }),
-  "tsconfig.json": JSON.stringify({ compilerOptions: { module: "node16", strict: true, rootDir: "." } }),
   "sdk/index.ts": 'export { value } from "./value.js";\n',
+  "sdk/constants.ts": 'export { Roles } from "./roles.js";\n',
   "sdk/value.ts": "export const value = 1;\n",
   "sdk/roles.ts": "export const Roles = { A: 1 };\n",
   "sdk/reads-files.ts": 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n',
   "devnet/helper.ts": "export const helper = 1;\n",
-  "gateway/right.ts": 'import { value } from "#sdk";\nexport const right = value;\n',
+  "gateway/right.ts": 'import { value } from "@compute-capacity/sdk";\nexport const right = value;\n',
   "gateway/wrong.ts": 'import { helper } from "../devnet/helper.js";\nexport const wrong = helper;\n',
   "gateway/ping.ts": 'import { pong } from "./pong.js";\nexport const ping = () => pong;\n',
   "gateway/pong.ts": 'import { ping } from "./ping.js";\nexport const pong = () => ping;\n',
-  "deploy/roles-only.ts": 'import { Roles } from "#sdk/roles";\nexport const roles = Roles;\n',
-  "deploy/operations.ts": 'import { value } from "#sdk";\nexport const operations = value;\n',
+  "deploy/roles-only.ts": 'import { Roles } from "@compute-capacity/sdk/constants";\nexport const roles = Roles;\n',
+  "deploy/operations.ts": 'import { value } from "@compute-capacity/sdk";\nexport const operations = value;\n',
   "tools/by-path.ts": 'import { value } from "../sdk/value.js";\nexport const byPath = value;\n',
   "devnet/uses-test.ts": 'import { fixture } from "../test/fixture.js";\nexport const usesTest = fixture;\n',
   "test/fixture.ts": "export const fixture = 1;\n",
   "provider/right.ts":
-    'import { readFileSync } from "node:fs";\nimport { value } from "#sdk";\nexport const right = [value, readFileSync];\n',
+    'import { readFileSync } from "node:fs";\nimport { value } from "@compute-capacity/sdk";\nexport const right = [value, readFileSync];\n',
   "provider/wrong.ts": 'import { right } from "../gateway/right.js";\nexport const wrong = right;\n',
   "gateway/uses-provider.ts": 'import { right } from "../provider/right.js";\nexport const usesProvider = right;\n',
   // the devnet runs the provider agent in its process: allowed (docs/architecture.md)
@@ -122,7 +127,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
     );
     expect(output).to.contain(
       "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
     );
     expect(output).to.contain("x 14 dependency violations (14 errors, 0 warnings)");
     expect(result.status).to.equal(14); // npm run lint fails

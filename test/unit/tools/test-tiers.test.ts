@@ -4,7 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { TIERS, isTier, tierArguments, tierFiles } from "../../../tools/test-tiers.js";
+import { runConcurrently } from "../../../tools/concurrent.js";
+import { TIERS, isTier, tierArguments, tierFiles, unitMochaArguments } from "../../../tools/test-tiers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -58,6 +59,53 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
       await mkdir(path.join(root, "test", "e2e"), { recursive: true });
       expect(() => tierArguments(root, ["e2e"])).to.throw("no test file under test/e2e/");
       expect(() => tierArguments(root, ["contracts"])).to.throw(/ENOENT/);
+    });
+  });
+
+  describe("unitMochaArguments", function () {
+    it("runs the unit tier's files on mocha with Hardhat's time-out, options before the files", function () {
+      expect(unitMochaArguments(root, ["--grep", "x"])).to.deep.equal([
+        "--timeout",
+        "40000",
+        "--grep",
+        "x",
+        "test/unit/deep/er/c.test.ts",
+        "test/unit/sdk/a.test.ts",
+        "test/unit/sdk/b.test.ts",
+      ]);
+    });
+  });
+
+  describe("runConcurrently (npm run test:unit's two runs)", function () {
+    it("runs the jobs at the same time and keeps each one's output and exit code apart", async function () {
+      // each job waits for the other's file: they only finish if they run at the same time
+      const dir = await mkdtemp(path.join(tmpdir(), "concurrent-"));
+      const job = (name: string, mine: string, theirs: string, code: number) => ({
+        name,
+        command: process.execPath,
+        args: [
+          "-e",
+          `const fs = require("node:fs"); fs.writeFileSync(${JSON.stringify(path.join(dir, mine))}, "");
+           console.log("${name} out"); console.error("${name} err");
+           const wait = () => fs.existsSync(${JSON.stringify(path.join(dir, theirs))}) ? process.exit(${code}) : setTimeout(wait, 20);
+           wait();`,
+        ],
+      });
+      try {
+        const results = await runConcurrently([job("a", "a", "b", 0), job("b", "b", "a", 3)]);
+        expect(results.map((r) => [r.name, r.code, r.output])).to.deep.equal([
+          ["a", 0, "a out\na err\n"],
+          ["b", 3, "b out\nb err\n"],
+        ]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("reports a command that cannot start as failed, with the reason", async function () {
+      const [result] = await runConcurrently([{ name: "none", command: path.join(root, "no-such-command"), args: [] }]);
+      expect(result.code).to.equal(1);
+      expect(result.output).to.include("ENOENT");
     });
   });
 

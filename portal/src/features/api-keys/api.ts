@@ -1,11 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
 import { api, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
+import type { ApiKey, CreatedApiKey } from "@compute-capacity/sdk";
 import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 
-export type ApiKeyView = ApiData<"/api/v1/session/keys", "get">["keys"][number];
-export type CreatedKey = ApiData<"/api/v1/session/keys", "post", 201>;
+export type ApiKeyView = ApiKey;
+export type CreatedKey = CreatedApiKey;
 export type Scope = "read" | "write";
 
 export const keysQueryOptions = () =>

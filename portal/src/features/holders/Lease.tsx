@@ -2,7 +2,7 @@ import { formatEther } from "ethers";
 import { useState } from "react";
 import { Link } from "react-router";
 
-import type { RenewalOffer } from "#sdk";
+import type { RenewalOffer } from "@compute-capacity/sdk";
 
 import { Amount } from "../../components/Amount";
 import { Badge, ErrorState, Loading } from "../../components/States";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 
-import type { AccessDetails } from "#sdk";
+import type { AccessDetails } from "@compute-capacity/sdk";
 
 import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";

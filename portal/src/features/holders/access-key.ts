@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from "react";
 
-import { decryptAccessDetails, deriveAccessKeyPair, signerOf } from "#sdk";
-import type { AccessDetails, AccessKeyPair } from "#sdk";
+import { decryptAccessDetails, deriveAccessKeyPair, signerOf } from "@compute-capacity/sdk";
+import type { AccessDetails, AccessKeyPair } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { walletClient } from "../../lib/protocol";

@@ -16,26 +16,33 @@ import {
   sendPrepared,
   terminateLeaseSync,
   waitForReceipt,
-} from "#sdk";
-import type { ProtocolClient } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ProtocolClient } from "@compute-capacity/sdk";
 
-import type { ApiPaths } from "#sdk";
+import type { ApiPaths } from "@compute-capacity/sdk";
+import type {
+  AccountRedemption,
+  DisputeEvidence,
+  Provider,
+  ProviderDetail,
+  Redemption,
+  RedemptionQuote,
+  SstbBalance,
+} from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
 import { canReadChain, chainAccessKeyQueryOptions } from "../../lib/chain";
 import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 import { walletClient } from "../../lib/protocol";
 import type { WalletState } from "../../lib/wallet";
 
-export type Balance = ApiData<"/api/v1/sstb/balance", "get">;
-export type ProviderItem = ApiData<"/api/v1/providers/list", "get">["providers"][number];
-export type ProviderDetail = ApiData<"/api/v1/providers/{providerId}", "get">;
-export type Quote = ApiData<"/api/v1/redemptions/quote", "get">;
-export type AccountRedemption = ApiData<"/api/v1/redemptions", "get">["redemptions"][number];
-export type Redemption = ApiData<"/api/v1/redemptions/{redemptionId}", "get">;
-export type Evidence = ApiData<"/api/v1/redemptions/{redemptionId}/dispute", "get">;
+// the API's named types, from the SDK (generated from the gateway's OpenAPI document)
+export type { AccountRedemption, ProviderDetail, Redemption };
+export type Balance = SstbBalance;
+export type ProviderItem = Provider;
+export type Quote = RedemptionQuote;
+export type Evidence = DisputeEvidence;
 export type ProviderFilters = {
   status?: "active" | "pending" | "suspended";
   min_reputation?: number;

@@ -25,13 +25,8 @@ import {
   useWithdrawClaimable,
 } from "./api";
 import type { Listing, MarketStep } from "./api";
-
-/** The spot market's payment token: the chain's stablecoin (the devnet's mUSDC), 6 decimals. */
-const PAYMENT = { symbol: "mUSDC", decimals: 6 };
-const STEP_TEXT: Record<MarketStep, string> = {
-  approve: "Approve the token for the market in your wallet (only if the allowance is short)…",
-  send: "Confirm the trade in your wallet…",
-};
+import { PAYMENT, STEP_TEXT } from "./payment";
+import { MarketTabs } from "./shared";
 
 /** sSTB's markets: the spot order book (buy, list, cancel) and the claimable balances. */
 export function Markets() {
@@ -40,6 +35,7 @@ export function Markets() {
   return (
     <>
       <h1>Markets</h1>
+      <MarketTabs />
       <p>
         Buy and sell sSTB for {PAYMENT.symbol} on {deployment.chain.label}. Every figure below is read from the market
         before you sign; what the market takes or escrows is said beside each button.

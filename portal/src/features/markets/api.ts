@@ -11,17 +11,16 @@ import {
   prepareBuySpotListing,
   prepareCreateSpotListing,
   withdrawClaimableSync,
-} from "#sdk";
-import type { MarketName } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { Listing, MarketName } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
 import { canReadChain } from "../../lib/chain";
 import { walletClient } from "../../lib/protocol";
 import type { WalletState } from "../../lib/wallet";
 
-export type Listing = ApiData<"/api/v1/marketplace/listings", "get">["listings"][number];
+export type { Listing };
 
 /** The spot market's open sell listings (the gateway's index), newest first; refreshed every 5 s. */
 export const spotListingsQueryOptions = () =>

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { FormEvent } from "react";
 
-import { hashReviewedProfile } from "#sdk";
-import type { GetProviderAccountReturnType, ProviderProfile } from "#sdk";
+import { hashReviewedProfile } from "@compute-capacity/sdk";
+import type { GetProviderAccountReturnType, ProviderProfile } from "@compute-capacity/sdk";
 
 import { Address } from "../../components/Address";
 import { Amount } from "../../components/Amount";

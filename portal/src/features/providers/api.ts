@@ -1,17 +1,22 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { fulfilRedemptionWithLeaseSync, offerRenewalSync, withdrawRenewalOfferSync } from "#sdk";
-import type { FulfilRedemptionWithLeaseParameters } from "#sdk";
+import { fulfilRedemptionWithLeaseSync, offerRenewalSync, withdrawRenewalOfferSync } from "@compute-capacity/sdk";
+import type {
+  AccountRedemption,
+  FulfilRedemptionWithLeaseParameters,
+  ProviderCollateral,
+  ProviderDetail,
+} from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
 import { walletClient } from "../../lib/protocol";
 import type { WalletState } from "../../lib/wallet";
 
-export type ProviderDetail = ApiData<"/api/v1/providers/{providerId}", "get">;
-export type Collateral = ApiData<"/api/v1/providers/{providerId}/collateral", "get">;
-export type Incoming = ApiData<"/api/v1/redemptions", "get">["redemptions"][number];
+// the API's named types, from the SDK (generated from the gateway's OpenAPI document)
+export type { ProviderDetail };
+export type Collateral = ProviderCollateral;
+export type Incoming = AccountRedemption;
 
 /**
  * The signed-in address as a provider (null when the gateway knows no such provider). With

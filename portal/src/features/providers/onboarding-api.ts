@@ -12,18 +12,17 @@ import {
   signerOf,
   verifyAndMintSSTBSync,
   withdrawCollateralSync,
-} from "#sdk";
-import type { ApiPaths, BenchmarkReport, ProviderProfile } from "#sdk";
+} from "@compute-capacity/sdk";
+import type { ApiPaths, BenchmarkReport, ProviderProfile, Verification } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../../config/deployment";
 import { api, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
 import { canReadChain } from "../../lib/chain";
 import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 import { walletClient } from "../../lib/protocol";
 import type { WalletState } from "../../lib/wallet";
 
-export type Verification = ApiData<"/api/v1/verification/{verification_id}", "get">;
+export type { Verification };
 export type Tier = "standard" | "premium" | "enterprise";
 type SubmitBody = NonNullable<
   ApiPaths["/api/v1/verification/submit"]["post"]["requestBody"]

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 
-import { WEBHOOK_EVENT_GROUPS } from "#sdk";
+import { WEBHOOK_EVENT_GROUPS } from "@compute-capacity/sdk";
 
 import { CopyButton } from "../../components/Copy";
 import { Empty, ErrorState, Loading } from "../../components/States";

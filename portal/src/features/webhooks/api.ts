@@ -1,12 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 
-import { api, unwrap } from "../../lib/api-client";
-import type { ApiData } from "../../lib/api-client";
+import type { WebhookDelivery, WebhookSubscription, WebhookSubscriptionWithSecret } from "@compute-capacity/sdk";
 import { IDEMPOTENCY_HEADER, useIdempotencyKey } from "../../lib/mutations";
 
-export type Subscription = ApiData<"/api/v1/webhooks", "get">["webhooks"][number];
-export type CreatedSubscription = ApiData<"/api/v1/webhooks", "post", 201>;
-export type Delivery = ApiData<"/api/v1/webhooks/{subscription_id}/deliveries", "get">["deliveries"][number];
+import { api, unwrap } from "../../lib/api-client";
+
+export type Subscription = WebhookSubscription;
+export type CreatedSubscription = WebhookSubscriptionWithSecret;
+export type Delivery = WebhookDelivery;
 export type CreateInput = {
   url: string;
   events: CreatedSubscription["events"];
@@ -124,7 +125,7 @@ export function useSendTest(id: string) {
           ...path(id),
           body: {},
           headers: { [IDEMPOTENCY_HEADER]: idempotency.keyFor(["test", id]) },
-        } as never),
+        }),
       ),
     onSuccess: () => {
       idempotency.done();

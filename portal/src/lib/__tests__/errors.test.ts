@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { ApiResponseError, ContractRevertedError } from "#sdk";
+import { ApiResponseError, ContractRevertedError } from "@compute-capacity/sdk";
 
 import { GatewayUnreachableError, describeError } from "../errors";
 
@@ -52,7 +52,7 @@ describe("describeError: what a person reads when something fails", () => {
 
 describe("describeError: failures that are not refusals", () => {
   it("shows the cause of a failed call (the node's or wallet's words), not only that it failed", async () => {
-    const { BaseError } = await import("#sdk");
+    const { BaseError } = await import("@compute-capacity/sdk");
     const error = new BaseError('The call of "initiateRedemption" failed.', {
       cause: Object.assign(new Error("insufficient funds for gas * price + value: balance 0, tx cost 21000"), {
         code: "INSUFFICIENT_FUNDS",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { ApiResponseError } from "#sdk";
+import { ApiResponseError } from "@compute-capacity/sdk";
 
 import { createQueryClient, queryKeyHashFn } from "../react-query";
 

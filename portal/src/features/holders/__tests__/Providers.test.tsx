@@ -14,7 +14,9 @@ const item = (p = aProvider()) => ({
   reputation_score: p.reputation_score,
   location: p.location,
   available_cu_value: p.available_cu_value,
+  available_cu_value_base_units: p.available_cu_value_base_units,
   total_cu_value: p.total_cu_value,
+  total_cu_value_base_units: p.total_cu_value_base_units,
 });
 
 describe("Providers list", () => {

@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { hashReviewedProfile } from "#sdk";
+import { hashReviewedProfile } from "@compute-capacity/sdk";
 
 import { HttpResponse, http } from "msw";
 

@@ -15,6 +15,8 @@ const subscription = {
   own_events_only: false,
   created_at: CHAIN_NOW,
   rotated_at: null,
+  previous_secret_expires_at: null,
+  warnings: [],
 };
 
 describe("A webhook subscription's page", () => {

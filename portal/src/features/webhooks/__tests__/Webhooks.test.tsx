@@ -36,6 +36,8 @@ function gatewayWithSubscriptions() {
           own_events_only: b.own_events_only,
           created_at: CHAIN_NOW,
           rotated_at: null,
+          previous_secret_expires_at: null,
+          warnings: [],
         };
       },
       201,

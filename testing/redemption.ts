@@ -1,17 +1,19 @@
 import type { ContractRunner, Signer, TransactionReceipt } from "ethers";
 
+import {
+  approveRedemptionSync,
+  fulfilRedemptionSync,
+  getAccessDetails,
+  initiateRedemptionSync,
+} from "@compute-capacity/sdk";
+import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
 import type { RedemptionManager, RedemptionViews, SSTB } from "../typechain-types/index.js";
-import type { AccessDetails } from "./access-details.js";
-import { approveRedemptionSync } from "./actions/approveRedemption.js";
-import { fulfilRedemptionSync } from "./actions/fulfilRedemption.js";
-import { getAccessDetails } from "./actions/getAccessDetails.js";
-import { initiateRedemptionSync } from "./actions/initiateRedemption.js";
-import type { ProtocolClient } from "./client.js";
 
 /**
- * The redemption steps over typed contracts (`deployPrimary`'s, a fixture's) rather than a
- * deployments file: what the tests, the demo and the gas benchmark call. Each builds a client around
- * the given signer and runs the actions (`actions/*.ts`), so there is one code path.
+ * The redemption steps over TypeChain contracts (`deployPrimary`'s, a fixture's) rather than a
+ * deployments file: what the tests and the gas benchmark call (test support, not the SDK's public
+ * surface: only tests, tools and benchmarks import testing/). Each builds a client around the
+ * given signer and runs the SDK's actions, so there is one code path.
  */
 
 /** The contracts a holder's redemption goes through: the manager, its read contract (the fee), sSTB. */

@@ -1,0 +1,10 @@
+import { Options } from "../../features/markets/Options";
+import { RequireSession } from "../Layout";
+
+export function Component() {
+  return (
+    <RequireSession>
+      <Options />
+    </RequireSession>
+  );
+}
