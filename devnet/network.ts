@@ -1,4 +1,4 @@
-import { chainSelectorOf, routeTo } from "@compute-capacity/sdk";
+import { DEFAULT_DELIVERY_GAS_LIMIT, chainSelectorOf, routeTo } from "@compute-capacity/sdk";
 import type { RouteLimits } from "@compute-capacity/sdk";
 import { deployPrimary, deploySatellite, governancePeersOf, primaryParameters } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
