@@ -87,6 +87,9 @@ export function createRetryingFetch(
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
 
   return async (input: Request): Promise<Response> => {
+    // the body read once into memory, so that every attempt sends it as bytes: a copy of a request's
+    // stream would be sent as a stream, which browsers' tools and test harnesses cannot show
+    const body = input.body === null ? null : await input.clone().arrayBuffer();
     let template = input;
     if (input.method === "POST" && !input.headers.has(IDEMPOTENCY_KEY_HEADER)) {
       const headers = new Headers(input.headers);
@@ -102,8 +105,8 @@ export function createRetryingFetch(
       let response: Response | undefined;
       let failure: unknown;
       try {
-        // a fresh copy per attempt: a request's body can be read once
-        response = await base(new Request(template.clone(), { signal: timeout.signal }));
+        // a fresh request per attempt (a request's body can be read once), its body the bytes read above
+        response = await base(new Request(template, { body, signal: timeout.signal }));
       } catch (error) {
         failure = error;
       } finally {

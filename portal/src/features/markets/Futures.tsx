@@ -26,7 +26,7 @@ import {
   useTakeQuote,
 } from "./derivatives-api";
 import { PAYMENT } from "./payment";
-import { MarketTabs, StepStatus, chainTime, parseDays, pay, sstb, tokenAmount } from "./shared";
+import { MarketTabs, RowAction, StepStatus, chainTime, parseDays, pay, sstb, tokenAmount } from "./shared";
 
 /**
  * sSTB futures: an offer to sell or to buy sSTB at a price, delivered at a settlement time; the
@@ -128,30 +128,22 @@ function OfferRow({ offer, onTake }: { offer: Listing; onTake: () => void }) {
       </td>
       <td>
         {over ? (
-          <>
-            <button
-              type="button"
-              disabled={expire.isPending}
-              aria-label={`Return the escrow of offer ${offer.listing_id}`}
-              onClick={() => expireOnce(BigInt(offer.listing_id))}
-            >
-              {expire.isPending ? "Returning…" : "Return escrow"}
-            </button>
-            {expire.isError ? <ErrorState error={expire.error} /> : null}
-          </>
+          <RowAction
+            mutation={expire}
+            label="Return escrow"
+            pendingLabel="Returning…"
+            ariaLabel={`Return the escrow of offer ${offer.listing_id}`}
+            onClick={() => expireOnce(BigInt(offer.listing_id))}
+          />
         ) : mine ? (
-          <>
-            <button
-              type="button"
-              className="danger"
-              disabled={cancel.isPending}
-              aria-label={`Cancel offer ${offer.listing_id}`}
-              onClick={() => cancelOnce(BigInt(offer.listing_id))}
-            >
-              {cancel.isPending ? "Cancelling…" : "Cancel"}
-            </button>
-            {cancel.isError ? <ErrorState error={cancel.error} /> : null}
-          </>
+          <RowAction
+            mutation={cancel}
+            label="Cancel"
+            pendingLabel="Cancelling…"
+            ariaLabel={`Cancel offer ${offer.listing_id}`}
+            danger
+            onClick={() => cancelOnce(BigInt(offer.listing_id))}
+          />
         ) : (
           <button
             type="button"

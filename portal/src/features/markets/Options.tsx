@@ -28,7 +28,7 @@ import {
   useWriteQuote,
 } from "./derivatives-api";
 import { PAYMENT } from "./payment";
-import { MarketTabs, StepStatus, chainTime, parseDays, pay, sstb, tokenAmount } from "./shared";
+import { MarketTabs, RowAction, StepStatus, chainTime, parseDays, pay, sstb, tokenAmount } from "./shared";
 
 const KIND_NAME = { covered_call: "call", cash_secured_put: "put" } as Record<string, "call" | "put" | undefined>;
 
@@ -143,30 +143,22 @@ function OptionRow({ option, onBuy }: { option: Listing; onBuy: (p: GetListingRe
       </td>
       <td>
         {expired ? (
-          <>
-            <button
-              type="button"
-              disabled={reclaim.isPending}
-              aria-label={`Return the escrow of option ${option.listing_id} to its writer`}
-              onClick={() => reclaimOnce(BigInt(option.listing_id))}
-            >
-              {reclaim.isPending ? "Returning…" : "Reclaim escrow"}
-            </button>
-            {reclaim.isError ? <ErrorState error={reclaim.error} /> : null}
-          </>
+          <RowAction
+            mutation={reclaim}
+            label="Reclaim escrow"
+            pendingLabel="Returning…"
+            ariaLabel={`Return the escrow of option ${option.listing_id} to its writer`}
+            onClick={() => reclaimOnce(BigInt(option.listing_id))}
+          />
         ) : mine ? (
-          <>
-            <button
-              type="button"
-              className="danger"
-              disabled={cancel.isPending}
-              aria-label={`Cancel option ${option.listing_id}`}
-              onClick={() => cancelOnce(BigInt(option.listing_id))}
-            >
-              {cancel.isPending ? "Cancelling…" : "Cancel"}
-            </button>
-            {cancel.isError ? <ErrorState error={cancel.error} /> : null}
-          </>
+          <RowAction
+            mutation={cancel}
+            label="Cancel"
+            pendingLabel="Cancelling…"
+            ariaLabel={`Cancel option ${option.listing_id}`}
+            danger
+            onClick={() => cancelOnce(BigInt(option.listing_id))}
+          />
         ) : (
           <button
             type="button"

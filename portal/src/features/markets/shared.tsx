@@ -1,6 +1,7 @@
 import { NavLink } from "react-router";
 import type { TokenApproval } from "@compute-capacity/sdk";
 
+import { ErrorState } from "../../components/States";
 import type { Deployment } from "../../config/deployment";
 import { formatUnitsOf } from "../../lib/amount";
 import { formatTime } from "../../lib/format";
@@ -48,4 +49,33 @@ export function parseDays(text: string, what: string): { ok: true; days: number 
   return Number.isFinite(d) && d > 0 && d <= 365
     ? { ok: true, days: d }
     : { ok: false, reason: `${what} is 1 to 365 days away.` };
+}
+
+/**
+ * A position's one-click action in a table row (cancel, return the escrow): disabled and named by
+ * what it is doing while it runs, its failure shown under it.
+ */
+export function RowAction(props: {
+  mutation: { isPending: boolean; isError: boolean; error: unknown };
+  label: string;
+  pendingLabel: string;
+  ariaLabel: string;
+  danger?: boolean;
+  onClick: () => void;
+}) {
+  const { mutation } = props;
+  return (
+    <>
+      <button
+        type="button"
+        className={props.danger === true ? "danger" : undefined}
+        disabled={mutation.isPending}
+        aria-label={props.ariaLabel}
+        onClick={props.onClick}
+      >
+        {mutation.isPending ? props.pendingLabel : props.label}
+      </button>
+      {mutation.isError ? <ErrorState error={mutation.error} /> : null}
+    </>
+  );
 }
