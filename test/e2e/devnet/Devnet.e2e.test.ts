@@ -248,9 +248,18 @@ describe("npm start (the devnet, end to end)", function () {
 
   it("fails with the step that failed and why when a port is taken, and stops what it started", async function () {
     const { createServer } = await import("node:net");
-    const basePort = await freePort();
+    // a base port whose next port this test can take (another process may hold it: pick again)
+    let basePort = 0;
     const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(basePort + 1, "127.0.0.1", () => resolve()));
+    for (let attempt = 0; basePort === 0; attempt++) {
+      const candidate = await freePort();
+      const taken = await new Promise<boolean>((resolve) => {
+        blocker.once("error", () => resolve(false));
+        blocker.listen(candidate + 1, "127.0.0.1", () => resolve(true));
+      });
+      if (taken) basePort = candidate;
+      else if (attempt === 20) throw new Error("no port pair free after 20 tries");
+    }
     try {
       const { code, output } = await runDevnetOnce(basePort);
       expect(code).to.equal(1);
