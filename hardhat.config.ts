@@ -77,7 +77,39 @@ const deployTask = task("deploy-protocol", "Deploy the protocol to the chains of
     description: "Comma-separated subset of the environment's chains (default: all of them)",
     defaultValue: "",
   })
+  .addOption({
+    name: "overrides",
+    description: "JSON file filling the parameter files' zero placeholders, per chain (deploy/parameters/README.md)",
+    defaultValue: "",
+  })
+  .addOption({
+    name: "recordAs",
+    description: "Record the deployment under this name instead of the environment's (journals, deployments file)",
+    defaultValue: "",
+  })
   .setAction(() => import("./scripts/tasks/deploy-protocol.js"))
+  .build();
+
+const checkTask = task(
+  "check-deployment",
+  "Check a deployment on every chain: code, proxies, roles, wiring, parameters, routes, governance",
+)
+  .addOption({ name: "environment", description: "mainnet or testnet", defaultValue: "testnet" })
+  .addOption({
+    name: "overrides",
+    description: "The overrides file the deployment ran with (its placeholders filled the same way)",
+    defaultValue: "",
+  })
+  .addOption({ name: "recordAs", description: "The name the deployment was recorded under", defaultValue: "" })
+  .setAction(() => import("./scripts/tasks/check-deployment.js"))
+  .build();
+
+const rehearseTask = task(
+  "rehearse",
+  "Rehearse an environment's deployment on local nodes: stand-ins, the deploy command, the check, a transfer per route",
+)
+  .addOption({ name: "environment", description: "mainnet or testnet", defaultValue: "mainnet" })
+  .setAction(() => import("./scripts/tasks/rehearse.js"))
   .build();
 
 const verifyTask = task("verify-protocol", "Verify an environment's deployed contracts on the block explorers")
@@ -87,7 +119,7 @@ const verifyTask = task("verify-protocol", "Verify an environment's deployed con
   .build();
 
 export default defineConfig({
-  tasks: [devnetTask, deployTask, verifyTask],
+  tasks: [devnetTask, deployTask, checkTask, rehearseTask, verifyTask],
   plugins: [hardhatToolboxMochaEthersPlugin, hardhatUpgrades, ozTransientWarning],
   solidity: {
     profiles: {

@@ -10,7 +10,7 @@ import SatelliteModule from "./modules/Satellite.js";
 import SatelliteCoreModule from "./modules/SatelliteCore.js";
 import { routeTo } from "@compute-capacity/sdk/constants";
 import type { RateLimit, RouteLimits } from "@compute-capacity/sdk/constants";
-import { routeParameter } from "./deploy.js";
+import { governancePeersOf, routeParameter } from "./deploy.js";
 import {
   DeploymentConfigError,
   chainsOf,
@@ -18,17 +18,25 @@ import {
   deploymentIdOf,
   gatherDeployment,
   parameterFileOf,
+  parameterValues,
   writeDeploymentFile,
 } from "./environments.js";
+import { applyOverrides } from "./parameter-overrides.js";
+import type { ParameterOverrides } from "./parameter-overrides.js";
 import { CHAINS } from "@compute-capacity/sdk/constants";
 import type { ChainName } from "@compute-capacity/sdk/constants";
 
-/** A parameter file's `$global` with `"123n"` strings turned into bigints, as Ignition reads files. */
-export async function readParameters(chain: string): Promise<Record<string, unknown>> {
-  const json = JSON.parse(await readFile(parameterFileOf(chain), "utf8"), (_, value) =>
-    typeof value === "string" && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
-  ) as { $global: Record<string, unknown> };
-  return json.$global;
+/**
+ * A parameter file's `$global` with a chain's overrides applied (unchecked: {@link checkParameterFile}
+ * refuses what cannot be deployed) and `"123n"` strings turned into bigints, as Ignition reads files.
+ */
+export async function readParameters(
+  chain: string,
+  overrides?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const file = parameterFileOf(chain);
+  const json = JSON.parse(await readFile(file, "utf8")) as { $global: Record<string, unknown> };
+  return parameterValues(overrides === undefined ? json.$global : applyOverrides(chain, file, json.$global, overrides));
 }
 
 /** The addresses Ignition recorded for a chain's deployment, by future id, or undefined. */
@@ -96,86 +104,135 @@ function bridgeIn(journal: Record<string, string> | undefined): string | undefin
   return journal?.["PrimaryBridge#Bridge"] ?? journal?.["SatelliteCore#Bridge"];
 }
 
+/** How {@link deployEnvironment} runs beyond the environment and its chains. */
+export interface DeployEnvironmentOptions {
+  /** Values for the parameter files' placeholders, per chain (an overrides file, `--overrides`). */
+  overrides?: ParameterOverrides;
+  /**
+   * The name the deployment is recorded under (default: the environment's): its Ignition journals
+   * are `ignition/deployments/<name>-<chain>` and its addresses `deployments/<name>.json`. A
+   * rehearsal of mainnet records itself apart, so it never resumes or overwrites the real one.
+   */
+  recordAs?: string;
+}
+
+/** The parameter fields that name accounts: none may be the deployer, who renounces everything. */
+const ACCOUNT_FIELDS = ["treasury", "approver", "arbitrator", "guardian", "verifiers"] as const;
+
+/** The governance channel (proxy) a chain's journal records, or undefined. */
+function channelIn(journal: Record<string, string> | undefined): string | undefined {
+  return journal?.["PrimaryBridge#GovernanceChannel"] ?? journal?.["SatelliteCore#GovernanceChannel"];
+}
+
 /**
- * Deploys an environment's chains with Ignition, each from its parameter file and under the
- * deployment id `<environment>-<chain>`, in two phases:
+ * Deploys an environment's chains with Ignition, each from its parameter file (placeholders filled
+ * from `options.overrides`) and under the deployment id `<name>-<chain>`, in two phases:
  *
  * 1. every chain's contracts with the deployer still in charge: `PrimaryBridge` on the primary chain,
  *    then `SatelliteCore` on the satellites (their executors obey the primary's timelock, read from
  *    the primary's journal);
  * 2. once every chain of the environment has its bridge, on each chain the routes to the others'
- *    bridges and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
+ *    bridges, the governance channel's peers (the satellites' on the primary, the primary's on a
+ *    satellite) and the hand-off: `Primary` (to the timelock) and `Satellite` (to the executor).
  *
+ * Before sending anything it checks every parameter file, the routes' limits across files, and on
+ * every chain to deploy: the chain id, and that the deployer is none of the accounts the files name.
  * Ignition's journal makes it resumable (an interrupted run continues where it stopped; phase 2
  * continues phase 1's deployment) and idempotent (a finished run sends nothing). Deploying a subset
  * of chains runs phase 2 only when the other chains' bridges already exist. Afterwards
- * `deployments/<environment>.json` gathers every chain's addresses.
+ * `deployments/<name>.json` gathers every chain's addresses.
  */
 export async function deployEnvironment(
   hre: HardhatRuntimeEnvironment,
   environment: string,
   subset: string,
   log: (line: string) => void,
+  options: DeployEnvironmentOptions = {},
 ): Promise<Record<string, Record<string, string>>> {
   const chains = chainsOf(environment, subset);
-  for (const { chain, role } of chains) await checkParameterFile(chain, role);
   const all = chainsOf(environment);
-  // the two ends of every route come from two files: cross-check them before deploying anything
-  checkRouteLimits(
-    await Promise.all(all.map(async ({ chain }) => ({ chain, parameters: await readParameters(chain) }))),
+  const name = options.recordAs ?? environment;
+  const overridesOf = (chain: string) => options.overrides?.[chain];
+  const checked = new Map<string, Record<string, unknown>>();
+  for (const { chain, role } of all) {
+    checked.set(chain, await checkParameterFile(chain, role, parameterFileOf(chain), overridesOf(chain)));
+  }
+  const parametersOf = new Map<string, Record<string, unknown>>(
+    all.map(({ chain }) => [chain, parameterValues(checked.get(chain)!)]),
   );
+  const parameters = (chain: string) => parametersOf.get(chain)!;
+  // the two ends of every route come from two files: cross-check them before deploying anything
+  checkRouteLimits(all.map(({ chain }) => ({ chain, parameters: parameters(chain) })));
   const ignitionDir = path.join(hre.config.paths.ignition, "deployments");
-  const journal = (chain: string) => journalOf(ignitionDir, deploymentIdOf(environment, chain));
+  const journal = (chain: string) => journalOf(ignitionDir, deploymentIdOf(name, chain));
   const primaryChain = all[0].chain;
 
   const connect = async (chain: ChainName) => {
     const connection = await hre.network.create({ network: chain });
     const chainId = BigInt((await connection.provider.request({ method: "eth_chainId" })) as string);
     if (chainId !== CHAINS[chain].chainId) {
+      await connection.close();
       throw new Error(`network ${chain} reports chain id ${chainId}, expected ${CHAINS[chain].chainId}`);
     }
     return connection;
   };
+  // pre-flight, nothing sent: every chain answers with its id, and the deployer plays no role
+  for (const { chain } of chains) {
+    const connection = await connect(chain);
+    const [deployer] = await connection.ethers.getSigners();
+    await connection.close();
+    const g = checked.get(chain)!;
+    for (const field of ACCOUNT_FIELDS) {
+      const accounts = ([] as unknown[]).concat(g[field] ?? []).map((a) => String(a).toLowerCase());
+      if (accounts.includes(deployer.address.toLowerCase())) {
+        throw new DeploymentConfigError(
+          `${chain}.${field} is the deployer's own account ${deployer.address}: the deployer renounces every ` +
+            `role at the hand-off, so it must not be one of the accounts that keep one`,
+        );
+      }
+    }
+  }
   const satelliteExtras = async () => {
     const primary = await journal(primaryChain);
     const timelock = primary?.["PrimaryCore#ProtocolTimelock"];
     if (timelock === undefined) {
       throw new DeploymentConfigError(`deploy ${primaryChain} first: the satellites' executors obey its timelock`);
     }
-    const primaryParameters = await readParameters(primaryChain);
-    return { primaryTimelock: timelock, primaryChainSelector: primaryParameters.chainSelector };
+    return { primaryTimelock: timelock, primaryChainSelector: parameters(primaryChain).chainSelector };
   };
 
   // phase 1: contracts
   for (const { chain, role } of chains) {
-    const parameters = { ...(await readParameters(chain)), ...(role === "satellite" ? await satelliteExtras() : {}) };
+    const values = { ...parameters(chain), ...(role === "satellite" ? await satelliteExtras() : {}) };
     const connection = await connect(chain);
-    const deploymentId = deploymentIdOf(environment, chain);
+    const deploymentId = deploymentIdOf(name, chain);
     log(`Deploying the ${role} contracts to ${CHAINS[chain].label} (${deploymentId})...`);
-    const options = { parameters: { $global: parameters } as never, deploymentId, displayUi: true };
-    if (role === "primary") await connection.ignition.deploy(PrimaryBridgeModule, options);
-    else await connection.ignition.deploy(SatelliteCoreModule, options);
+    const ignitionOptions = { parameters: { $global: values } as never, deploymentId, displayUi: true };
+    if (role === "primary") await connection.ignition.deploy(PrimaryBridgeModule, ignitionOptions);
+    else await connection.ignition.deploy(SatelliteCoreModule, ignitionOptions);
     await connection.close();
   }
 
   // phase 2: routes and hand-off, once every chain has its bridge
-  const bridges = await Promise.all(all.map(async ({ chain }) => bridgeIn(await journal(chain))));
+  const journals = await Promise.all(all.map(async ({ chain }) => journal(chain)));
+  const bridges = journals.map(bridgeIn);
+  const channels = journals.map(channelIn);
   const missing = all.filter((_, i) => bridges[i] === undefined).map((c) => c.chain);
   if (missing.length > 0) {
     log(`Routes and hand-off wait until every chain has its bridge (missing: ${missing.join(", ")}).`);
   } else {
-    const parametersOf = await Promise.all(all.map(({ chain }) => readParameters(chain)));
+    const selectors = all.map(({ chain }) => parameters(chain).chainSelector as bigint);
     for (const { chain, role } of chains) {
       const i = all.findIndex((c) => c.chain === chain);
-      const own = parametersOf[i];
+      const own = parameters(chain);
       const { outbound, inbound } = bridgeLimitsOf(chain, own);
-      const routes = all.flatMap((_, j) =>
+      const routes = all.flatMap((other, j) =>
         j === i
           ? []
           : [
               routeParameter(
                 routeTo(
-                  parametersOf[j].chainSelector as bigint,
+                  parameters(other.chain).chainSelector as bigint,
                   bridges[j]!,
                   outbound,
                   own.bridgeGasLimit as bigint,
@@ -184,31 +241,32 @@ export async function deployEnvironment(
               ),
             ],
       );
-      const parameters = {
+      const values = {
         ...own,
         ...(role === "satellite" ? await satelliteExtras() : {}),
         bridgeRoutes: routes,
+        governancePeers: governancePeersOf(i, selectors, channels as string[]),
       };
       const connection = await connect(chain);
-      const deploymentId = deploymentIdOf(environment, chain);
+      const deploymentId = deploymentIdOf(name, chain);
       log(`Routes and hand-off on ${CHAINS[chain].label} (${deploymentId})...`);
-      const options = { parameters: { $global: parameters } as never, deploymentId, displayUi: true };
-      if (role === "primary") await connection.ignition.deploy(PrimaryModule, options);
-      else await connection.ignition.deploy(SatelliteModule, options);
+      const ignitionOptions = { parameters: { $global: values } as never, deploymentId, displayUi: true };
+      if (role === "primary") await connection.ignition.deploy(PrimaryModule, ignitionOptions);
+      else await connection.ignition.deploy(SatelliteModule, ignitionOptions);
       await connection.close();
     }
   }
 
   // every chain of the environment that has a journal, so deploying a subset keeps the others
   const deployed = all.filter(({ chain }) =>
-    existsSync(path.join(ignitionDir, deploymentIdOf(environment, chain), "deployed_addresses.json")),
+    existsSync(path.join(ignitionDir, deploymentIdOf(name, chain), "deployed_addresses.json")),
   );
   const record = await gatherDeployment(
-    deployed.map(({ chain }) => ({ chain, deploymentId: deploymentIdOf(environment, chain) })),
+    deployed.map(({ chain }) => ({ chain, deploymentId: deploymentIdOf(name, chain) })),
     ignitionDir,
   );
   const networks = Object.fromEntries(deployed.map(({ chain }) => [chain, { chainId: CHAINS[chain].chainId }]));
-  const file = await writeDeploymentFile(environment, record, "deployments", networks);
+  const file = await writeDeploymentFile(name, record, "deployments", networks);
   log(`Addresses written to ${file}`);
   return record;
 }

@@ -13,6 +13,7 @@ import {
   DevnetCCIPRouter__factory,
   CUToken__factory,
   FuturesMarket__factory,
+  GovernanceChannel__factory,
   GovernanceToken__factory,
   MintingAgent__factory,
   MockStablecoin__factory,
@@ -21,6 +22,7 @@ import {
   ProtocolTimelock__factory,
   ProviderRegistry__factory,
   RedemptionManager__factory,
+  RedemptionViews__factory,
   SSTB__factory,
   SatelliteExecutor__factory,
   SpotMarket__factory,
@@ -32,6 +34,7 @@ import type {
   DevnetCCIPRouter,
   CUToken,
   FuturesMarket,
+  GovernanceChannel,
   GovernanceToken,
   MintingAgent,
   MockStablecoin,
@@ -40,6 +43,7 @@ import type {
   ProtocolTimelock,
   ProviderRegistry,
   RedemptionManager,
+  RedemptionViews,
   SSTB,
   SatelliteExecutor,
   SpotMarket,
@@ -108,6 +112,18 @@ export interface BridgeDeployOptions {
   governancePrice?: bigint;
   /** Routes to the other chains' bridges, set before the hand-off (default none). */
   routes?: readonly RouteConfig[];
+  /**
+   * The other chains' governance channels this chain's channel sends to and accepts from, set
+   * before the hand-off (default none): the satellites' on the primary chain, the primary's on a
+   * satellite.
+   */
+  governancePeers?: readonly GovernancePeer[];
+}
+
+/** A governance channel on another chain (`IGovernanceChannel.PeerConfig`). */
+export interface GovernancePeer {
+  chainSelector: bigint;
+  peer: string;
 }
 
 /** A route as an Ignition parameter (`IBridge.RouteConfig`). */
@@ -120,6 +136,19 @@ export function routeParameter(route: RouteConfig) {
     outbound: route.outbound.map(limit),
     inbound: route.inbound.map(limit),
   };
+}
+
+/**
+ * The governance channels chain `i` of `selectors` peers with: every satellite's on the primary
+ * chain (index 0), the primary's on a satellite (satellites never send each other governance).
+ */
+export function governancePeersOf(
+  i: number,
+  selectors: readonly bigint[],
+  channels: readonly string[],
+): GovernancePeer[] {
+  const peers = i === 0 ? selectors.map((_, j) => j).filter((j) => j !== 0) : [0];
+  return peers.map((j) => ({ chainSelector: selectors[j], peer: channels[j] }));
 }
 
 /** The Ignition parameters of a chain's bridge. */
@@ -157,6 +186,7 @@ async function bridgeParameters(
     bridgeSstbPrice: options.sstbPrice ?? 1_000_000n,
     bridgeGovernancePrice: options.governancePrice ?? 1_000_000n,
     bridgeRoutes: (options.routes ?? []).map(routeParameter),
+    governancePeers: (options.governancePeers ?? []).map((p) => ({ chainSelector: p.chainSelector, peer: p.peer })),
   };
 }
 
@@ -170,12 +200,16 @@ export interface PrimaryDeployment {
   verifier: AttestationVerifier;
   mintingAgent: MintingAgent;
   redemptionManager: RedemptionManager;
+  /** The manager's read contract (every read beyond the spec's `redemptions` getter). */
+  redemptionViews: RedemptionViews;
   spotMarket: SpotMarket;
   futuresMarket: FuturesMarket;
   optionsMarket: OptionsMarket;
   timelock: ProtocolTimelock;
   governor: ProtocolGovernor;
   bridge: Bridge;
+  /** The governance channel the timelock sends the satellites' calls over. */
+  governanceChannel: GovernanceChannel;
   /** The devnet router, when one was deployed (local chains). */
   router?: DevnetCCIPRouter;
 }
@@ -205,6 +239,8 @@ export interface SatelliteDeployment {
   sstb: SSTB;
   governanceToken: BridgedGovernanceToken;
   bridge: Bridge;
+  /** Delivers the arbitrum timelock's calls to the executor. */
+  governanceChannel: GovernanceChannel;
   executor: SatelliteExecutor;
   router?: DevnetCCIPRouter;
 }
@@ -278,12 +314,14 @@ export async function deployPrimary(
     verifier: AttestationVerifier__factory.connect(await at(deployed.verifier), deployer),
     mintingAgent: MintingAgent__factory.connect(await at(deployed.mintingAgent), deployer),
     redemptionManager: RedemptionManager__factory.connect(await at(deployed.redemptionManager), deployer),
+    redemptionViews: RedemptionViews__factory.connect(await at(deployed.redemptionViews), deployer),
     spotMarket: SpotMarket__factory.connect(await at(deployed.spotMarket), deployer),
     futuresMarket: FuturesMarket__factory.connect(await at(deployed.futuresMarket), deployer),
     optionsMarket: OptionsMarket__factory.connect(await at(deployed.optionsMarket), deployer),
     timelock: ProtocolTimelock__factory.connect(await at(deployed.timelock), deployer),
     governor: ProtocolGovernor__factory.connect(await at(deployed.governor), deployer),
     bridge: Bridge__factory.connect(await at(deployed.bridge), deployer),
+    governanceChannel: GovernanceChannel__factory.connect(await at(deployed.governanceChannel), deployer),
     ...(options.bridge?.ccipRouter === undefined
       ? { router: DevnetCCIPRouter__factory.connect(bridge.ccipRouter, deployer) }
       : {}),
@@ -330,6 +368,7 @@ export async function deploySatellite(
     sstb: SSTB__factory.connect(await at(deployed.sstb), deployer),
     governanceToken: BridgedGovernanceToken__factory.connect(await at(deployed.governanceToken), deployer),
     bridge: Bridge__factory.connect(await at(deployed.bridge), deployer),
+    governanceChannel: GovernanceChannel__factory.connect(await at(deployed.governanceChannel), deployer),
     executor: SatelliteExecutor__factory.connect(await at(deployed.executor), deployer),
     ...(options.bridge?.ccipRouter === undefined
       ? { router: DevnetCCIPRouter__factory.connect(bridge.ccipRouter, deployer) }
@@ -348,12 +387,14 @@ export async function addressesOf(deployment: object): Promise<Record<string, st
     verifier: "AttestationVerifier",
     mintingAgent: "MintingAgent",
     redemptionManager: "RedemptionManager",
+    redemptionViews: "RedemptionViews",
     spotMarket: "SpotMarket",
     futuresMarket: "FuturesMarket",
     optionsMarket: "OptionsMarket",
     timelock: "ProtocolTimelock",
     governor: "ProtocolGovernor",
     bridge: "Bridge",
+    governanceChannel: "GovernanceChannel",
     router: "DevnetCCIPRouter",
     executor: "SatelliteExecutor",
     stablecoin: "Stablecoin",

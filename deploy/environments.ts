@@ -3,6 +3,9 @@ import path from "node:path";
 
 import { getAddress } from "ethers";
 
+import { DeploymentConfigError } from "./config-error.js";
+import { applyOverrides } from "./parameter-overrides.js";
+
 import { CCIP_CHAIN_SELECTORS } from "@compute-capacity/sdk/constants";
 import { CHAINS } from "@compute-capacity/sdk/constants";
 import type { ChainName } from "@compute-capacity/sdk/constants";
@@ -19,13 +22,7 @@ export const ENVIRONMENTS = {
 } as const satisfies Record<string, { primary: ChainName; satellites: readonly ChainName[] }>;
 export type EnvironmentName = keyof typeof ENVIRONMENTS;
 
-/** Why a deployment input was refused. */
-export class DeploymentConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DeploymentConfigError";
-  }
-}
+export { DeploymentConfigError };
 
 /** The chains of an environment to work on: all of them, or the named subset (primary first). */
 export function chainsOf(environment: string, subset = ""): Array<{ chain: ChainName; role: "primary" | "satellite" }> {
@@ -88,13 +85,16 @@ const PRIMARY_VALUES = [
 ] as const;
 
 /**
- * Reads a chain's parameter file and refuses one that cannot be deployed: missing fields, an
- * address that is not one, or a zero placeholder left unfilled, naming the file and field.
+ * Reads a chain's parameter file, fills its placeholders from `overrides` (the chain's part of an
+ * overrides file, {@link applyOverrides}), and refuses what cannot be deployed: missing fields, an
+ * address that is not one, or a zero placeholder left unfilled, naming the file and field. Returns
+ * the `$global` values as the file writes them (bigints as `"123n"`).
  */
 export async function checkParameterFile(
   chain: string,
   role: "primary" | "satellite",
   file = parameterFileOf(chain),
+  overrides?: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   let json: { $global?: Record<string, unknown> };
   try {
@@ -102,8 +102,8 @@ export async function checkParameterFile(
   } catch (error) {
     throw new DeploymentConfigError(`${file}: ${(error as Error).message}`);
   }
-  const g = json.$global;
-  if (g === undefined) throw new DeploymentConfigError(`${file}: no "$global" parameters`);
+  if (json.$global === undefined) throw new DeploymentConfigError(`${file}: no "$global" parameters`);
+  const g = overrides === undefined ? json.$global : applyOverrides(chain, file, json.$global, overrides);
   const addresses = role === "primary" ? PRIMARY_ADDRESSES : SATELLITE_ADDRESSES;
   for (const field of addresses) checkAddress(file, field, g[field]);
   const values = [...(role === "primary" ? PRIMARY_VALUES : (["cuTokenUri"] as const)), ...BRIDGE_VALUES];
@@ -132,6 +132,13 @@ export async function checkParameterFile(
   return g;
 }
 
+/** `$global` values as Ignition reads a parameter file: `"123n"` strings become bigints. */
+export function parameterValues(g: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(g), (_, value) =>
+    typeof value === "string" && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
+  ) as Record<string, unknown>;
+}
+
 function checkAddress(file: string, field: string, value: unknown): void {
   if (typeof value !== "string") throw new DeploymentConfigError(`${file}: $global.${field} is missing`);
   let address: string;
@@ -141,12 +148,15 @@ function checkAddress(file: string, field: string, value: unknown): void {
     throw new DeploymentConfigError(`${file}: $global.${field} is not an address: ${value}`);
   }
   if (address === ZERO) {
-    throw new DeploymentConfigError(`${file}: $global.${field} is still the zero placeholder; fill it in first`);
+    throw new DeploymentConfigError(
+      `${file}: $global.${field} is still the zero placeholder; fill it in with an overrides file ` +
+        `(--overrides, deploy/parameters/README.md)`,
+    );
   }
 }
 
 /** Contract name of an Ignition future id, or undefined for futures that are not a contract to list. */
-function contractNameOf(futureId: string): string | undefined {
+export function contractNameOf(futureId: string): string | undefined {
   const name = futureId.split("#")[1];
   if (name === undefined || name.endsWith("Proxy")) return undefined; // the proxy is listed under its contract's name
   if (name === "MockStablecoin") return "CollateralToken";

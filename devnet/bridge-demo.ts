@@ -32,7 +32,58 @@ export interface BridgeHop {
   amount: bigint;
   feeOption: FeeOptionName;
   fee: bigint;
+  /** The message's status on the destination once the relayer delivered it. */
+  status: (typeof MESSAGE_STATUSES)[number];
   seconds: number;
+}
+
+/** A bridge's end of a transfer: its chain, CCIP selector and bridge (the source's connected to the sender). */
+export interface BridgeEnd {
+  chain: string;
+  selector: bigint;
+  bridge: Bridge;
+}
+
+/**
+ * One transfer across a route: quotes the fee, sends with the quoted transport fee (the sender
+ * has approved the bridge for the token and the fee), waits until `relayer` delivered the message,
+ * and reads its status on the destination.
+ */
+export async function bridgeTransfer(
+  source: BridgeEnd,
+  destination: BridgeEnd,
+  transfer: { token: "sSTB" | "STBGOV"; address: string; amount: bigint; recipient: string; feeOption: FeeOptionName },
+  relayer: Relayer,
+): Promise<BridgeHop> {
+  const { token, address, amount, recipient, feeOption } = transfer;
+  const quote = await source.bridge.quoteFee(destination.selector, address, amount);
+  const started = performance.now();
+  const tx = await source.bridge.send(destination.selector, recipient, address, amount, FeeOption[feeOption], {
+    value: quote.transportFee,
+  });
+  const receipt = (await tx.wait())!;
+  const sent = receipt.logs
+    .map((l) =>
+      l.address.toLowerCase() === String(source.bridge.target).toLowerCase()
+        ? source.bridge.interface.parseLog(l)
+        : null,
+    )
+    .find((l) => l?.name === "MessageSent")!;
+  const messageId: string = sent.args.messageId;
+  await relayer.waitFor(messageId);
+  const status = MESSAGE_STATUSES[Number(await destination.bridge.messageStatus(messageId))];
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    messageId,
+    from: source.chain,
+    to: destination.chain,
+    token,
+    amount,
+    feeOption,
+    fee: sent.args.fee as bigint,
+    status,
+    seconds,
+  };
 }
 
 /**
@@ -73,31 +124,22 @@ export async function runBridgeScenario(
   const hops: BridgeHop[] = [];
   const hop = async (from: string, to: string, token: "sSTB" | "STBGOV", amount: bigint, feeOption: FeeOptionName) => {
     const source = side(from);
-    const destination = side(to);
     const tokenAddress = await (token === "sSTB" ? source.sstb : source.governanceToken).getAddress();
-    const quote = await source.bridge.quoteFee(destination.selector, tokenAddress, amount);
-    const started = performance.now();
-    const tx = await source.bridge
-      .connect(signer(from, "user"))
-      .send(destination.selector, user, tokenAddress, amount, FeeOption[feeOption], { value: quote.transportFee });
-    const receipt = (await tx.wait())!;
-    const sent = receipt.logs
-      .map((l) => (l.address === source.bridge.target ? source.bridge.interface.parseLog(l) : null))
-      .find((l) => l?.name === "MessageSent")!;
-    const messageId: string = sent.args.messageId;
-    const fee: bigint = sent.args.fee;
-    await relayer.waitFor(messageId);
-    const status = MESSAGE_STATUSES[Number(await destination.bridge.messageStatus(messageId))];
-    const seconds = (performance.now() - started) / 1000;
+    const done = await bridgeTransfer(
+      { ...source, bridge: source.bridge.connect(signer(from, "user")) },
+      side(to),
+      { token, address: tokenAddress, amount, recipient: user, feeOption },
+      relayer,
+    );
     const feeText =
       feeOption === "default"
-        ? `${Number(fee) / 1e6} mUSDC`
-        : `${formatEther(fee)} ${feeOption === "service" ? "sSTB" : "STBGOV"}`;
+        ? `${Number(done.fee) / 1e6} mUSDC`
+        : `${formatEther(done.fee)} ${feeOption === "service" ? "sSTB" : "STBGOV"}`;
     log(
-      `  ${String(hops.length + 1).padStart(2)}. ${formatEther(amount)} ${token} ${from} -> ${to}: message ${messageId}, ` +
-        `fee ${feeText} (${feeOption}), ${status} in ${seconds.toFixed(2)} s`,
+      `  ${String(hops.length + 1).padStart(2)}. ${formatEther(amount)} ${token} ${from} -> ${to}: message ${done.messageId}, ` +
+        `fee ${feeText} (${feeOption}), ${done.status} in ${done.seconds.toFixed(2)} s`,
     );
-    hops.push({ messageId, from, to, token, amount, feeOption, fee, seconds });
+    hops.push(done);
   };
 
   await hop("arbitrum", "polygon", "sSTB", parseEther("10"), "default");

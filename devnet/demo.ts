@@ -146,7 +146,7 @@ export async function runScenario(
     return initiateRedemptionSync(userClient, { amount, provider });
   };
   const { redemptionId } = await redeem(parseEther("5"));
-  const stored = await manager.redemptionOf(redemptionId);
+  const stored = await d.redemptionViews.redemptionOf(redemptionId);
   log(
     `  7. redeemed 5 sSTB: redemption #${redemptionId}, ${formatUnits(stored.lock, 6)} mUSDC locked, ` +
       `fulfil by ${new Date(Number(stored.deadline) * 1000).toISOString()}`,
@@ -161,17 +161,17 @@ export async function runScenario(
   log(`  9. user decrypted it: ${details.access_type} ${details.username}@${details.hostname}:${details.port}`);
   await (await manager.connect(userSigner).confirmRedemption(redemptionId)).wait();
   log(
-    `  10. user confirmed: status ${statusName(await manager.redemptionStatus(redemptionId))}, lock released, ` +
+    `  10. user confirmed: status ${statusName(await d.redemptionViews.redemptionStatus(redemptionId))}, lock released, ` +
       `provider reputation ${Number((await registry.accountOf(provider)).reputation) / 100}`,
   );
 
   const late = await redeem(parseEther("2"));
-  const { deadline } = await manager.redemptionOf(late.redemptionId);
+  const { deadline } = await d.redemptionViews.redemptionOf(late.redemptionId);
   log(`  11. redeemed 2 sSTB more: redemption #${late.redemptionId}; the provider does not fulfil`);
   const wait = Number(deadline) - Number((await chain.getBlock("latest"))!.timestamp) + 1;
   await chain.send("evm_increaseTime", [wait]);
   await chain.send("evm_mine", []);
-  const treasury = await manager.treasury();
+  const treasury = await d.redemptionViews.treasury();
   const [before, treasuryBefore] = [await collateral.balanceOf(user), await collateral.balanceOf(treasury)];
   await (await manager.connect(keeper).expireRedemption(late.redemptionId)).wait();
   const compensation = (await collateral.balanceOf(user)) - before;

@@ -1,8 +1,8 @@
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 
-import { HDNodeWallet, formatEther, parseEther } from "ethers";
+import { HDNodeWallet, JsonRpcProvider, Network, formatEther, parseEther } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { createApiClient, unwrap } from "@compute-capacity/sdk";
@@ -10,12 +10,15 @@ import { sampleVerifierKeys } from "../gateway/verification/keys.js";
 import type { RouteLimits } from "@compute-capacity/sdk";
 import { runBridgeScenario } from "./bridge-demo.js";
 import { runScenario } from "./demo.js";
+import { checkDeployment, buildReader, formatReport, loadRecordedChain } from "../deploy/check-deployment.js";
+import type { CheckReport } from "../deploy/check-deployment.js";
 import { gatherDeployment, writeDeploymentFile } from "../deploy/environments.js";
 import { runHttpRedemption, subscribeDemoReceiver } from "./http-demo.js";
 import { runLeaseDemo } from "./lease-demo.js";
 import { startLocalNode } from "./local-node.js";
 import type { LocalNode } from "./local-node.js";
-import { deployLocalNetwork } from "./network.js";
+import { deployLocalNetwork, localNetworkParameters } from "./network.js";
+import type { LocalNetworkOptions } from "./network.js";
 import { Relayer } from "./relayer.js";
 
 /** The devnet's chains: the primary chain and the two satellites, as on mainnet. */
@@ -185,6 +188,31 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
       Object.fromEntries(DEVNET_CHAINS.map((c, i) => [c.chain, { chainId: c.chainId, rpcUrl: nodes[i].url }])),
     );
 
+    const check = await step("check the deployment (as npm run check:deployment does after a real one)", () =>
+      checkLocalNetwork(hre, DEVNET_CHAINS, nodes, addresses, ignitionDir, {
+        accounts: {
+          treasury: role("treasury"),
+          approver: role("approver"),
+          arbitrator: role("arbitrator"),
+          guardian: role("guardian"),
+        },
+        verifierKeys,
+        limits: DEVNET_LIMITS,
+        relayer: role("relayer").address,
+      }),
+    );
+    const checkFile = path.join(options.deploymentsDir ?? "deployments", "devnet-check.txt");
+    await writeFile(checkFile, formatReport(check).join("\n") + "\n");
+    if (check.ok) {
+      log(
+        `    all ${check.lines.length} checks passed: code, proxies, roles, wiring, parameters, routes, governance (${checkFile})`,
+      );
+    } else {
+      // the devnet still comes up, to look into it; its end-to-end test requires every check to pass
+      log(`    WARNING: ${check.failures.length} of ${check.lines.length} checks failed (${checkFile}):`);
+      for (const f of check.failures) log(`    FAIL  ${f.chain}  ${f.section}  ${f.message}`);
+    }
+
     const gateway = await step("start the gateway (indexer, HTTP API, GraphQL)", () =>
       startDevnetGateway(hre.config.paths.root, deploymentFile, gatewayPort, log),
     );
@@ -326,6 +354,47 @@ export async function runDevnet(hre: HardhatRuntimeEnvironment, options: DevnetO
     process.off("SIGTERM", onSignal);
     for (const close of closers.reverse()) await close().catch(() => {});
     await Promise.all(nodes.map((n) => n.stop()));
+  }
+}
+
+/**
+ * The post-deployment check on a local network deployed by {@link deployLocalNetwork}: its
+ * deployments record, its Ignition journals, and the settings it was deployed with in place of
+ * parameter files (the relayer is the one account the routers name that no parameter does).
+ */
+export async function checkLocalNetwork(
+  hre: HardhatRuntimeEnvironment,
+  chains: ReadonlyArray<{ chain: string; chainId: bigint; role: "primary" | "satellite" }>,
+  nodes: readonly LocalNode[],
+  addresses: Record<string, Record<string, string>>,
+  ignitionDir: string,
+  options: Pick<LocalNetworkOptions, "accounts" | "verifierKeys" | "limits"> & { relayer: string },
+  deploymentIdOf = (chain: string) => `devnet-${chain}`,
+): Promise<CheckReport> {
+  const parameters = localNetworkParameters(options, chains, addresses);
+  const providers = chains.map(
+    (c, i) => new JsonRpcProvider(nodes[i].url, new Network(c.chain, c.chainId), { staticNetwork: true }),
+  );
+  try {
+    const loaded = await Promise.all(
+      chains.map((c, i) =>
+        loadRecordedChain({
+          chain: c.chain,
+          role: c.role,
+          chainId: c.chainId,
+          provider: providers[i],
+          record: addresses[c.chain],
+          ignitionDir,
+          deploymentId: deploymentIdOf(c.chain),
+          parameters: parameters[c.chain],
+          parameterSource: "the devnet's settings (devnet/samples.ts)",
+          knownAccounts: { relayer: options.relayer },
+        }),
+      ),
+    );
+    return await checkDeployment("devnet", loaded, buildReader(hre.artifacts));
+  } finally {
+    for (const provider of providers) provider.destroy();
   }
 }
 

@@ -53,7 +53,11 @@ export async function runLeaseDemo(
   gateway: Gateway,
   userApiKey: string,
   accounts: { user: Signer; provider: Signer; providerKey: string },
-  d: { sstb: SSTB; redemptionManager: { getAddress(): Promise<string> } },
+  d: {
+    sstb: SSTB;
+    redemptionManager: { getAddress(): Promise<string> };
+    redemptionViews: { getAddress(): Promise<string> };
+  },
   chain: { send(method: string, params: unknown[]): Promise<unknown> },
   rpcUrl: string,
   log: (line: string) => void,
@@ -62,6 +66,7 @@ export async function runLeaseDemo(
   const providerAddress = await provider.getAddress();
   const deployment = {
     RedemptionManager: await d.redemptionManager.getAddress(),
+    RedemptionViews: await d.redemptionViews.getAddress(),
     SSTB: await d.sstb.getAddress(),
   };
   const userClient = await createProtocolClient({ runner: user, deployment, chainId: 42161n });

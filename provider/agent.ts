@@ -15,14 +15,14 @@ import {
   offerRenewalSync,
   paginate,
   readContract,
-  redemptionManagerAbi,
+  redemptionViewsAbi,
   unwrap,
   verifyWebhook,
 } from "@compute-capacity/sdk";
 import type { AccessDetails, ApiClient, PagedItem, PagedQuery, ProtocolClient } from "@compute-capacity/sdk";
 import { runCommand } from "./commands.js";
 import type { ProviderConfig } from "./config.js";
-import { StateFile } from "./state.js";
+import { RecordChangedError, StateFile } from "./state.js";
 import type { RedemptionRecord } from "./state.js";
 
 /** A redemption as the gateway's account list shows it (`GET /v1/redemptions`, typed from the API's document). */
@@ -124,34 +124,61 @@ export class ProviderAgent {
     }
   }
 
-  /** One pass over the account's redemptions: pending ones, ended or terminated leases, renewals. */
+  /**
+   * One pass over the account's redemptions: pending ones, ended or terminated leases, renewals.
+   * It starts from the state file as it is now, so a `retry` or `abandon` command written while
+   * the agent runs takes effect at the next pass.
+   */
   async pass(): Promise<void> {
+    this.state.reload();
     const pending = await this.list({ status: "pending" });
     for (const r of pending) {
       if (this.stopped) return;
-      await this.fulfil(r);
+      await this.unlessChanged(r.redemption_id, () => this.fulfil(r));
     }
-    // provisioned before a crash but no longer pending: a fulfilment that was mined before the agent heard back
+    // provisioned before a crash (or set to be retried) but no longer pending: a fulfilment that was
+    // mined before the agent heard back, or a deadline that passed
     const listed = new Set(pending.map((r) => r.redemption_id));
     for (const [id, record] of Object.entries(this.state.all())) {
-      if (listed.has(id) || !["provisioning", "provisioned"].includes(record.status)) continue;
+      if (listed.has(id) || !["provisioning", "provisioned", "retry"].includes(record.status)) continue;
       const onChain = await getRedemption(this.client, { redemptionId: BigInt(id) });
       if (onChain.status === "pending") continue; // the gateway has not indexed it yet
-      this.state.set(id, { status: onChain.status === "expired" ? "missed" : "fulfilled" });
-      this.log(`provider: redemption ${id} already ${onChain.status} on-chain: recorded, not sent again`);
+      await this.unlessChanged(id, async () => {
+        this.state.set(id, { status: onChain.status === "expired" ? "missed" : "fulfilled" });
+        this.log(`provider: redemption ${id} already ${onChain.status} on-chain: recorded, not sent again`);
+      });
     }
     for (const reason of ["terminated", "ended"] as const) {
-      for (const r of await this.list({ lease_status: reason })) await this.reclaim(r, reason);
+      for (const r of await this.list({ lease_status: reason })) {
+        await this.unlessChanged(r.redemption_id, () => this.reclaim(r, reason));
+      }
     }
     if (this.config.renewal !== null) {
-      for (const r of await this.list({ lease_status: "active" })) await this.offer(r);
+      for (const r of await this.list({ lease_status: "active" })) {
+        await this.unlessChanged(r.redemption_id, () => this.offer(r));
+      }
+    }
+  }
+
+  /** Works on one redemption; a command that changed its record meanwhile wins, and the agent leaves it. */
+  private async unlessChanged(id: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof RecordChangedError)) throw error;
+      this.log(
+        `provider: redemption ${id} was changed by a command (now ${error.status ?? "unknown"}): left as it says`,
+      );
     }
   }
 
   private async fulfil(r: ApiRedemption): Promise<void> {
     const id = r.redemption_id;
     let record = this.state.get(id);
-    if (record !== undefined && ["fulfilled", "failed", "missed"].includes(record.status)) return;
+    if (record !== undefined && ["fulfilled", "failed", "abandoned", "missed"].includes(record.status)) return;
+    if (record?.status === "retry") {
+      this.log(`provider: retrying redemption ${id} as the provider asked (retry ${record.retries ?? 1})`);
+    }
     const now = await this.chainTime();
     if (now > r.estimated_fulfillment_time) {
       this.state.set(id, { status: "missed", error: "the deadline passed before it could be fulfilled" });
@@ -248,7 +275,10 @@ export class ProviderAgent {
     }
     if (this.stopped) return undefined;
     this.state.set(id, { status: "failed", error });
-    this.log(`provider: ALERT redemption ${id} not provisioned after ${attempts} attempts: ${error}`);
+    this.log(
+      `provider: ALERT redemption ${id} not provisioned after ${attempts} attempts: ${error} ` +
+        `(npm run provider -- retry ${id}, or abandon ${id})`,
+    );
     return undefined;
   }
 
@@ -314,11 +344,11 @@ export class ProviderAgent {
     return (await this.rpc.getBlock("latest"))!.timestamp;
   }
 
-  /** The manager's longest lease term, in seconds. */
+  /** The manager's longest lease term, in seconds (read through RedemptionViews). */
   private async maxLeaseTerm(): Promise<number> {
-    const address = addressOf(this.client, "RedemptionManager");
+    const address = addressOf(this.client, "RedemptionViews");
     const term = await readContract(this.client, {
-      abi: redemptionManagerAbi,
+      abi: redemptionViewsAbi,
       address,
       functionName: "maxLeaseTerm",
       args: [],

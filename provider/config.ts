@@ -47,6 +47,10 @@ export const PROVIDER_USAGE = `Usage:
                             [--poll-seconds N] [--attempts N] [--backoff-ms MS] [--command-timeout SECONDS]
                             [--webhook-port N --webhook-host HOST] [--dry-run]
   npm run provider -- status [--state FILE]
+  npm run provider -- retry ID [--state FILE]      (a failed redemption: another round of attempts)
+  npm run provider -- abandon ID [--state FILE]    (a failed redemption: the agent leaves it alone)
+
+retry and abandon are safe while the agent runs: it applies them at its next pass.
 
 Environment: PROVIDER_PRIVATE_KEY (required: the provider's key, 0x + 64 hex digits; or a file in
 PROVIDER_PRIVATE_KEY_FILE), PROVIDER_API_KEY (required: an API key of the provider's account),
@@ -71,9 +75,11 @@ const OPTIONS = {
   "dry-run": { type: "boolean" },
 } as const;
 
-/** Parses the command line of `serve` and `status`. */
+/** Parses the command line of `serve`, `status`, `retry ID` and `abandon ID`. */
 export function parseProviderArgs(argv: string[]): {
   command: string;
+  /** The redemption id of `retry` and `abandon`. */
+  id?: string;
   values: Record<string, string | boolean | undefined>;
 } {
   let parsed;
@@ -83,6 +89,12 @@ export function parseProviderArgs(argv: string[]): {
     throw new ProviderConfigError(`${(error as Error).message}\n\n${PROVIDER_USAGE}`);
   }
   const [command = "serve", ...rest] = parsed.positionals;
+  if (command === "retry" || command === "abandon") {
+    if (rest.length !== 1 || !/^[0-9]+$/.test(rest[0])) {
+      throw new ProviderConfigError(`${command} takes one redemption id (a number)\n\n${PROVIDER_USAGE}`);
+    }
+    return { command, id: rest[0], values: parsed.values };
+  }
   if (rest.length > 0 || !["serve", "status"].includes(command)) {
     throw new ProviderConfigError(`unknown command: ${[command, ...rest].join(" ")}\n\n${PROVIDER_USAGE}`);
   }

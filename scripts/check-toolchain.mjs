@@ -1,4 +1,4 @@
-// Runs after `npm install`. Hardhat 3 needs Node >= 22.13 and its native EDR binary; npm
+// Runs after `npm ci` (and `npm install`). Hardhat 3 needs Node >= 22.13 and its native EDR binary; npm
 // silently skips that binary when npm itself runs on an older Node (the optional
 // dependency's `engines` do not match). Fail loudly here instead of at the first test.
 import { createRequire } from "node:module";
@@ -33,7 +33,7 @@ if (problems.length > 0) {
       "Toolchain check failed:",
       ...problems.map((p) => `  - ${p}`),
       "Install with npm running on Node 22, as the README says:",
-      "  npx -y -p node@22.23.3 -- npm install",
+      "  npx -y -p node@22.23.3 -- npm ci",
     ].join("\n"),
   );
   process.exit(1);

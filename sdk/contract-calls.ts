@@ -102,7 +102,7 @@ export interface ReadContractParameters<A extends Abi, N extends FunctionName<A>
  *
  * @example
  * const leaseId = await readContract(client, {
- *   abi: redemptionManagerAbi, address, functionName: "leaseIdOf", args: [redemptionId],
+ *   abi: redemptionViewsAbi, address, functionName: "leaseIdOf", args: [redemptionId],
  * });
  */
 export async function readContract<const A extends Abi, N extends FunctionName<A>>(
@@ -163,8 +163,8 @@ export type ContractReader<A extends Abi> = {
  * The views of the contract at `address`, read through the client's runner.
  *
  * @example
- * const manager = contractReader(client, redemptionManagerAbi, addressOf(client, "RedemptionManager"));
- * const [fee, total] = await manager.quoteFee(amount);
+ * const views = contractReader(client, redemptionViewsAbi, addressOf(client, "RedemptionViews"));
+ * const [fee, total] = await views.quoteFee(amount);
  */
 export function contractReader<const A extends Abi>(
   client: Pick<ProtocolClient, "runner">,

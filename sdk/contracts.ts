@@ -16,8 +16,8 @@ export type ContractOf<N extends ContractName> = TypedContract<(typeof contractA
  * actions (or `contractAt` with the one ABI it needs) so that a bundle carries only the ABIs used.
  *
  * @example
- * const manager = getContract(client, "RedemptionManager");
- * const [fee, total] = await manager.quoteFee(parseEther("5"));
+ * const views = getContract(client, "RedemptionViews");
+ * const [fee, total] = await views.quoteFee(parseEther("5"));
  */
 export function getContract<N extends ContractName>(client: ProtocolClient, name: N): ContractOf<N> {
   return contractAt(client, contractAbis[name], addressOf(client, name)) as ContractOf<N>;

@@ -1,7 +1,7 @@
 // Two bridges on one in-process chain (test support: the bridge's contract tests and the gas benchmark).
 // A real or devnet deployment goes through deployLocalNetwork (devnet/network.ts) or deploy-protocol.
 import { routeTo } from "@compute-capacity/sdk";
-import { deployPrimary, deploySatellite } from "../deploy/deploy.js";
+import { deployPrimary, deploySatellite, governancePeersOf } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment, SatelliteDeployment } from "../deploy/deploy.js";
 import type { LocalNetworkOptions } from "../devnet/network.js";
 import { localDeployOptions } from "../devnet/samples.js";
@@ -14,8 +14,9 @@ export interface BridgePairDeployment {
 
 /**
  * A primary chain and one satellite on a single (in-process) chain, on two CCIP selectors, each
- * with its own devnet router, routed to each other with `limits`. The deployer keeps governance
- * on both sides (no hand-off): for unit tests and the gas benchmark.
+ * with its own devnet router, routed to each other with `limits`, their governance channels peers
+ * of each other. The deployer keeps governance on both sides (no hand-off): for unit tests and the
+ * gas benchmark.
  */
 export async function deployBridgePair(
   connection: IgnitionConnection,
@@ -48,5 +49,8 @@ export async function deployBridgePair(
   await (
     await satellite.bridge.setRoutes([routeTo(primarySelector, await primary.bridge.getAddress(), options.limits)])
   ).wait();
+  const channels = [await primary.governanceChannel.getAddress(), await satellite.governanceChannel.getAddress()];
+  await (await primary.governanceChannel.setPeers(governancePeersOf(0, options.selectors, channels))).wait();
+  await (await satellite.governanceChannel.setPeers(governancePeersOf(1, options.selectors, channels))).wait();
   return { primary, satellite } as BridgePairDeployment;
 }

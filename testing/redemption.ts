@@ -7,7 +7,7 @@ import {
   initiateRedemptionSync,
 } from "@compute-capacity/sdk";
 import type { AccessDetails, ProtocolClient } from "@compute-capacity/sdk";
-import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
+import type { RedemptionManager, RedemptionViews, SSTB } from "../typechain-types/index.js";
 
 /**
  * The redemption steps over TypeChain contracts (`deployPrimary`'s, a fixture's) rather than a
@@ -16,29 +16,37 @@ import type { RedemptionManager, SSTB } from "../typechain-types/index.js";
  * given signer and runs the SDK's actions, so there is one code path.
  */
 
+/** The contracts a holder's redemption goes through: the manager, its read contract (the fee), sSTB. */
+export interface RedemptionContracts {
+  redemptionManager: RedemptionManager;
+  redemptionViews: RedemptionViews;
+  sstb: SSTB;
+}
+
 async function clientOf(
   runner: ContractRunner,
-  contracts: { manager: RedemptionManager; sstb?: SSTB },
+  contracts: { manager: RedemptionManager; views?: RedemptionViews; sstb?: SSTB },
   chainId?: bigint,
 ): Promise<ProtocolClient> {
   const addresses: Record<string, string> = { RedemptionManager: await contracts.manager.getAddress() };
+  if (contracts.views !== undefined) addresses.RedemptionViews = await contracts.views.getAddress();
   if (contracts.sstb !== undefined) addresses.SSTB = await contracts.sstb.getAddress();
   const id = chainId ?? (await runner.provider!.getNetwork()).chainId;
   return { runner, chainId: id, addresses };
 }
 
 /**
- * A holder redeems `amount` sSTB with `provider`: approves amount plus fee, initiates, and reads the
- * new id from the `RedemptionInitiated` event.
+ * A holder redeems `amount` sSTB with `provider`: approves amount plus fee (quoted by the read
+ * contract), initiates, and reads the new id from the `RedemptionInitiated` event.
  */
 export async function redeem(
-  manager: RedemptionManager,
-  sstb: SSTB,
+  contracts: RedemptionContracts,
   user: Signer,
   amount: bigint,
   provider: string,
 ): Promise<{ redemptionId: bigint; receipt: TransactionReceipt }> {
-  const client = await clientOf(user, { manager, sstb });
+  const { redemptionManager: manager, redemptionViews: views, sstb } = contracts;
+  const client = await clientOf(user, { manager, views, sstb });
   await approveRedemptionSync(client, { amount });
   const { redemptionId, receipt } = await initiateRedemptionSync(client, { amount, provider });
   return { redemptionId, receipt };

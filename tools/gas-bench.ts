@@ -26,6 +26,8 @@ import { deployPrimary } from "../deploy/deploy.js";
 import type { IgnitionConnection, PrimaryDeployment } from "../deploy/deploy.js";
 import { SAMPLE_SPECS, localDeployOptions, sampleAccessDetails, sampleProfile } from "../devnet/samples.js";
 import { deployBridgePair } from "../testing/bridge-pair.js";
+import { renderContractSizes } from "./contract-sizes.js";
+import type { ContractSize } from "./contract-sizes.js";
 import {
   ERC1967Proxy__factory,
   FuturesMarket__factory,
@@ -210,7 +212,7 @@ async function benchRedemptions(
   const providerAddress = await provider.getAddress();
   await (await d.sstb.connect(provider).transfer(await holder.getAddress(), parseEther("60"))).wait();
   const fulfilled = async () => {
-    const { redemptionId } = await redeem(manager, d.sstb, holder, amount, providerAddress);
+    const { redemptionId } = await redeem(d, holder, amount, providerAddress);
     const details = sampleAccessDetails(redemptionId);
     return {
       redemptionId,
@@ -219,10 +221,10 @@ async function benchRedemptions(
   };
 
   // warm-up: the treasury's first fee and the manager's first id are one-time costs
-  const first = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  const first = await redeem(d, holder, amount, providerAddress);
   record("initiateRedemption", "first redemption of the protocol (treasury and counter from zero)", first.receipt);
 
-  const { redemptionId, receipt } = await redeem(manager, d.sstb, holder, amount, providerAddress);
+  const { redemptionId, receipt } = await redeem(d, holder, amount, providerAddress);
   record("initiateRedemption", "10 sSTB, exact approval (burn + 10 bps fee to treasury, 120% lock)", receipt);
 
   const fulfil = await fulfilEncrypted(
@@ -242,7 +244,7 @@ async function benchRedemptions(
   // the first early-exit penalty starts the treasury's collateral balance from zero; the second is
   // the steady state
   for (const note of ["first penalty of the protocol (treasury collateral from zero)", "steady state"]) {
-    const late = await redeem(manager, d.sstb, holder, amount, providerAddress);
+    const late = await redeem(d, holder, amount, providerAddress);
     await advanceTime(ethers, Number(DAY) + 1);
     const expire = await (await manager.connect(holder).expireRedemption(late.redemptionId)).wait();
     record(
@@ -312,14 +314,14 @@ async function benchLeases(
     "replacing the key",
     await send(manager.connect(holder).registerAccessKey(replacement.publicKey)),
   );
-  const [, total] = await manager.quoteFee(amount);
+  const [, total] = await d.redemptionViews.quoteFee(amount);
   await send(d.sstb.connect(holder).approve(managerAddress, total));
   record(
     "initiateRedemptionWithAccessKey",
     "10 sSTB, exact approval, the key already registered",
     await send(manager.connect(holder).initiateRedemptionWithAccessKey(amount, providerAddress, replacement.publicKey)),
   );
-  const leaseId = await manager.redemptionCount();
+  const leaseId = await d.redemptionViews.redemptionCount();
 
   const now = async () => BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
   const end = (await now()) + 30n * DAY;
@@ -360,7 +362,7 @@ async function benchLeases(
 
   await send(d.sstb.connect(holder).approve(managerAddress, total));
   await send(manager.connect(holder).initiateRedemption(amount, providerAddress));
-  const endless = await manager.redemptionCount();
+  const endless = await d.redemptionViews.redemptionCount();
   await send(manager.connect(provider).fulfillRedemption(endless, "envelope"));
   record(
     "terminateLease",
@@ -382,8 +384,8 @@ async function setRedemptionTargets(ethers: HardhatEthers, d: PrimaryDeployment,
     "0x" + (await ethers.provider.getStorage(await manager.getAddress(), IMPLEMENTATION_SLOT)).slice(26),
   );
   const overhead =
-    (await manager.redemptionCount.estimateGas()) -
-    (await manager.attach(implementation).getFunction("redemptionCount").estimateGas());
+    (await manager.registry.estimateGas()) -
+    (await manager.attach(implementation).getFunction("registry").estimateGas());
   const find = (operation: string, note?: string) =>
     rows.find((r) => r.operation === operation && (note === undefined || r.note.includes(note)))!;
   const initiation = find("initiateRedemption", "exact approval");
@@ -754,13 +756,14 @@ async function benchBridge(connection: IgnitionConnection): Promise<GasRow[]> {
     (await (await anyone.executeQueued(firstId)).wait())!,
   );
 
-  // cross-chain governance: the timelock sends the ethereum executor one call (setFee)
+  // cross-chain governance: the timelock sends the ethereum executor one call (setFee) over the
+  // governance channel
   const timelock = await primary.timelock.getAddress();
-  await (await primary.bridge.grantRole(Roles.GOVERNANCE, timelock)).wait();
+  await (await primary.governanceChannel.grantRole(Roles.GOVERNANCE, timelock)).wait();
   await (await satellite.bridge.grantRole(Roles.GOVERNANCE, await satellite.executor.getAddress())).wait();
   await ethers.provider.send("hardhat_impersonateAccount", [timelock]);
   await ethers.provider.send("hardhat_setBalance", [timelock, "0xDE0B6B3A7640000"]);
-  const asTimelock = primary.bridge.connect(await ethers.getSigner(timelock));
+  const asTimelock = primary.governanceChannel.connect(await ethers.getSigner(timelock));
   const setFee = (bps: bigint) => [
     {
       target: satellite.bridge.target as string,
@@ -784,8 +787,8 @@ async function advanceTime(ethers: HardhatEthers, seconds: number): Promise<void
   await ethers.provider.send("evm_mine", []);
 }
 
-/** The Markdown report written to docs/gas-report.md. */
-export function renderGasReport(rows: readonly GasRow[], context: string): string {
+/** The Markdown report written to docs/gas-report.md, with the contract size table when `sizes` are given. */
+export function renderGasReport(rows: readonly GasRow[], context: string, sizes?: readonly ContractSize[]): string {
   const lines = [
     "# Gas report",
     "",
@@ -841,5 +844,6 @@ export function renderGasReport(rows: readonly GasRow[], context: string): strin
       "",
     );
   }
+  if (sizes !== undefined) lines.push(...renderContractSizes(sizes));
   return lines.join("\n");
 }

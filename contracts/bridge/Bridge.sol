@@ -11,16 +11,15 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 
 import {IBridge} from "../interfaces/IBridge.sol";
 import {IBridgedToken} from "../interfaces/IBridgedToken.sol";
-import {ISatelliteExecutor} from "../interfaces/ISatelliteExecutor.sol";
 import {Roles} from "../libraries/Roles.sol";
 import {TokenBucket} from "../libraries/TokenBucket.sol";
 import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 
 /// @title Bridge
 /// @notice Moves sSTB and the governance token between arbitrum, ethereum and polygon over
-/// Chainlink CCIP, one data-only message per transfer, and carries the arbitrum timelock's calls to
-/// the satellites' executors. The sender pays a protocol fee (stablecoin, or sSTB or the governance
-/// token at a discount) to the treasury and CCIP's transport fee in native gas.
+/// Chainlink CCIP, one data-only message per transfer. The sender pays a protocol fee (stablecoin,
+/// or sSTB or the governance token at a discount) to the treasury and CCIP's transport fee in
+/// native gas. (The arbitrum timelock's calls to the satellites travel on {GovernanceChannel}.)
 /// @dev Safety of supply: the source burns (escrows) before the message exists and the destination
 /// mints (releases) once per message id, only for a message its router delivers from its peer (or,
 /// for a transfer, from a former peer: what it sent before the route changed). A delivery never
@@ -29,8 +28,10 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// the bucket's capacity if it is larger), so a message whose tokens were burned is never stranded.
 /// A transfer delivery that reverts for any other reason (out of gas, a misconfigured role) is left
 /// failed by CCIP and can be executed again there (manual execution; on the devnet, the relayer's
-/// retry). Governance messages carry a sequence number and a deadline, run only in order and in
-/// time, and are consumed whatever their calls do.
+/// retry). Trust in a peer is checked when a message arrives and, for a message that was waiting
+/// when governance forgot a peer, again before anything of it is delivered: nothing a forgotten peer
+/// sent is minted or released, and its queued messages leave their queues without delay to the
+/// ones behind (issue 23).
 contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EVMMessageReceiver {
     using SafeERC20 for IERC20;
     using TokenBucket for TokenBucket.Bucket;
@@ -41,14 +42,10 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     uint256 public constant MAX_DISCOUNT_BPS = 5_000;
     /// @notice Highest token price governance may set, in stablecoin base units per whole token.
     uint256 public constant MAX_PRICE = 1e18;
-    /// @notice Least destination gas a route or a governance message may give a delivery.
+    /// @notice Least destination gas a route may give a delivery.
     uint256 public constant MIN_GAS_LIMIT = 50_000;
-    /// @notice Most destination gas a route or a governance message may give a delivery.
+    /// @notice Most destination gas a route may give a delivery.
     uint256 public constant MAX_GAS_LIMIT = 3_000_000;
-    /// @notice How long after the timelock sent it a governance message may still run on its
-    /// destination: CCIP's 8-hour automatic execution window, then time for anyone to notice a failed
-    /// delivery and execute it manually, a weekend included.
-    uint256 public constant GOVERNANCE_MESSAGE_TTL = 3 days;
 
     bytes32 internal constant PARAM_FEE = "feeBps";
     bytes32 internal constant PARAM_SERVICE_DISCOUNT = "serviceDiscountBps";
@@ -58,11 +55,10 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     bytes32 internal constant PARAM_GAS_LIMIT = "gasLimit";
     bytes32 internal constant PARAM_CHAIN = "chainSelector";
 
+    /// @dev The kind a transfer's payload starts with (kind 2 was the governance messages this
+    /// contract carried before issue 23; they now go over {GovernanceChannel}).
     uint256 private constant KIND_TRANSFER = 1;
-    uint256 private constant KIND_GOVERNANCE = 2;
     uint256 private constant BPS = 10_000;
-    /// @dev Gas kept back from a governance message's calls so that their failure can be recorded.
-    uint256 private constant GOVERNANCE_GAS_RESERVE = 20_000;
 
     /// @dev A route: the peer, its delivery gas, whether it is in `chains` and which tokens have
     /// deliveries waiting in their queue (bit 1 << token) in one slot, the slot every delivery reads
@@ -78,20 +74,27 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @dev The deliveries waiting from one chain in one token, first in first out: positions
-    /// [head, tail) of `ids`.
+    /// [head, tail) of `ids`. `forgetMark` is 0 until governance forgets a peer of the chain, then
+    /// one more than the tail at the last such moment: positions below `forgetMark - 1` were
+    /// waiting then, and their sender's trust is checked again before they deliver (a message
+    /// queued before issue 17, in no queue, is checked once any forget happened). It (issue 23)
+    /// took 64 of the first slot's 128 free bits: `ids` stays where it was.
     struct DeliveryQueue {
         uint64 head;
         uint64 tail;
+        uint64 forgetMark;
         mapping(uint64 position => bytes32 messageId) ids;
     }
 
-    /// @dev What a queued delivery still has to deliver: two slots, written only when a delivery
-    /// waits (a rare path), so not squeezed further.
+    /// @dev What a queued delivery still has to deliver, and the peer that sent it (issue 23; zero
+    /// for a message queued before): two slots, written only when a delivery waits (a rare path).
+    /// `peer` shares the second slot with `amount`.
     // solhint-disable-next-line gas-struct-packing
     struct QueuedDelivery {
         address recipient;
         Token token;
         uint96 amount;
+        address peer;
     }
 
     /// @custom:storage-location erc7201:computeprotocol.storage.Bridge
@@ -105,6 +108,8 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         // one slot, read by sends
         uint64 sstbPrice;
         uint64 governancePrice;
+        // retired by issue 23 (cross-chain governance moved to {GovernanceChannel}); never written
+        // again, kept so that the fields after it stay where they are
         address governanceExecutor;
         mapping(uint64 chainSelector => Route) routes;
         mapping(bytes32 messageId => Message) messages;
@@ -115,10 +120,12 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         mapping(uint64 chainSelector => DeliveryQueue[2]) queues;
         // previous peers whose transfers, sent before their route changed, are still delivered
         mapping(uint64 chainSelector => mapping(address peer => bool)) formerPeers;
-        // primary: the last governance sequence number sent to each chain
+        // retired by issue 23, as `governanceExecutor`: the governance sequence numbers sent and run
         mapping(uint64 chainSelector => uint64) governanceSent;
-        // satellites: the last governance sequence number run per source chain and sending bridge
         mapping(uint64 chainSelector => mapping(address sender => uint64)) governanceExecuted;
+        // --- issue 23 ---
+        // peers governance forgot, for good: never trusted or set as a route's peer again
+        mapping(uint64 chainSelector => mapping(address peer => bool)) forgottenPeers;
     }
 
     // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.Bridge")) - 1)) & ~bytes32(uint256(0xff))
@@ -232,9 +239,9 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @inheritdoc IAny2EVMMessageReceiver
-    /// @dev Router and peer checked first (a former peer of the route only for transfers: what it
-    /// sent before the route changed); a message id is processed once (the record exists from the
-    /// first delivery on, whatever its outcome).
+    /// @dev Router and peer checked first (the route's peer, or a former peer of the route that
+    /// governance has not forgotten: what it sent before the route changed); a message id is
+    /// processed once (the record exists from the first delivery on, whatever its outcome).
     function ccipReceive(Client.Any2EVMMessage calldata message) external {
         if (msg.sender != address(_router)) revert BridgeInvalidRouter(msg.sender);
         BridgeStorage storage $ = _storage();
@@ -242,24 +249,24 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         Route storage route = $.routes[source];
         address sender = abi.decode(message.sender, (address));
         (address peer, uint8 waiting) = (route.peer, route.waiting);
-        uint256 kind = abi.decode(message.data, (uint256));
-        if (peer == address(0) || sender != peer) {
-            if (kind != KIND_TRANSFER || !$.formerPeers[source][sender]) revert BridgeUnknownPeer(source, sender);
+        if ((peer == address(0) || sender != peer) && !$.formerPeers[source][sender]) {
+            revert BridgeUnknownPeer(source, sender);
         }
         bytes32 messageId = message.messageId;
         if ($.messages[messageId].status != MessageStatus.None) revert BridgeMessageAlreadyProcessed(messageId);
-
-        if (kind == KIND_TRANSFER) _receiveTransfer($, route, waiting, messageId, source, message.data);
-        else if (kind == KIND_GOVERNANCE) _receiveGovernance($, messageId, source, sender, message.data);
-        else revert BridgeUnknownMessageKind(kind);
+        uint256 kind = abi.decode(message.data, (uint256));
+        if (kind != KIND_TRANSFER) revert BridgeUnknownMessageKind(kind);
+        _receiveTransfer($, route, waiting, messageId, source, sender, message.data);
     }
 
     /// @inheritdoc IBridge
     /// @dev A delivery takes min(remaining, capacity) out of the bucket, so the queue drains at the
     /// bucket's rate whatever the sizes: a message completes within (what waits before it, plus its
     /// own amount, plus one capacity) / rate after the pause, given callers. Fresh deliveries join the
-    /// tail while anything waits, so they cannot take the refill from the head. A message queued by
-    /// the implementation before issue 17 is in no queue: it goes whenever its queue is empty.
+    /// tail while anything waits, so they cannot take the refill from the head. A refused message
+    /// takes nothing from the bucket, so what waits before a message counts only what is delivered.
+    /// A message queued by the implementation before issue 17 is in no queue: it goes whenever its
+    /// queue is empty.
     function executeQueued(bytes32 messageId) external nonReentrant {
         BridgeStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
@@ -267,9 +274,23 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         if (record.status != MessageStatus.Queued) revert BridgeMessageNotQueued(messageId);
         QueuedDelivery storage q = $.queued[messageId];
         (address recipient, Token token, uint256 remaining) = (q.recipient, q.token, q.amount);
-        Route storage route = $.routes[record.remoteChainSelector];
-        DeliveryQueue storage queue = $.queues[record.remoteChainSelector][uint256(token)];
-        bool inQueue = _requireHead(queue, messageId);
+        uint64 source = record.remoteChainSelector;
+        Route storage route = $.routes[source];
+        DeliveryQueue storage queue = $.queues[source][uint256(token)];
+        (bool inQueue, bool recheck) = _requireHead(queue, messageId);
+        if (recheck) {
+            // governance forgot a peer of this chain while the message waited: its own peer must
+            // not be that one (a message queued before issue 23 names none, and is refused)
+            address peer = q.peer;
+            if (peer == address(0) || $.forgottenPeers[source][peer]) {
+                record.status = MessageStatus.Failed;
+                record.completedAt = uint40(block.timestamp);
+                delete $.queued[messageId];
+                if (inQueue) _dequeue(queue, route, token);
+                emit MessageRefused(messageId, source, peer, remaining);
+                return;
+            }
+        }
         uint256 amount = _installment(route.inbound[uint256(token)], remaining);
         remaining -= amount;
         if (remaining == 0) {
@@ -286,38 +307,14 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Cross-chain governance
-    // ---------------------------------------------------------------------------------------------
-
-    /// @inheritdoc IBridge
-    /// @dev Neither paused nor rate-limited: governance must reach a satellite to unpause it. The
-    /// order is the application's (sequence numbers), not CCIP's: CCIP's ordered execution is per
-    /// sending contract, so one stuck message would hold up every transfer behind it.
-    function sendGovernanceMessage(
-        uint64 destinationChain,
-        Call[] calldata calls,
-        uint32 gasLimit
-    ) external payable onlyRole(Roles.GOVERNANCE_ROLE) nonReentrant returns (bytes32 messageId) {
-        BridgeStorage storage $ = _storage();
-        address peer = $.routes[destinationChain].peer;
-        if (peer == address(0)) revert BridgeUnsupportedChain(destinationChain);
-        if (gasLimit < MIN_GAS_LIMIT || gasLimit > MAX_GAS_LIMIT)
-            revert ParameterOutOfBounds(PARAM_GAS_LIMIT, gasLimit);
-        uint64 sequence = ++$.governanceSent[destinationChain];
-        uint256 deadline = block.timestamp + GOVERNANCE_MESSAGE_TTL;
-        (messageId, ) = _ccipSend(destinationChain, peer, gasLimit, _governancePayload(sequence, deadline, calls));
-        _recordSent($, messageId, destinationChain);
-        emit GovernanceMessageSent(messageId, destinationChain, sequence, deadline, keccak256(abi.encode(calls)));
-    }
-
-    // ---------------------------------------------------------------------------------------------
     // Governance
     // ---------------------------------------------------------------------------------------------
 
     /// @notice Sets routes: each remote chain's peer bridge (zero closes the route to sends), the gas
     /// its deliveries get, and its four rate limits (per token, outbound and inbound). A peer that is
     /// replaced (or closed) stays trusted for the transfers it sent before, so none of them is
-    /// stranded in flight; {forgetPeer} ends that (a compromised peer).
+    /// stranded in flight; {forgetPeer} ends that (a compromised peer). A forgotten peer cannot be
+    /// set again.
     function setRoutes(RouteConfig[] calldata routes) external onlyRole(Roles.GOVERNANCE_ROLE) {
         BridgeStorage storage $ = _storage();
         for (uint256 i = 0; i < routes.length; ++i) {
@@ -327,6 +324,7 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
             if (config.peer != address(0) && (config.gasLimit < MIN_GAS_LIMIT || config.gasLimit > MAX_GAS_LIMIT)) {
                 revert ParameterOutOfBounds(PARAM_GAS_LIMIT, config.gasLimit);
             }
+            if ($.forgottenPeers[chain][config.peer]) revert BridgePeerForgotten(chain, config.peer);
             Route storage route = $.routes[chain];
             address previous = route.peer;
             if (previous != address(0) && previous != config.peer) {
@@ -348,11 +346,21 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @notice Stops delivering transfers from a former peer of a route (one replaced or closed by
-    /// {setRoutes}): for a compromised peer, or once everything it sent has arrived.
+    /// {setRoutes}), for good: for a compromised peer, or once everything it sent has arrived. What
+    /// it sends afterwards is refused on arrival, what it sent that waits in a queue is refused when
+    /// it reaches the head ({MessageRefused}: nothing of it minted or released, and its queue moves
+    /// on at once), and it can never be a peer again.
+    /// @dev Marks both tokens' queues from the chain up to their tails for a check of the sender's
+    /// trust; messages that arrive later need none (they were checked on arrival, and only this
+    /// function takes trust away).
     function forgetPeer(uint64 chainSelector, address peer) external onlyRole(Roles.GOVERNANCE_ROLE) {
-        mapping(address => bool) storage former = _storage().formerPeers[chainSelector];
+        BridgeStorage storage $ = _storage();
+        mapping(address => bool) storage former = $.formerPeers[chainSelector];
         if (!former[peer]) revert BridgeUnknownPeer(chainSelector, peer);
         former[peer] = false;
+        $.forgottenPeers[chainSelector][peer] = true;
+        DeliveryQueue[2] storage queues = $.queues[chainSelector];
+        for (uint256 t = 0; t < 2; ++t) queues[t].forgetMark = queues[t].tail + 1;
         emit FormerPeerUpdated(chainSelector, peer, false);
     }
 
@@ -385,14 +393,6 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     /// @notice Sets the account that receives protocol fees.
     function setTreasury(address treasury_) external onlyRole(Roles.GOVERNANCE_ROLE) {
         _setTreasury(_storage(), treasury_);
-    }
-
-    /// @notice Sets the executor that runs governance messages from the primary chain (satellites);
-    /// zero refuses them (the primary chain).
-    function setGovernanceExecutor(address executor) external onlyRole(Roles.GOVERNANCE_ROLE) {
-        BridgeStorage storage $ = _storage();
-        emit GovernanceExecutorUpdated($.governanceExecutor, executor);
-        $.governanceExecutor = executor;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -431,12 +431,13 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         return _storage().messages[messageId].status;
     }
 
-    /// @notice What a queued message will still deliver.
+    /// @notice What a queued message will still deliver, and the peer that sent it (zero for one
+    /// queued before issue 23).
     function queuedDeliveryOf(
         bytes32 messageId
-    ) external view returns (address recipient, Token token, uint256 amount) {
+    ) external view returns (address recipient, Token token, uint256 amount, address peer) {
         QueuedDelivery storage q = _storage().queued[messageId];
-        return (q.recipient, q.token, q.amount);
+        return (q.recipient, q.token, q.amount, q.peer);
     }
 
     /// @notice The deliveries from `sourceChainSelector` in `token` waiting here: the first (the only
@@ -458,14 +459,9 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         return _storage().formerPeers[chainSelector][peer];
     }
 
-    /// @notice Governance sequence numbers: the last one this bridge sent to `chainSelector`, and the
-    /// last one it ran from `sender` on `chainSelector`.
-    function governanceSequences(
-        uint64 chainSelector,
-        address sender
-    ) external view returns (uint64 lastSent, uint64 lastExecuted) {
-        BridgeStorage storage $ = _storage();
-        return ($.governanceSent[chainSelector], $.governanceExecuted[chainSelector][sender]);
+    /// @notice Whether governance forgot `peer` on the route to `chainSelector` (for good).
+    function isForgottenPeer(uint64 chainSelector, address peer) external view returns (bool) {
+        return _storage().forgottenPeers[chainSelector][peer];
     }
 
     /// @notice A rate limit's configuration and the amount it lets through now.
@@ -519,11 +515,6 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     /// @notice The account that receives protocol fees.
     function treasury() external view returns (address) {
         return _storage().treasury;
-    }
-
-    /// @notice The executor that runs governance messages (zero on the primary chain).
-    function governanceExecutor() external view returns (address) {
-        return _storage().governanceExecutor;
     }
 
     /// @notice This chain's CCIP router (the only caller {ccipReceive} accepts).
@@ -655,13 +646,19 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
     }
 
     /// @dev Whether `queue` holds anything (every message queued since issue 17 is in its queue, so
-    /// a queued message whose queue is empty was queued before); reverts unless `messageId` is its
-    /// head.
-    function _requireHead(DeliveryQueue storage queue, bytes32 messageId) private view returns (bool inQueue) {
-        uint64 head = queue.head;
-        inQueue = head != queue.tail;
+    /// a queued message whose queue is empty was queued before), and whether the message must have
+    /// its sender's trust checked again: its position is below the queue's mark (for one in no
+    /// queue: any peer of the chain was ever forgotten). Reverts unless `messageId` is the head.
+    function _requireHead(
+        DeliveryQueue storage queue,
+        bytes32 messageId
+    ) private view returns (bool inQueue, bool recheck) {
+        (uint64 head, uint64 tail) = (queue.head, queue.tail);
+        inQueue = head != tail;
         bytes32 first = queue.ids[head];
         if (inQueue && first != messageId) revert BridgeNotQueueHead(messageId, first);
+        uint64 mark = queue.forgetMark;
+        recheck = inQueue ? head + 1 < mark : mark != 0;
     }
 
     /// @dev Takes the next installment of a queued delivery out of `bucket`: what remains, or the
@@ -710,16 +707,6 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         _recordSent($, messageId, destinationChain);
     }
 
-    /// @dev Records a message that arrived from `source`, completed (or failed) now unless it waits.
-    function _recordArrival(BridgeStorage storage $, bytes32 messageId, MessageStatus status, uint64 source) private {
-        $.messages[messageId] = Message({
-            status: status,
-            createdAt: uint40(block.timestamp),
-            completedAt: status == MessageStatus.Queued ? 0 : uint40(block.timestamp),
-            remoteChainSelector: source
-        });
-    }
-
     /// @dev Records a message this chain sent.
     function _recordSent(BridgeStorage storage $, bytes32 messageId, uint64 destinationChain) private {
         $.messages[messageId] = Message({
@@ -730,22 +717,14 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         });
     }
 
-    /// @dev A governance message's payload: the sender (the origin the executor checks), its
-    /// sequence number and deadline, the calls.
-    function _governancePayload(
-        uint64 sequence,
-        uint256 deadline,
-        Call[] calldata calls
-    ) private view returns (bytes memory) {
-        return abi.encode(KIND_GOVERNANCE, msg.sender, sequence, deadline, calls);
-    }
-
+    /// @dev A transfer from `peer` (trusted now): delivered at once, or queued with its peer recorded.
     function _receiveTransfer(
         BridgeStorage storage $,
         Route storage route,
         uint8 waiting,
         bytes32 messageId,
         uint64 source,
+        address peer,
         bytes calldata data
     ) private {
         (, Token token, address sender, address recipient, uint256 amount) = abi.decode(
@@ -755,8 +734,18 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         bool paused = block.timestamp < $.pausedUntil;
         uint8 bit = _bit(token);
         if (paused || waiting & bit != 0 || !route.inbound[uint256(token)].tryConsume(amount)) {
-            _recordArrival($, messageId, MessageStatus.Queued, source);
-            $.queued[messageId] = QueuedDelivery({recipient: recipient, token: token, amount: uint96(amount)});
+            $.messages[messageId] = Message({
+                status: MessageStatus.Queued,
+                createdAt: uint40(block.timestamp),
+                completedAt: 0,
+                remoteChainSelector: source
+            });
+            $.queued[messageId] = QueuedDelivery({
+                recipient: recipient,
+                token: token,
+                amount: uint96(amount),
+                peer: peer
+            });
             DeliveryQueue storage queue = $.queues[source][uint256(token)];
             queue.ids[queue.tail] = messageId;
             ++queue.tail;
@@ -773,55 +762,6 @@ contract Bridge is EmergencyPausable, ReentrancyGuardTransient, IBridge, IAny2EV
         });
         emit MessageReceived(messageId, source, recipient, sender, _tokenAddress(token), amount, true);
         _deliver(token, recipient, amount);
-    }
-
-    /// @dev Runs a governance message only if it is later than the last one run from its sender and
-    /// its deadline has not passed; records it as run before the executor's call, and as failed if
-    /// the executor reverts, keeping {GOVERNANCE_GAS_RESERVE} back so that a call running out of gas
-    /// is recorded too. Only a delivery without that much gas reverts (nothing recorded: CCIP may
-    /// execute it again, and the same checks then apply).
-    function _receiveGovernance(
-        BridgeStorage storage $,
-        bytes32 messageId,
-        uint64 source,
-        address sender,
-        bytes calldata data
-    ) private {
-        address executor = $.governanceExecutor;
-        if (executor == address(0)) revert BridgeGovernanceNotAccepted(source);
-        (, address origin, uint64 sequence, uint256 deadline, Call[] memory calls) = abi.decode(
-            data,
-            (uint256, address, uint64, uint256, Call[])
-        );
-        mapping(address => uint64) storage executed = $.governanceExecuted[source];
-        GovernanceFailure failure;
-        bytes memory returnData;
-        // solhint-disable-next-line gas-strict-inequalities
-        if (sequence <= executed[sender]) {
-            failure = GovernanceFailure.Stale;
-        } else if (block.timestamp > deadline) {
-            failure = GovernanceFailure.Expired;
-        } else {
-            executed[sender] = sequence;
-            _recordArrival($, messageId, MessageStatus.Completed, source);
-            uint256 gas = gasleft();
-            // solhint-disable-next-line gas-strict-inequalities
-            if (gas <= GOVERNANCE_GAS_RESERVE) revert BridgeInsufficientGas(gas, GOVERNANCE_GAS_RESERVE);
-            try
-                ISatelliteExecutor(executor).executeFromPrimary{gas: gas - GOVERNANCE_GAS_RESERVE}(
-                    source,
-                    origin,
-                    calls
-                )
-            {
-                emit GovernanceMessageExecuted(messageId, source, origin);
-                return;
-            } catch (bytes memory reason) {
-                (failure, returnData) = (GovernanceFailure.Reverted, reason);
-            }
-        }
-        _recordArrival($, messageId, MessageStatus.Failed, source);
-        emit GovernanceMessageFailed(messageId, source, sequence, failure, returnData);
     }
 
     /// @dev Sends a data-only message to `peer`, paying CCIP the whole `msg.value` in native gas. The

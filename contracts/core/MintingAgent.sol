@@ -11,6 +11,7 @@ import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
 import {ISSTB} from "../interfaces/ISSTB.sol";
 import {Roles} from "../libraries/Roles.sol";
 import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
+import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
 
 /// @title MintingAgent
 /// @notice Turns verified compute capacity into sSTB. A provider proves a compute unit, posts
@@ -77,10 +78,12 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
         _collateralToken = registry_.collateralToken();
     }
 
-    /// @notice Initializes the proxy.
+    /// @notice Initializes the proxy, at version 2 ({latestInitializerVersion}): {initializeV2} is
+    /// for proxies the first implementation set up and never runs on one this code set up.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
     /// @param verifier_ The compute verifier.
-    function initialize(address admin, IComputeVerifier verifier_) external initializer {
+    /// @custom:oz-upgrades-validate-as-initializer
+    function initialize(address admin, IComputeVerifier verifier_) external notInitialized reinitializer(2) {
         __ProtocolUpgradeable_init(admin);
         __EmergencyPausable_init();
         if (address(verifier_) == address(0)) revert ZeroAddress();
@@ -91,14 +94,21 @@ contract MintingAgent is EmergencyPausable, ReentrancyGuardTransient {
     /// @notice Brings a proxy that the first implementation initialized to version 2: sets the
     /// guardian pause duration it lacked to its default (governance may change it afterwards), and
     /// keeps a pause of the first implementation as a governance pause. Emits
-    /// {GuardianPauseDurationUpdated} as the setter does.
+    /// {GuardianPauseDurationUpdated} as the setter does. A duration governance set (on a proxy
+    /// upgraded without this call) is kept.
     /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
     /// `upgradeToAndCall`, so no proxy runs the new code with a duration of zero. The first
     /// implementation kept a `bool paused` where `pausedUntil` is now, so a set flag reads as 1
-    /// (a lapse time no pause writes). How later versions add parameters:
+    /// (a lapse time no pause writes). A proxy {initialize} set up is at version 2 already, so this
+    /// never runs on it. How later versions add parameters:
     /// docs/decisions/0028-parameters-added-after-deployment.md.
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         __EmergencyPausable_initV2(_storage().pausedUntil == V1_PAUSED);
+    }
+
+    /// @inheritdoc ProtocolUpgradeable
+    function latestInitializerVersion() public pure override returns (uint64) {
+        return 2;
     }
 
     /// @notice Verifies a compute unit of the caller, takes its collateral and mints its value in sSTB.

@@ -9,6 +9,9 @@ import {IRedemptionManager} from "../interfaces/IRedemptionManager.sol";
 import {ISSTB} from "../interfaces/ISSTB.sol";
 import {Roles} from "../libraries/Roles.sol";
 import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
+import {Extsload} from "../utils/Extsload.sol";
+import {ProtocolUpgradeable} from "../utils/ProtocolUpgradeable.sol";
+import {RedemptionRecords} from "./RedemptionRecords.sol";
 
 /// @title RedemptionManager
 /// @notice Runs every redemption from request to its end. A holder burns sSTB to claim compute
@@ -22,16 +25,27 @@ import {EmergencyPausable} from "../utils/EmergencyPausable.sol";
 /// moves its status to a final value before touching the lock, so no lock is released or paid
 /// twice.
 ///
-/// Records: since issue 19 a record is two packed words in `records` (see {_packWord0}); records
-/// written by the first implementation stay where they are, in `redemptions` (three slots), and
-/// are read and updated there: {_load} and {_store} are the only code that knows both layouts.
-contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRedemptionManager {
+/// Records: since issue 19 a record is two packed words in `records` (see
+/// {RedemptionRecords-_unpack}); records written by the first implementation stay where they are,
+/// in `redemptions` (three slots), and are read and updated there: {_load} and {_store} are the
+/// only code here that knows both layouts.
+///
+/// Reads: the spec's `redemptions` getter stays here; every other read (the full record, status,
+/// deadlines, disputes, leases, the fee quote, the parameters) is {RedemptionViews}, a read
+/// contract that decodes this contract's storage words, served by {Extsload} (issue 23: the
+/// manager's bytecode holds its operations, with room to grow under EIP-170's limit).
+contract RedemptionManager is
+    EmergencyPausable,
+    ReentrancyGuardTransient,
+    Extsload,
+    RedemptionRecords,
+    IRedemptionManager
+{
     using SafeCast for uint256;
 
     /// @notice Highest redemption fee governance may set: 1%.
     uint256 public constant MAX_FEE_BPS = 100;
-    // The other bounds are internal (each setter's NatSpec states its own): the manager is close to
-    // the 24,576-byte code size limit (docs/decisions/0021-redemption-record-layout-and-gas.md).
+    // The other bounds are internal: each setter's NatSpec states its own.
     /// @dev Shortest fulfilment time governance may give a tier.
     uint256 internal constant MIN_TIER_DEADLINE = 15 minutes;
     /// @dev Longest fulfilment time governance may give a tier.
@@ -68,68 +82,6 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     bytes32 internal constant PARAM_REPUTATION_UNIT = "reputationUnit";
     bytes32 internal constant PARAM_MAX_LEASE_TERM = "maxLeaseTerm";
 
-    uint256 private constant BPS = 10_000;
-
-    /// @dev Record flags (4 bits). LEASE: fulfilled with a stated end, so `leases[id][user]` exists.
-    /// RENEWAL: a renewal of lease `leaseId` (created fulfilled). TERMINATED: a lease without a
-    /// stated end that its user terminated (a lease with one keeps that in its lease slot).
-    uint256 private constant FLAG_LEASE = 1;
-    uint256 private constant FLAG_RENEWAL = 2;
-    uint256 private constant FLAG_TERMINATED = 4;
-
-    /// @dev A record of the first implementation (three slots), kept where it was written.
-    /// `flags` was added by issue 19 in the first slot's unused last byte, zero in every record
-    /// written before.
-    struct LegacyRedemption {
-        address user;
-        uint40 timestamp;
-        uint40 deadline;
-        RedemptionStatus status;
-        uint8 flags;
-        address provider;
-        uint40 fulfilledAt;
-        uint16 weight;
-        uint16 lockRatioBps;
-        uint128 amount;
-        uint128 lock;
-    }
-
-    /// @dev A record since issue 19: two words, bit layout in {_packWord0}.
-    struct PackedRedemption {
-        uint256 word0;
-        uint256 word1;
-    }
-
-    /// @dev A lease with a stated end, one slot, written at the fulfilment that states the end and
-    /// found by the lease's id and its user (`leases[leaseId][user]`): the user is in the key, so
-    /// the slot holds the provider's address (and its index, for the renewals' records) and
-    /// renewing and terminating read this slot alone; `openDisputes` counts the lease's
-    /// redemptions under dispute.
-    struct LeaseSlot {
-        address provider;
-        uint24 providerIndex;
-        uint32 end;
-        bool terminated;
-        uint32 openDisputes;
-    }
-
-    /// @dev The standing renewal offer of a lease (one slot; `price` 0 means none). The renewal's
-    /// reputation weight is fixed when it is offered, as a redemption's is when it is initiated.
-    struct RenewalOffer {
-        uint96 price;
-        uint32 extension;
-        uint32 validUntil;
-        uint16 weight;
-    }
-
-    /// @dev What the manager keeps of a provider from its first redemption on: the index packed
-    /// records name it by, and its tier (fixed at registration), so an initiation reads neither the
-    /// registry's status slot nor a second slot of its own.
-    struct ProviderEntry {
-        uint24 index;
-        IProviderRegistry.Tier tier;
-    }
-
     /// @dev A new redemption or renewal as {_create} takes it; `fee` and `lock` are filled in.
     struct Creation {
         address provider;
@@ -138,64 +90,10 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         uint256 weight;
         uint256 due; // fulfilment time from now; 0 for a renewal
         uint256 leaseId; // the lease a renewal extends; 0 for an initiation
+        uint256 periodStart; // a renewal's: the lease's end before it, where the period it pays for starts
         uint256 fee;
         uint256 lock;
     }
-
-    /// @dev A record as the logic works on it, from either layout. Only `status`, `flags` and
-    /// `fulfilledAt` ever change after creation.
-    struct Record {
-        address user;
-        RedemptionStatus status;
-        bool legacy; // kept in the first layout
-        address provider; // legacy records only; packed ones name it by index, see {_provider}
-        uint256 providerIndex; // packed records only
-        uint256 timestamp;
-        uint256 deadline;
-        uint256 flags;
-        uint256 fulfilledAt;
-        uint256 weight;
-        uint256 lockRatioBps;
-        uint256 amount;
-        uint256 lock;
-        uint256 leaseId; // renewals only
-    }
-
-    /// @custom:storage-location erc7201:computeprotocol.storage.RedemptionManager
-    struct RedemptionManagerStorage {
-        // one slot, read by every initiation
-        address treasury;
-        uint16 feeBps;
-        uint24 standardDeadline;
-        uint24 premiumDeadline;
-        uint24 enterpriseDeadline;
-        // (the slot's last byte held the first implementation's pause flag: see {initializeV2})
-        // one slot, read and written by every initiation
-        uint64 redemptionCount;
-        uint32 disputeWindow;
-        uint40 pausedUntil;
-        uint32 disputeResolutionPeriod;
-        // records written before issue 19 (three slots each)
-        mapping(uint256 redemptionId => LegacyRedemption) redemptions;
-        mapping(uint256 redemptionId => Dispute) disputes;
-        // one slot, read by every initiation
-        uint128 minRedemptionAmount;
-        uint128 reputationUnit;
-        // --- issue 19 ---
-        // records written since (two words each)
-        mapping(uint256 redemptionId => PackedRedemption) records;
-        // each provider's index in packed records (from 1) and tier, from its first redemption on
-        mapping(address provider => ProviderEntry) providerEntries;
-        mapping(uint256 providerIndex => address) providerAt;
-        mapping(address user => bytes32) accessKeys;
-        mapping(uint256 leaseId => mapping(address user => LeaseSlot)) leases;
-        mapping(uint256 leaseId => RenewalOffer) renewalOffers;
-        uint32 maxLeaseTerm;
-        uint24 providerCount;
-    }
-
-    // keccak256(abi.encode(uint256(keccak256("computeprotocol.storage.RedemptionManager")) - 1)) & ~bytes32(uint256(0xff))
-    bytes32 private constant STORAGE_LOCATION = 0x4d4df5d96ab278df845ea28e0141acb1493eef02109d56f6781ba8518e940900;
 
     /// @dev Fixed collaborators of a deployment, as in {MintingAgent}: immutables save cold reads
     /// on every redemption; pointing the manager elsewhere is an upgrade.
@@ -215,10 +113,12 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// @notice Initializes the proxy with the defaults of DESIGN.md section 5: fee 10 bps, tier
     /// deadlines 24 h / 6 h / 1 h, dispute window 72 h; and of docs/decisions/ (0034, 0036, 0017): 14 days for the
     /// arbitrator to rule, a minimum redemption of 1 sSTB, a reputation unit of 10 sSTB, leases of
-    /// at most 365 days.
+    /// at most 365 days. Leaves the proxy at version 2 ({latestInitializerVersion}): {initializeV2}
+    /// is for proxies the first implementation set up and never runs on one this code set up.
     /// @param admin Receives the admin, governance and upgrader roles (handed to the timelock).
     /// @param treasury_ Receives redemption fees.
-    function initialize(address admin, address treasury_) external initializer {
+    /// @custom:oz-upgrades-validate-as-initializer
+    function initialize(address admin, address treasury_) external notInitialized reinitializer(2) {
         __ProtocolUpgradeable_init(admin);
         __EmergencyPausable_init();
         RedemptionManagerStorage storage $ = _storage();
@@ -250,25 +150,38 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     /// after the treasury, the fee and the three tier deadlines; nothing has used that byte since.
     uint256 private constant V1_PAUSED_SHIFT = 248;
 
-    /// @notice Brings a proxy that the first implementation initialized to version 2: sets the
-    /// parameters added since (arbitrator resolution period 14 days, minimum redemption 1 sSTB,
-    /// reputation unit 10 sSTB, guardian pause 14 days, maximum lease term 365 days) to {initialize}'s defaults, which
-    /// governance may change afterwards, and keeps a pause of the first implementation as a
-    /// governance pause. Emits {ParameterUpdated} and {GuardianPauseDurationUpdated} as the setters do.
+    /// @notice Brings a proxy that the first implementation initialized to version 2: sets each
+    /// parameter added since (arbitrator resolution period 14 days, minimum redemption 1 sSTB,
+    /// reputation unit 10 sSTB, guardian pause 14 days, maximum lease term 365 days) to
+    /// {initialize}'s default unless governance has set it (a proxy upgraded without this call and
+    /// governed since), and keeps a pause of the first implementation as a governance pause. Emits
+    /// {ParameterUpdated} and {GuardianPauseDurationUpdated} for what it sets, as the setters do.
     /// @dev `reinitializer(2)`, upgrader role only: the upgrade proposal runs it through
     /// `upgradeToAndCall`, so no proxy runs the new code with a parameter at zero (a zero
     /// reputation unit would make every initiation divide by zero; a zero maximum lease term would
     /// refuse every stated lease end). Redemptions opened before the upgrade stay in the first
     /// layout's records with a zero `weight` and `lockRatioBps`: they settle their lock as they
-    /// would have (a lapse pays the whole lock) and move no reputation. How later versions add parameters:
+    /// would have (a lapse pays the whole lock) and move no reputation. Every value the setters
+    /// accept is above zero, so a zero parameter is one nobody set. A proxy {initialize} set up is
+    /// at version 2 already, so this never runs on it. How later versions add parameters:
     /// docs/decisions/0028-parameters-added-after-deployment.md.
     function initializeV2() external reinitializer(2) onlyRole(Roles.UPGRADER_ROLE) {
         RedemptionManagerStorage storage $ = _storage();
         __EmergencyPausable_initV2(_takeV1PauseFlag($));
-        _setDisputeResolutionPeriod($, V2_DISPUTE_RESOLUTION_PERIOD);
-        _setReputationUnit($, V2_REPUTATION_UNIT);
-        _setMinRedemptionAmount($, V2_MIN_REDEMPTION_AMOUNT);
-        _setMaxLeaseTerm($, V2_MAX_LEASE_TERM);
+        if ($.disputeResolutionPeriod == 0) _setDisputeResolutionPeriod($, V2_DISPUTE_RESOLUTION_PERIOD);
+        // the unit first: it bounds the minimum (governance cannot set a minimum while the unit is
+        // 0, but may have set a unit below the minimum's default, which then gives the minimum)
+        if ($.reputationUnit == 0) _setReputationUnit($, V2_REPUTATION_UNIT);
+        if ($.minRedemptionAmount == 0) {
+            uint256 unit = $.reputationUnit;
+            _setMinRedemptionAmount($, unit < V2_MIN_REDEMPTION_AMOUNT ? unit : V2_MIN_REDEMPTION_AMOUNT);
+        }
+        if ($.maxLeaseTerm == 0) _setMaxLeaseTerm($, V2_MAX_LEASE_TERM);
+    }
+
+    /// @inheritdoc ProtocolUpgradeable
+    function latestInitializerVersion() public pure override returns (uint64) {
+        return 2;
     }
 
     /// @dev Reads the first implementation's pause flag and clears its byte, so that a later field
@@ -346,7 +259,8 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function finalizeRedemption(uint256 redemptionId) external nonReentrant {
         Record memory r = _load(redemptionId);
         if (r.status != RedemptionStatus.Fulfilled) _invalidStatus(redemptionId, r.status);
-        uint256 disputeDeadline = r.fulfilledAt + uint256(_storage().disputeWindow);
+        // from the fulfilment, or for a renewal from the start of the period it paid for (issue 23)
+        uint256 disputeDeadline = _disputeDeadline(r, _storage().disputeWindow);
         // the window includes its last second, as in {openDispute}
         // solhint-disable-next-line gas-strict-inequalities
         if (block.timestamp <= disputeDeadline) revert DisputeWindowOpen(redemptionId, disputeDeadline);
@@ -383,7 +297,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             revert DisputeTooEarly(redemptionId, r.deadline);
         }
         if (evidenceHash == bytes32(0)) revert DisputeEvidenceMissing();
-        uint256 disputeDeadline = _disputeDeadline(r);
+        uint256 disputeDeadline = _disputeDeadline(r, _storage().disputeWindow);
         if (block.timestamp > disputeDeadline) revert DisputeWindowClosed(redemptionId, disputeDeadline);
 
         r.status = RedemptionStatus.Disputed;
@@ -536,9 +450,12 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
 
     /// @inheritdoc IRedemptionManager
     /// @dev The renewal's record is complete at creation: status `Fulfilled`, fulfilled (and
-    /// deadline) at acceptance, so the dispute window runs from the acceptance and a confirmation
-    /// or finalization releases its lock with a response time of 0 (the provider committed to it in
-    /// advance). The price met the minimum and the weight was fixed when the provider offered it.
+    /// deadline) at acceptance, and the start of the period it pays for (the lease's end before
+    /// it). Its dispute window runs from the acceptance to the window's length after that start
+    /// (issue 23: accepted early, it stays disputable and its lock held until its period has begun);
+    /// a confirmation or finalization releases its lock with a response time of 0 (the provider
+    /// committed to it in advance). The price met the minimum and the weight was fixed when the
+    /// provider offered it.
     function acceptRenewal(uint256 leaseId, uint256 price, uint256 extension) external nonReentrant returns (uint256) {
         RedemptionManagerStorage storage $ = _storage();
         if (block.timestamp < $.pausedUntil) revert EnforcedPause();
@@ -662,130 +579,11 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @inheritdoc IRedemptionManager
-    function redemptionOf(uint256 redemptionId) external view returns (Redemption memory) {
-        Record memory r = _load(redemptionId);
-        return
-            Redemption({
-                user: r.user,
-                timestamp: uint40(r.timestamp),
-                deadline: uint40(r.deadline),
-                status: r.status,
-                provider: _provider(r),
-                fulfilledAt: uint40(r.fulfilledAt),
-                weight: uint16(r.weight),
-                lockRatioBps: uint16(r.lockRatioBps),
-                amount: uint128(r.amount),
-                lock: uint128(r.lock)
-            });
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function redemptionStatus(uint256 redemptionId) external view returns (RedemptionStatus) {
-        return _load(redemptionId).status;
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function deadlinesOf(
-        uint256 redemptionId
-    ) external view returns (uint256 fulfilmentDeadline, uint256 disputeDeadline) {
-        Record memory r = _load(redemptionId);
-        return (r.deadline, _disputeDeadline(r));
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function disputeOf(uint256 redemptionId) external view returns (Dispute memory) {
-        _load(redemptionId);
-        return _storage().disputes[redemptionId];
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function disputeResolutionDeadline(uint256 redemptionId) external view returns (uint256) {
-        _load(redemptionId);
-        RedemptionManagerStorage storage $ = _storage();
-        uint256 openedAt = $.disputes[redemptionId].openedAt;
-        return openedAt == 0 ? 0 : openedAt + uint256($.disputeResolutionPeriod);
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function quoteFee(uint256 amount) external view returns (uint256 fee, uint256 total) {
-        fee = _fee(_storage().feeBps, amount);
-        total = amount + fee;
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function redemptionCount() external view returns (uint256) {
-        return _storage().redemptionCount;
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function accessKeyOf(address user) external view returns (bytes32) {
-        return _storage().accessKeys[user];
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function leaseOf(uint256 leaseId) external view returns (Lease memory lease) {
-        lease = _lease(leaseId);
-        if (lease.status == LeaseStatus.None) revert LeaseNotFound(leaseId);
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function leaseStatus(uint256 leaseId) external view returns (LeaseStatus) {
-        return _lease(leaseId).status;
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function leaseIdOf(uint256 redemptionId) external view returns (uint256) {
-        Record memory r = _load(redemptionId);
-        if (r.flags & FLAG_RENEWAL != 0) return r.leaseId;
-        return r.fulfilledAt != 0 ? redemptionId : 0;
-    }
-
-    /// @inheritdoc IRedemptionManager
-    function maxLeaseTerm() external view returns (uint256) {
-        return _storage().maxLeaseTerm;
-    }
-
-    /// @notice The redemption fee in basis points.
-    function feeBps() external view returns (uint256) {
-        return _storage().feeBps;
-    }
-
-    /// @notice The account that receives redemption fees.
-    function treasury() external view returns (address) {
-        return _storage().treasury;
-    }
-
-    /// @notice Fulfilment time of a tier, in seconds.
-    function tierDeadline(IProviderRegistry.Tier tier) external view returns (uint256) {
-        return _tierDeadline(_storage(), tier);
-    }
-
-    /// @notice The dispute window, in seconds.
-    function disputeWindow() external view returns (uint256) {
-        return _storage().disputeWindow;
-    }
-
-    /// @notice How long the arbitrator has to rule on a dispute, in seconds.
-    function disputeResolutionPeriod() external view returns (uint256) {
-        return _storage().disputeResolutionPeriod;
-    }
-
-    /// @notice The smallest amount a redemption may have, in sSTB base units.
-    function minRedemptionAmount() external view returns (uint256) {
-        return _storage().minRedemptionAmount;
-    }
-
-    /// @notice The sSTB value that moves reputation by one reward or penalty.
-    function reputationUnit() external view returns (uint256) {
-        return _storage().reputationUnit;
-    }
-
-    /// @inheritdoc IRedemptionManager
     function registry() external view returns (IProviderRegistry) {
         return _registry;
     }
 
-    /// @notice The sSTB token redemptions burn.
+    /// @inheritdoc IRedemptionManager
     function sstb() external view returns (ISSTB) {
         return _sstb;
     }
@@ -793,12 +591,6 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     // ---------------------------------------------------------------------------------------------
     // Internals: the operations
     // ---------------------------------------------------------------------------------------------
-
-    function _storage() private pure returns (RedemptionManagerStorage storage $) {
-        assembly {
-            $.slot := STORAGE_LOCATION
-        }
-    }
 
     function _pausedUntil() internal view override returns (uint40) {
         return _storage().pausedUntil;
@@ -829,8 +621,9 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     }
 
     /// @dev Reserves the provider's capacity for `c.amount` and stores the caller's new record
-    /// (packed as in {_packWord0}): pending, due `c.due` seconds from now, or, for a renewal of lease
-    /// `c.leaseId` (not 0), fulfilled and due at creation. Fills in the fee and the lock. The
+    /// (packed as {RedemptionRecords-_unpack} reads it): pending, due `c.due` seconds from now, or,
+    /// for a renewal of lease `c.leaseId` (not 0), fulfilled and due at creation, paying for the
+    /// period from `c.periodStart`. Fills in the fee and the lock. The
     /// registry reverts unless the provider has the capacity and the collateral to lock.
     function _create(RedemptionManagerStorage storage $, Creation memory c) private returns (uint256 redemptionId) {
         (uint256 lock, uint256 ratioBps) = _registry.reserveCapacity(c.provider, c.amount);
@@ -851,13 +644,14 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             word1 |= c.due << 224;
         } else {
             word0 |= (uint256(RedemptionStatus.Fulfilled) << 192) | (FLAG_RENEWAL << 196);
-            word1 |= c.leaseId << 192;
+            // a lease's end fits 32 bits; a lease with an id from 2^32 on cannot be renewed
+            word1 |= (uint256(c.leaseId.toUint32()) << 192) | (c.periodStart << 224);
         }
         $.records[redemptionId] = PackedRedemption(word0, word1);
     }
 
     /// @dev The renewal of {acceptRenewal}: a redemption of `price` with the lease's provider,
-    /// created fulfilled, whose lease now ends at `end`.
+    /// created fulfilled, paying for the period from `lease.end` (the end before it) to `end`.
     function _renew(
         RedemptionManagerStorage storage $,
         uint256 leaseId,
@@ -872,6 +666,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         c.amount = price;
         c.weight = weight;
         c.leaseId = leaseId;
+        c.periodStart = lease.end;
         renewalId = _create($, c);
         emit RedemptionInitiated(renewalId, msg.sender, price, c.provider);
         emit LeaseRenewed(leaseId, renewalId, end, c.fee, c.lock);
@@ -988,30 +783,6 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (lease.provider == address(0)) revert LeaseNotRenewable(leaseId);
     }
 
-    /// @dev The lease `leaseId`, with status `None` (and nothing else) if it is not one: from its
-    /// lease slot when it has a stated end, otherwise from its record.
-    function _lease(uint256 leaseId) private view returns (Lease memory lease) {
-        (bool found, Record memory r) = _tryLoad(leaseId);
-        if (!found || !_isLease(r)) return lease;
-        lease.user = r.user;
-        if (r.flags & FLAG_LEASE != 0) {
-            RedemptionManagerStorage storage $ = _storage();
-            LeaseSlot storage slot = $.leases[leaseId][r.user];
-            RenewalOffer memory offer = $.renewalOffers[leaseId];
-            lease.status = _leaseStatus(slot);
-            lease.provider = slot.provider;
-            lease.end = slot.end;
-            lease.openDisputes = slot.openDisputes;
-            lease.offerPrice = offer.price;
-            lease.offerExtension = offer.extension;
-            lease.offerValidUntil = offer.validUntil;
-            return lease;
-        }
-        lease.status = r.flags & FLAG_TERMINATED != 0 ? LeaseStatus.Terminated : LeaseStatus.Active;
-        lease.provider = _provider(r);
-        lease.openDisputes = r.status == RedemptionStatus.Disputed ? 1 : 0;
-    }
-
     /// @dev {_leaseWithEnd}, for its provider only.
     function _providersLease(
         RedemptionManagerStorage storage $,
@@ -1029,21 +800,6 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (block.timestamp >= end) revert LeaseEnded(leaseId, end);
         uint256 disputes = lease.openDisputes;
         if (disputes != 0) revert LeaseUnderDispute(leaseId, disputes);
-    }
-
-    function _leaseStatus(LeaseSlot memory lease) private view returns (LeaseStatus) {
-        if (lease.terminated) return LeaseStatus.Terminated;
-        return block.timestamp < lease.end ? LeaseStatus.Active : LeaseStatus.Ended;
-    }
-
-    /// @dev A record that is a lease: fulfilled, and not a renewal (a renewal extends a lease).
-    function _isLease(Record memory r) private pure returns (bool) {
-        return r.fulfilledAt != 0 && r.flags & FLAG_RENEWAL == 0;
-    }
-
-    /// @dev The lease of a record flagged LEASE (itself) or RENEWAL (the one it renewed).
-    function _leaseOfRecord(uint256 redemptionId, Record memory r) private pure returns (uint256) {
-        return r.flags & FLAG_RENEWAL != 0 ? r.leaseId : redemptionId;
     }
 
     /// @dev A provider's entry, made at its first redemption: the next index and the tier the
@@ -1093,16 +849,6 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         if (weight > type(uint16).max) weight = type(uint16).max;
     }
 
-    function _disputeDeadline(Record memory r) private view returns (uint256) {
-        uint256 from = r.fulfilledAt != 0 ? r.fulfilledAt : r.timestamp;
-        return from + uint256(_storage().disputeWindow);
-    }
-
-    /// @dev Rounded up, so no redemption above zero is free of fee while the fee is above zero.
-    function _fee(uint256 feeBps_, uint256 amount) private pure returns (uint256) {
-        return (amount * feeBps_ + BPS - 1) / BPS;
-    }
-
     function _tierDeadline(
         RedemptionManagerStorage storage $,
         IProviderRegistry.Tier tier
@@ -1132,21 +878,17 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             _unpack(r, word0, packed.word1);
             return (true, r);
         }
-        LegacyRedemption storage old = $.redemptions[redemptionId];
-        if (old.status == RedemptionStatus.None) return (false, r);
-        r.user = old.user;
-        r.timestamp = old.timestamp;
-        r.deadline = old.deadline;
-        r.status = old.status;
-        r.flags = old.flags;
-        r.provider = old.provider;
-        r.fulfilledAt = old.fulfilledAt;
-        r.weight = old.weight;
-        r.lockRatioBps = old.lockRatioBps;
-        r.amount = old.amount;
-        r.lock = old.lock;
-        r.legacy = true;
-        return (true, r);
+        // the first layout, decoded from its three words as the read contract does
+        bytes32 slot = _legacySlot(redemptionId);
+        uint256 w0;
+        uint256 w1;
+        uint256 w2;
+        assembly {
+            w0 := sload(slot)
+            w1 := sload(add(slot, 1))
+            w2 := sload(add(slot, 2))
+        }
+        found = _unpackLegacy(r, w0, w1, w2);
     }
 
     /// @dev Writes back what changes after creation: the status and the flags (a packed record's
@@ -1170,16 +912,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
         return r.legacy ? r.provider : _storage().providerAt[r.providerIndex];
     }
 
-    /// @dev The packed layout (bit offsets from the low end). Every field is bounded where it is
-    /// set: amounts and locks by `SafeCast` at creation (96 bits: 79 billion sSTB, 7.9e28 collateral
-    /// units), times by `SafeCast` to 32 bits (until 2106), the provider index to 24 bits, the
-    /// weight to 16, the ratio by the registry (<= 30,000), the fulfilment time allowed by a tier
-    /// (<= 7 days) and a renewal's lease id by the id counter (ids stay below 2^64).
-    ///   word0: user [0,160) | timestamp [160,192) | status [192,196) | flags [196,200) |
-    ///          providerIndex [200,224) | weight [224,240) | lockRatioBps [240,256)
-    ///   word1: amount [0,96) | lock [96,192) | then either fulfilledAt [192,224) and
-    ///          deadline - timestamp [224,256), or for a renewal (fulfilled and due at its
-    ///          creation) the renewed lease's id [192,256)
+    /// @dev The first word of a packed record, as {RedemptionRecords-_unpack} reads it.
     function _packWord0(Record memory r) private pure returns (uint256) {
         return
             uint256(uint160(r.user)) |
@@ -1191,7 +924,7 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
             (r.lockRatioBps << 240);
     }
 
-    /// @dev The second word of {_packWord0}'s layout, for a record fulfilled after its creation
+    /// @dev The second word of a packed record, for a record fulfilled after its creation
     /// (so never a renewal: {_create} writes a renewal's second word, and it never changes).
     function _packWord1(Record memory r) private pure returns (uint256) {
         return
@@ -1210,26 +943,6 @@ contract RedemptionManager is EmergencyPausable, ReentrancyGuardTransient, IRede
     function _confirmationFacts(uint256 redemptionId) private view returns (address, RedemptionStatus, uint256) {
         Record memory r = _load(redemptionId);
         return (r.user, r.status, r.fulfilledAt);
-    }
-
-    function _unpack(Record memory r, uint256 word0, uint256 word1) private pure {
-        r.user = address(uint160(word0));
-        r.timestamp = uint32(word0 >> 160);
-        r.status = RedemptionStatus((word0 >> 192) & 0xf);
-        r.flags = (word0 >> 196) & 0xf;
-        r.providerIndex = uint24(word0 >> 200);
-        r.weight = uint16(word0 >> 224);
-        r.lockRatioBps = word0 >> 240;
-        r.amount = uint96(word1);
-        r.lock = uint96(word1 >> 96);
-        if (r.flags & FLAG_RENEWAL != 0) {
-            r.leaseId = word1 >> 192;
-            r.fulfilledAt = r.timestamp;
-            r.deadline = r.timestamp;
-        } else {
-            r.fulfilledAt = uint32(word1 >> 192);
-            r.deadline = r.timestamp + (word1 >> 224);
-        }
     }
 
     // ---------------------------------------------------------------------------------------------

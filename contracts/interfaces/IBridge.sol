@@ -5,7 +5,8 @@ import {TokenBucket} from "../libraries/TokenBucket.sol";
 
 /// @title IBridge
 /// @notice Moves sSTB and the governance token between the protocol's three chains over Chainlink
-/// CCIP, and carries the arbitrum timelock's calls to the satellites' executors. A transfer burns
+/// CCIP (the arbitrum timelock's calls to the satellites travel on a channel of their own,
+/// {IGovernanceChannel}, since issue 23). A transfer burns
 /// (sSTB everywhere, the bridged governance token on satellites) or escrows (the governance token on
 /// arbitrum) on the source and mints or releases on the destination, once per CCIP message id.
 /// @dev One contract per chain, peers of each other. Messages are data-only CCIP messages; tokens
@@ -30,24 +31,16 @@ interface IBridge {
     /// @notice Where a message is. On the source chain: `Sent`. On the destination: `Queued` while a
     /// delivery waits (the bridge was paused, earlier deliveries from the same chain and of the same
     /// token were waiting, or the inbound rate limit was reached when it arrived; anyone executes it
-    /// later with {executeQueued}), then `Completed`. `Failed`: a governance message that was
-    /// consumed without effect (stale, expired, or its calls reverted); it never runs again.
+    /// later with {executeQueued}), then `Completed`. `Failed`: a queued transfer refused because
+    /// governance forgot the peer that sent it while it waited (issue 23; {MessageRefused}): nothing
+    /// of what remained was minted or released, and it never will be. (Before issue 23 the bridge
+    /// also carried governance messages, and `Failed` named one consumed without effect.)
     enum MessageStatus {
         None,
         Sent,
         Queued,
         Completed,
         Failed
-    }
-
-    /// @notice Why a governance message was consumed without effect: a message with the same or a
-    /// later sequence number from the same sending bridge ran before it (`Stale`), it arrived after
-    /// its deadline (`Expired`), or the executor reverted (`Reverted`: a call failed, or the origin
-    /// is not the primary chain's timelock).
-    enum GovernanceFailure {
-        Stale,
-        Expired,
-        Reverted
     }
 
     /// @notice A message as this chain records it, in one slot.
@@ -89,13 +82,6 @@ interface IBridge {
         uint256 transportFee;
     }
 
-    /// @notice A call the arbitrum timelock has a satellite's executor make.
-    struct Call {
-        address target;
-        uint256 value;
-        bytes data;
-    }
-
     // --- events ---
 
     /// @notice A transfer left this chain: `amount` of `token` burned or escrowed from `sender`, to be
@@ -133,30 +119,14 @@ interface IBridge {
     /// @notice Part of a queued message larger than its inbound bucket's capacity was delivered:
     /// `amount` minted or released to its recipient, `remaining` still queued at the head.
     event MessagePartlyDelivered(bytes32 indexed messageId, uint256 amount, uint256 remaining);
-    /// @notice The timelock sent calls to a satellite's executor, numbered `sequence` among the
-    /// governance messages of this bridge to that chain, to run there no later than `deadline`.
-    event GovernanceMessageSent(
-        bytes32 indexed messageId,
-        uint64 indexed destinationChainSelector,
-        uint64 sequence,
-        uint256 deadline,
-        bytes32 callsHash
-    );
-    /// @notice A governance message from the primary chain was executed by this chain's executor.
-    event GovernanceMessageExecuted(bytes32 indexed messageId, uint64 indexed sourceChainSelector, address origin);
-    /// @notice A governance message was consumed without effect (see {GovernanceFailure}); it is
-    /// never executed again. `returnData` is the executor's revert data when `reason` is `Reverted`.
-    event GovernanceMessageFailed(
-        bytes32 indexed messageId,
-        uint64 indexed sourceChainSelector,
-        uint64 sequence,
-        GovernanceFailure reason,
-        bytes returnData
-    );
+    /// @notice A queued transfer was refused: governance forgot `peer`, the former peer that sent it,
+    /// while it waited. `amount` (what it still had to deliver) is neither minted nor released, and
+    /// the message no longer holds up its queue.
+    event MessageRefused(bytes32 indexed messageId, uint64 indexed sourceChainSelector, address peer, uint256 amount);
     /// @notice A route was set (a zero peer closes it to sends).
     event RouteUpdated(uint64 indexed chainSelector, address peer, uint32 gasLimit);
     /// @notice A route's previous peer is still trusted for transfers it sent before the route changed
-    /// (`accepted`), or governance stopped trusting it.
+    /// (`accepted`), or governance stopped trusting it: forgot it, for good.
     event FormerPeerUpdated(uint64 indexed chainSelector, address indexed peer, bool accepted);
     /// @notice A rate limit was set.
     event RateLimitUpdated(uint64 indexed chainSelector, Token token, bool outbound, TokenBucket.Config config);
@@ -164,9 +134,6 @@ interface IBridge {
     event ParameterUpdated(bytes32 indexed parameter, uint256 previous, uint256 current);
     /// @notice The fee recipient changed.
     event TreasuryUpdated(address previous, address current);
-    /// @notice The satellite executor that runs governance messages changed.
-    event GovernanceExecutorUpdated(address previous, address current);
-
     // --- errors ---
 
     /// @notice `ccipReceive` was called by something other than this chain's CCIP router.
@@ -183,15 +150,13 @@ interface IBridge {
     error BridgeMessageNotQueued(bytes32 messageId);
     /// @notice Queued deliveries go first in, first out: `head` waits before this message.
     error BridgeNotQueueHead(bytes32 messageId, bytes32 head);
-    /// @notice A governance delivery's gas cannot cover its calls and still record their outcome.
-    error BridgeInsufficientGas(uint256 available, uint256 required);
     /// @notice Amounts must be above zero and below 2^96 (79 billion tokens).
     error BridgeInvalidAmount(uint256 amount);
-    /// @notice A governance message arrived where no executor is set, or from a chain other than the
-    /// primary.
-    error BridgeGovernanceNotAccepted(uint64 sourceChainSelector);
-    /// @notice A message's payload has an unknown kind.
+    /// @notice A message's payload has an unknown kind (governance messages travel on the
+    /// governance channel since issue 23).
     error BridgeUnknownMessageKind(uint256 kind);
+    /// @notice Governance forgot this peer of the route: it can never be a peer again.
+    error BridgePeerForgotten(uint64 chainSelector, address peer);
     /// @notice A governed value outside its bounds.
     error ParameterOutOfBounds(bytes32 parameter, uint256 value);
 
@@ -213,19 +178,10 @@ interface IBridge {
     /// @notice Delivers a queued message once the bridge is unpaused, it is the first waiting from
     /// its chain in its token (first in, first out), and the inbound bucket holds its amount. A
     /// message larger than the bucket's capacity is delivered in installments of the capacity, one per
-    /// call, each once the bucket is full again. Anyone may call it.
+    /// call, each once the bucket is full again. Anyone may call it. A message whose sending peer
+    /// governance forgot while it waited is refused instead ({MessageRefused}): it delivers nothing,
+    /// takes nothing from the bucket, and leaves its queue to the next one.
     function executeQueued(bytes32 messageId) external;
-
-    /// @notice Sends `calls` to the executor on `destinationChain` (governance role: the timelock),
-    /// numbered after the previous governance message to that chain and executable there for
-    /// {GOVERNANCE_MESSAGE_TTL}: the destination runs it only if nothing later ran before it and its
-    /// deadline has not passed, and consumes it whatever the outcome of its calls.
-    /// `gasLimit` is what the delivery gets there; `msg.value` pays the transport fee, all of it to CCIP.
-    function sendGovernanceMessage(
-        uint64 destinationChain,
-        Call[] calldata calls,
-        uint32 gasLimit
-    ) external payable returns (bytes32 messageId);
 
     /// @notice The fees of sending `amount` of `token` to `destinationChain`, every option.
     function quoteFee(

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.24;
 
 import {IProviderRegistry} from "./IProviderRegistry.sol";
+import {ISSTB} from "./ISSTB.sol";
 
 /// @title IRedemptionManager
 /// @notice The redemption state machine: a holder burns sSTB to claim compute from a provider, the
@@ -9,10 +10,12 @@ import {IProviderRegistry} from "./IProviderRegistry.sol";
 /// provider's collateral for the redemption stays locked until the redemption ends.
 /// @dev The spec fixes `initiateRedemption`, `fulfillRedemption`, `confirmRedemption`, the
 /// `redemptions` getter, the three `Redemption*` events of the spec and five revert strings; the
-/// rest (expiry, finalization, disputes, views, parameters) extends it (DESIGN.md section 5), as do
+/// rest (expiry, finalization, disputes, parameters) extends it (DESIGN.md section 5), as do
 /// access keys and leases (DESIGN.md section 5b): a fulfilled redemption is a lease on the
 /// provider's resources, identified by the redemption's id; a renewal of a lease is a redemption of
-/// its own, with its own id, linked to the lease.
+/// its own, with its own id, linked to the lease. Every other read (the full record, status,
+/// deadlines, disputes, leases, the fee quote, the parameters) is served by the manager's read
+/// contract, {IRedemptionViews}, from the manager's storage (issue 23).
 interface IRedemptionManager {
     /// @notice Where a redemption is. `None` only for ids never issued. `Confirmed`, `Expired` and
     /// `Resolved` are final. Transitions: Pending -> Fulfilled | Expired | Disputed;
@@ -79,7 +82,7 @@ interface IRedemptionManager {
         uint128 lock;
     }
 
-    /// @notice A lease as {leaseOf} shows it.
+    /// @notice A lease as `leaseOf` of {IRedemptionViews} shows it.
     /// @param status Active, ended or terminated.
     /// @param user Who holds the resources (the redemption's user).
     /// @param provider Who supplies them.
@@ -258,9 +261,9 @@ interface IRedemptionManager {
     // --- the spec's operations ---
 
     /// @notice Redeems `amount` sSTB of the caller with `provider`.
-    /// @dev Approve the manager for `amount + fee` sSTB first ({quoteFee}). Burns `amount`, sends
-    /// the fee to the treasury, reserves the provider's capacity and locks 120% of its value from
-    /// the provider's free collateral. The provider must be registered (any status) with enough
+    /// @dev Approve the manager for `amount + fee` sSTB first (`quoteFee` of {IRedemptionViews}).
+    /// Burns `amount`, sends the fee to the treasury, reserves the provider's capacity and locks
+    /// 120% of its value from the provider's free collateral. The provider must be registered (any status) with enough
     /// available capacity, and must not be the caller; `amount` must reach the minimum.
     /// @return redemptionId The new id; ids are sequential from 1.
     function initiateRedemption(uint256 amount, address provider) external returns (uint256 redemptionId);
@@ -279,7 +282,8 @@ interface IRedemptionManager {
 
     /// @notice Completes a fulfilled redemption whose dispute window passed without a dispute, with
     /// the same effects and event as {confirmRedemption}. Anyone may call it, so a silent user
-    /// cannot trap the provider's collateral.
+    /// cannot trap the provider's collateral. A renewal's window ends the dispute window after the
+    /// start of the period it paid for, so none is finalized before that period has begun.
     function finalizeRedemption(uint256 redemptionId) external;
 
     /// @notice Expires a pending redemption after its deadline: the lock is paid out (to the user,
@@ -288,8 +292,8 @@ interface IRedemptionManager {
     function expireRedemption(uint256 redemptionId) external;
 
     /// @notice The user disputes a pending redemption whose fulfilment deadline has passed, or a
-    /// fulfilled one, within the dispute window after the request (pending) or the fulfilment
-    /// (fulfilled).
+    /// fulfilled one, within the dispute window after the request (pending), the fulfilment
+    /// (fulfilled), or the start of the period it paid for (a renewal: from its acceptance on).
     function openDispute(uint256 redemptionId, IssueType issueType, bytes32 evidenceHash) external;
 
     /// @notice The provider answers an open dispute, once.
@@ -320,13 +324,13 @@ interface IRedemptionManager {
     ) external returns (uint256 redemptionId);
 
     /// @notice {fulfillRedemption} with a stated lease end: the resources are the user's until
-    /// `leaseEnd` (Unix seconds), which must be in the future and at most {maxLeaseTerm} from now.
+    /// `leaseEnd` (Unix seconds), which must be in the future and at most the maximum lease term from now.
     /// @dev Same checks and spec revert strings as {fulfillRedemption}; emits `RedemptionFulfilled`
     /// and `LeaseStarted`.
     function fulfillRedemptionWithLease(uint256 redemptionId, string calldata accessDetails, uint256 leaseEnd) external;
 
     /// @notice The lease's provider offers a renewal: `price` sSTB (at least the minimum
-    /// redemption) for moving the end by `extension` seconds (the new end at most {maxLeaseTerm}
+    /// redemption) for moving the end by `extension` seconds (the new end at most the maximum lease term
     /// from now), open until `validUntil` (in the future, at most the lease's end). Replaces any
     /// standing offer. Only a running, undisputed lease with a stated end.
     function offerRenewal(uint256 leaseId, uint256 price, uint256 extension, uint256 validUntil) external;
@@ -338,8 +342,11 @@ interface IRedemptionManager {
     /// `extension` it saw: if the offer changed, the call reverts. The renewal is a redemption of
     /// `price` with the lease's provider (burned, fee to the treasury, capacity reserved and
     /// collateral locked), created fulfilled, confirmed or disputed like any other; the lease's end
-    /// moves by `extension`. Only before the lease ends, the offer lapses, and while nothing of the
-    /// lease is disputed; approve `price + fee` first ({quoteFee}).
+    /// moves by `extension`. It pays for the period from the lease's end before it: its user may
+    /// dispute it from now until the dispute window after that period's start, and until then
+    /// only its user's confirmation or a ruling releases its lock. Only before the lease ends, the
+    /// offer lapses, and while nothing of the lease is disputed; approve `price + fee` first
+    /// (`quoteFee` of {IRedemptionViews}).
     /// @return renewalId The renewal's redemption id.
     function acceptRenewal(uint256 leaseId, uint256 price, uint256 extension) external returns (uint256 renewalId);
 
@@ -358,47 +365,9 @@ interface IRedemptionManager {
         view
         returns (address user, uint256 amount, uint256 timestamp, address provider, bool fulfilled, bool confirmed);
 
-    /// @notice The full stored record.
-    function redemptionOf(uint256 redemptionId) external view returns (Redemption memory);
-
-    /// @notice The status: pending, fulfilled, confirmed, expired, disputed or resolved.
-    function redemptionStatus(uint256 redemptionId) external view returns (RedemptionStatus);
-
-    /// @notice The fulfilment deadline, and the end of the dispute window counted from the
-    /// fulfilment if there was one, otherwise from the request.
-    function deadlinesOf(
-        uint256 redemptionId
-    ) external view returns (uint256 fulfilmentDeadline, uint256 disputeDeadline);
-
-    /// @notice The dispute record of a redemption (all zero if none was opened).
-    function disputeOf(uint256 redemptionId) external view returns (Dispute memory);
-
-    /// @notice When an open dispute may be closed by anyone with the default outcome (0 if the
-    /// redemption was never disputed).
-    function disputeResolutionDeadline(uint256 redemptionId) external view returns (uint256);
-
-    /// @notice The fee for redeeming `amount`, and the total sSTB to approve.
-    function quoteFee(uint256 amount) external view returns (uint256 fee, uint256 total);
-
-    /// @notice How many redemptions were initiated; also the last id issued.
-    function redemptionCount() external view returns (uint256);
-
     /// @notice The provider registry and collateral vault.
     function registry() external view returns (IProviderRegistry);
 
-    /// @notice The X25519 public key `user` registered for access details (0 if none).
-    function accessKeyOf(address user) external view returns (bytes32);
-
-    /// @notice A lease: the redemption `leaseId` once fulfilled, with its renewals.
-    function leaseOf(uint256 leaseId) external view returns (Lease memory);
-
-    /// @notice Where a lease is; `None` for an id that is not a lease (no revert).
-    function leaseStatus(uint256 leaseId) external view returns (LeaseStatus);
-
-    /// @notice The lease a redemption belongs to: its own id for a fulfilled redemption, the
-    /// renewed lease for a renewal, 0 for a redemption not (yet) fulfilled.
-    function leaseIdOf(uint256 redemptionId) external view returns (uint256);
-
-    /// @notice The longest a lease may run from now, at fulfilment or after a renewal, in seconds.
-    function maxLeaseTerm() external view returns (uint256);
+    /// @notice The sSTB token redemptions burn.
+    function sstb() external view returns (ISSTB);
 }

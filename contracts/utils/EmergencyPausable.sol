@@ -43,13 +43,15 @@ abstract contract EmergencyPausable is ProtocolUpgradeable, IEmergencyPause {
 
     /// @dev Version 2 of {__EmergencyPausable_init}, for a proxy that an implementation without the
     /// guardian pause duration initialized (its pause was a flag that lasted until governance
-    /// unpaused): sets the duration to {DEFAULT_GUARDIAN_PAUSE} and, if the contract was paused under
+    /// unpaused): sets the duration to {DEFAULT_GUARDIAN_PAUSE} unless governance has set one (a
+    /// proxy upgraded without this step and governed since), and, if the contract was paused under
     /// the flag, carries that pause over as what it was, a governance pause. Run it from the
     /// inheriting contract's `reinitializer(2)`, which reads the old flag from its own layout.
     /// @param flagPaused Whether the old flag was set.
     // solhint-disable-next-line func-name-mixedcase
     function __EmergencyPausable_initV2(bool flagPaused) internal onlyInitializing {
-        _setGuardianPauseDuration(DEFAULT_GUARDIAN_PAUSE);
+        // every duration the setter accepts is above zero: zero means never set
+        if (_pauseStorage().guardianPauseDuration == 0) _setGuardianPauseDuration(DEFAULT_GUARDIAN_PAUSE);
         if (flagPaused) {
             _setPausedUntil(PAUSED_INDEFINITELY);
             emit Paused(msg.sender, PAUSED_INDEFINITELY);

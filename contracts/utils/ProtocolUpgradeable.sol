@@ -9,10 +9,17 @@ import {Roles} from "../libraries/Roles.sol";
 
 /// @title ProtocolUpgradeable
 /// @notice Base of every stateful protocol contract: a UUPS proxy implementation whose upgrades
-/// and parameters are governed through roles.
+/// and parameters are governed through roles, and which says which initializer version it brings a
+/// proxy to ({latestInitializerVersion}) and which one a proxy is at ({initializedVersion}).
 /// @dev `admin` receives `DEFAULT_ADMIN_ROLE`, `GOVERNANCE_ROLE` and `UPGRADER_ROLE` at
 /// initialization; the deployment hands all three to the timelock and renounces them.
 /// Implementations are locked by the constructor so nobody can initialize them directly.
+///
+/// Versions: a contract without reinitializers initializes with OpenZeppelin's `initializer`
+/// (version 1). A contract with reinitializers up to version n initializes with
+/// `notInitialized reinitializer(n)`, so a proxy its current code set up is at version n and none
+/// of the reinitializers (each written for proxies an older implementation set up) can run on it,
+/// and overrides {latestInitializerVersion} to return n.
 abstract contract ProtocolUpgradeable is Initializable, AccessControlUpgradeable, UUPSUpgradeable {
     /// @notice The zero address was given where an account or contract is required.
     error ZeroAddress();
@@ -22,6 +29,15 @@ abstract contract ProtocolUpgradeable is Initializable, AccessControlUpgradeable
         _disableInitializers();
     }
 
+    /// @dev Put before `reinitializer(n)` on `initialize`: refuses a proxy that any code has
+    /// initialized before (version above 0), as OpenZeppelin's `initializer` does, so that
+    /// `reinitializer(n)` only ever leaves a new proxy at n rather than at 1. The implementation
+    /// itself is locked (its version is the maximum) and refused too.
+    modifier notInitialized() {
+        if (_getInitializedVersion() != 0) revert InvalidInitialization();
+        _;
+    }
+
     // solhint-disable-next-line func-name-mixedcase
     function __ProtocolUpgradeable_init(address admin) internal onlyInitializing {
         if (admin == address(0)) revert ZeroAddress();
@@ -29,6 +45,19 @@ abstract contract ProtocolUpgradeable is Initializable, AccessControlUpgradeable
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _grantRole(Roles.GOVERNANCE_ROLE, admin);
         _grantRole(Roles.UPGRADER_ROLE, admin);
+    }
+
+    /// @notice The initializer version this proxy is at: what `initialize` or the latest
+    /// reinitializer that ran on it set (OpenZeppelin `Initializable`); the maximum on a locked
+    /// implementation. A proxy is up to date when it equals {latestInitializerVersion}.
+    function initializedVersion() external view returns (uint64) {
+        return _getInitializedVersion();
+    }
+
+    /// @notice The version this implementation's `initialize` leaves a new proxy at, which is also
+    /// the number of its latest reinitializer (1 when it has none).
+    function latestInitializerVersion() public pure virtual returns (uint64) {
+        return 1;
     }
 
     /// @dev Only the upgrader role (the timelock after deployment) may upgrade.

@@ -36,6 +36,8 @@ export default buildModule("PrimaryCore", (m) => {
     [admin, m.getParameter<string>("treasury")],
     [registry, sstb],
   );
+  // the manager's derived reads (issue 23): stateless, bound to the manager's proxy
+  const redemptionViews = m.contract("RedemptionViews", [redemptionManager]);
   // the three markets trade sSTB against the chain's collateral stablecoin (USDC); fees to the treasury
   const [spotMarket, futuresMarket, optionsMarket] = (["SpotMarket", "FuturesMarket", "OptionsMarket"] as const).map(
     (name) =>
@@ -95,6 +97,7 @@ export default buildModule("PrimaryCore", (m) => {
     verifier,
     mintingAgent,
     redemptionManager,
+    redemptionViews,
     spotMarket,
     futuresMarket,
     optionsMarket,

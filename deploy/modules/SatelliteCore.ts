@@ -1,14 +1,15 @@
 import { buildModule } from "@nomicfoundation/hardhat-ignition/modules";
 
 import { Roles } from "@compute-capacity/sdk/constants";
-import { bridgeProxy } from "./bridge.js";
+import { bridgeProxy, governanceChannelProxy } from "./bridge.js";
 import { uupsProxy } from "./uups.js";
 
 /**
  * Every contract of a satellite chain (Ethereum, Polygon), wired, with the deployer still holding
  * the admin roles: the CU token, sSTB, the bridged governance token (no supply: only the bridge
- * mints it), the bridge, and the executor that runs the arbitrum timelock's calls. `Satellite` adds
- * the routes and the hand-off to the executor.
+ * mints it), the bridge, the governance channel, and the executor that runs the arbitrum
+ * timelock's calls the channel delivers. `Satellite` adds the routes, the channel's peer and the
+ * hand-off to the executor.
  *
  * Parameters (`$global`): `treasury`, `guardian`, `cuTokenUri`, `collateralToken` (USDC, for the
  * bridge's `default` fee option), `ccipRouter`, `chainSelector`, `bridgeSstbPrice`,
@@ -20,12 +21,13 @@ export default buildModule("SatelliteCore", (m) => {
   const sstb = uupsProxy(m, "SSTB", [admin]);
   const governanceToken = m.contract("BridgedGovernanceToken", [admin]);
   const bridge = bridgeProxy(m, { sstb, governanceToken }, false);
+  const governanceChannel = governanceChannelProxy(m);
   const executor = m.contract("SatelliteExecutor", [
-    bridge,
+    governanceChannel,
     m.getParameter<bigint>("primaryChainSelector"),
     m.getParameter<string>("primaryTimelock"),
   ]);
-  m.call(bridge, "setGovernanceExecutor", [executor]);
+  m.call(governanceChannel, "setExecutor", [executor]);
 
   const grants = [
     ["SSTB_MINTER_Bridge", sstb, Roles.MINTER, bridge],
@@ -37,5 +39,5 @@ export default buildModule("SatelliteCore", (m) => {
   for (const [id, contract, role, account] of grants) {
     m.call(contract, "grantRole", [role, account], { id: `grant_${id}` });
   }
-  return { cuToken, sstb, governanceToken, bridge, executor };
+  return { cuToken, sstb, governanceToken, bridge, governanceChannel, executor };
 });

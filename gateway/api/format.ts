@@ -237,7 +237,8 @@ export function activity(row: TradeRow) {
  * A bridge transfer (SPEC.md "Bridge transaction") from what each side's indexer has seen.
  * `status`: `pending` once sent (the destination has not seen it yet), `queued` when it arrived
  * but its delivery waits (paused bridge or inbound rate limit), `completed` once the tokens were
- * minted or released. Fields only the other side knows are null until it is indexed.
+ * minted or released, `refused` when governance forgot the peer bridge that sent it while it waited
+ * (nothing delivered). Fields only the other side knows are null until it is indexed.
  */
 export function bridgeTransaction(
   message: BridgeMessage,

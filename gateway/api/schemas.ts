@@ -410,7 +410,7 @@ export const bridgeChainSchema = object(
 );
 export const BridgeChain = component("BridgeChain", bridgeChainSchema, exampleOf(bridgeChainSchema));
 
-export const BRIDGE_STATUSES = ["pending", "queued", "completed"] as const;
+export const BRIDGE_STATUSES = ["pending", "queued", "completed", "refused"] as const;
 export const bridgeTransactionSchema = object(
   {
     message_id: { ...bytes32, description: "the CCIP message id", examples: [EXAMPLE.messageId] },
@@ -425,7 +425,8 @@ export const bridgeTransactionSchema = object(
       enum: BRIDGE_STATUSES,
       description:
         "`pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or " +
-        "rate-limited); `completed`: tokens minted or released",
+        "rate-limited); `completed`: tokens minted or released; `refused`: it waited when governance forgot " +
+        "the peer bridge that sent it, and nothing is delivered",
     },
     fee_option: {
       type: ["string", "null"],

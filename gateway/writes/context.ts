@@ -3,7 +3,7 @@ import type { TransactionReceipt } from "ethers";
 
 import { contractAt } from "@compute-capacity/sdk";
 import type { DeployedChain, ProtocolClient, TypedContract } from "@compute-capacity/sdk";
-import { redemptionManagerAbi, sstbAbi } from "@compute-capacity/sdk/abis";
+import { redemptionManagerAbi, redemptionViewsAbi, sstbAbi } from "@compute-capacity/sdk/abis";
 import { AccountQueue } from "../accounts/signer.js";
 import type { AccountLock, AccountSigners } from "../accounts/signer.js";
 import { ApiError, notFound } from "../api/errors.js";
@@ -46,6 +46,8 @@ export class WriteContext {
   readonly chainId: number;
   readonly manager: TypedContract<typeof redemptionManagerAbi>;
   readonly managerAddress: string;
+  /** The manager's read contract: fee quotes and parameters (issue 23). */
+  readonly views: TypedContract<typeof redemptionViewsAbi>;
   readonly sstb: TypedContract<typeof sstbAbi>;
   readonly sstbAddress: string;
   readonly sender: TransactionSender;
@@ -71,6 +73,7 @@ export class WriteContext {
     this.managerAddress = contract("RedemptionManager");
     this.sstbAddress = contract("SSTB");
     this.manager = contractAt({ runner: this.rpc }, redemptionManagerAbi, this.managerAddress);
+    this.views = contractAt({ runner: this.rpc }, redemptionViewsAbi, contract("RedemptionViews"));
     this.sstb = contractAt({ runner: this.rpc }, sstbAbi, this.sstbAddress);
     this.sender = new TransactionSender(this.rpc, this.chainId, options.signers, new AccountQueue(options.accountLock));
     this.client = { runner: this.rpc, chainId: BigInt(this.chainId), addresses: primary.contracts };

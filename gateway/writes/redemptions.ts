@@ -49,7 +49,7 @@ export async function redeem(
   if (provider.toLowerCase() === account.toLowerCase()) {
     throw invalidParameter("provider_id", "is the key's own account: a provider cannot redeem with itself");
   }
-  const minimum = await ctx.manager.minRedemptionAmount();
+  const minimum = await ctx.views.minRedemptionAmount();
   if (amount < minimum) {
     throw new ApiError("invalid_parameter", `invalid sstb_amount: below the minimum of ${wholeSstb(minimum)} sSTB`, {
       parameter: "sstb_amount",
@@ -58,7 +58,7 @@ export async function redeem(
       minimum_base_units: minimum.toString(),
     });
   }
-  const [, total] = await ctx.manager.quoteFee(amount); // the fee is taken on top of the amount
+  const [, total] = await ctx.views.quoteFee(amount); // the fee is taken on top of the amount
   await ctx.requireBalance(account, total, "sstb_amount", "amount plus the redemption fee");
   const approve: Call = {
     description: "approve",

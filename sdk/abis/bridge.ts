@@ -25,15 +25,6 @@ export const bridgeAbi = [
     ],
   },
   { name: "AddressEmptyCode", type: "error", inputs: [{ name: "target", type: "address" }] },
-  { name: "BridgeGovernanceNotAccepted", type: "error", inputs: [{ name: "sourceChainSelector", type: "uint64" }] },
-  {
-    name: "BridgeInsufficientGas",
-    type: "error",
-    inputs: [
-      { name: "available", type: "uint256" },
-      { name: "required", type: "uint256" },
-    ],
-  },
   { name: "BridgeInvalidAmount", type: "error", inputs: [{ name: "amount", type: "uint256" }] },
   { name: "BridgeInvalidRouter", type: "error", inputs: [{ name: "caller", type: "address" }] },
   { name: "BridgeMessageAlreadyProcessed", type: "error", inputs: [{ name: "messageId", type: "bytes32" }] },
@@ -44,6 +35,14 @@ export const bridgeAbi = [
     inputs: [
       { name: "messageId", type: "bytes32" },
       { name: "head", type: "bytes32" },
+    ],
+  },
+  {
+    name: "BridgePeerForgotten",
+    type: "error",
+    inputs: [
+      { name: "chainSelector", type: "uint64" },
+      { name: "peer", type: "address" },
     ],
   },
   { name: "BridgeUnknownMessageKind", type: "error", inputs: [{ name: "kind", type: "uint256" }] },
@@ -108,49 +107,6 @@ export const bridgeAbi = [
   },
   {
     anonymous: false,
-    name: "GovernanceExecutorUpdated",
-    type: "event",
-    inputs: [
-      { indexed: false, name: "previous", type: "address" },
-      { indexed: false, name: "current", type: "address" },
-    ],
-  },
-  {
-    anonymous: false,
-    name: "GovernanceMessageExecuted",
-    type: "event",
-    inputs: [
-      { indexed: true, name: "messageId", type: "bytes32" },
-      { indexed: true, name: "sourceChainSelector", type: "uint64" },
-      { indexed: false, name: "origin", type: "address" },
-    ],
-  },
-  {
-    anonymous: false,
-    name: "GovernanceMessageFailed",
-    type: "event",
-    inputs: [
-      { indexed: true, name: "messageId", type: "bytes32" },
-      { indexed: true, name: "sourceChainSelector", type: "uint64" },
-      { indexed: false, name: "sequence", type: "uint64" },
-      { indexed: false, name: "reason", type: "uint8" },
-      { indexed: false, name: "returnData", type: "bytes" },
-    ],
-  },
-  {
-    anonymous: false,
-    name: "GovernanceMessageSent",
-    type: "event",
-    inputs: [
-      { indexed: true, name: "messageId", type: "bytes32" },
-      { indexed: true, name: "destinationChainSelector", type: "uint64" },
-      { indexed: false, name: "sequence", type: "uint64" },
-      { indexed: false, name: "deadline", type: "uint256" },
-      { indexed: false, name: "callsHash", type: "bytes32" },
-    ],
-  },
-  {
-    anonymous: false,
     name: "GuardianPauseDurationUpdated",
     type: "event",
     inputs: [
@@ -207,6 +163,17 @@ export const bridgeAbi = [
       { indexed: false, name: "token", type: "address" },
       { indexed: false, name: "amount", type: "uint256" },
       { indexed: false, name: "completed", type: "bool" },
+    ],
+  },
+  {
+    anonymous: false,
+    name: "MessageRefused",
+    type: "event",
+    inputs: [
+      { indexed: true, name: "messageId", type: "bytes32" },
+      { indexed: true, name: "sourceChainSelector", type: "uint64" },
+      { indexed: false, name: "peer", type: "address" },
+      { indexed: false, name: "amount", type: "uint256" },
     ],
   },
   {
@@ -329,13 +296,6 @@ export const bridgeAbi = [
   },
   {
     name: "DEFAULT_GUARDIAN_PAUSE",
-    stateMutability: "view",
-    type: "function",
-    inputs: [],
-    outputs: [{ name: "", type: "uint256" }],
-  },
-  {
-    name: "GOVERNANCE_MESSAGE_TTL",
     stateMutability: "view",
     type: "function",
     inputs: [],
@@ -507,26 +467,6 @@ export const bridgeAbi = [
     outputs: [{ name: "", type: "address" }],
   },
   {
-    name: "governanceExecutor",
-    stateMutability: "view",
-    type: "function",
-    inputs: [],
-    outputs: [{ name: "", type: "address" }],
-  },
-  {
-    name: "governanceSequences",
-    stateMutability: "view",
-    type: "function",
-    inputs: [
-      { name: "chainSelector", type: "uint64" },
-      { name: "sender", type: "address" },
-    ],
-    outputs: [
-      { name: "lastSent", type: "uint64" },
-      { name: "lastExecuted", type: "uint64" },
-    ],
-  },
-  {
     name: "grantRole",
     stateMutability: "nonpayable",
     type: "function",
@@ -573,6 +513,23 @@ export const bridgeAbi = [
     outputs: [],
   },
   {
+    name: "initializedVersion",
+    stateMutability: "view",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
+    name: "isForgottenPeer",
+    stateMutability: "view",
+    type: "function",
+    inputs: [
+      { name: "chainSelector", type: "uint64" },
+      { name: "peer", type: "address" },
+    ],
+    outputs: [{ name: "", type: "bool" }],
+  },
+  {
     name: "isFormerPeer",
     stateMutability: "view",
     type: "function",
@@ -581,6 +538,13 @@ export const bridgeAbi = [
       { name: "peer", type: "address" },
     ],
     outputs: [{ name: "", type: "bool" }],
+  },
+  {
+    name: "latestInitializerVersion",
+    stateMutability: "pure",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
   },
   {
     name: "localChainSelector",
@@ -662,6 +626,7 @@ export const bridgeAbi = [
       { name: "recipient", type: "address" },
       { name: "token", type: "uint8" },
       { name: "amount", type: "uint256" },
+      { name: "peer", type: "address" },
     ],
   },
   {
@@ -756,25 +721,6 @@ export const bridgeAbi = [
     outputs: [{ name: "messageId", type: "bytes32" }],
   },
   {
-    name: "sendGovernanceMessage",
-    stateMutability: "payable",
-    type: "function",
-    inputs: [
-      { name: "destinationChain", type: "uint64" },
-      {
-        name: "calls",
-        type: "tuple[]",
-        components: [
-          { name: "target", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "data", type: "bytes" },
-        ],
-      },
-      { name: "gasLimit", type: "uint32" },
-    ],
-    outputs: [{ name: "messageId", type: "bytes32" }],
-  },
-  {
     name: "setDiscounts",
     stateMutability: "nonpayable",
     type: "function",
@@ -789,13 +735,6 @@ export const bridgeAbi = [
     stateMutability: "nonpayable",
     type: "function",
     inputs: [{ name: "feeBps_", type: "uint256" }],
-    outputs: [],
-  },
-  {
-    name: "setGovernanceExecutor",
-    stateMutability: "nonpayable",
-    type: "function",
-    inputs: [{ name: "executor", type: "address" }],
     outputs: [],
   },
   {

@@ -49,15 +49,6 @@ export const protocolErrorsAbi = [
       { name: "attested", type: "address" },
     ],
   },
-  { name: "BridgeGovernanceNotAccepted", type: "error", inputs: [{ name: "sourceChainSelector", type: "uint64" }] },
-  {
-    name: "BridgeInsufficientGas",
-    type: "error",
-    inputs: [
-      { name: "available", type: "uint256" },
-      { name: "required", type: "uint256" },
-    ],
-  },
   { name: "BridgeInvalidAmount", type: "error", inputs: [{ name: "amount", type: "uint256" }] },
   { name: "BridgeInvalidRouter", type: "error", inputs: [{ name: "caller", type: "address" }] },
   { name: "BridgeMessageAlreadyProcessed", type: "error", inputs: [{ name: "messageId", type: "bytes32" }] },
@@ -68,6 +59,14 @@ export const protocolErrorsAbi = [
     inputs: [
       { name: "messageId", type: "bytes32" },
       { name: "head", type: "bytes32" },
+    ],
+  },
+  {
+    name: "BridgePeerForgotten",
+    type: "error",
+    inputs: [
+      { name: "chainSelector", type: "uint64" },
+      { name: "peer", type: "address" },
     ],
   },
   { name: "BridgeUnknownMessageKind", type: "error", inputs: [{ name: "kind", type: "uint256" }] },
@@ -214,7 +213,7 @@ export const protocolErrorsAbi = [
   { name: "ERC6372InconsistentClock", type: "error", inputs: [] },
   { name: "EnforcedPause", type: "error", inputs: [] },
   { name: "ExecutorCallFailed", type: "error", inputs: [{ name: "index", type: "uint256" }] },
-  { name: "ExecutorOnlyBridge", type: "error", inputs: [{ name: "caller", type: "address" }] },
+  { name: "ExecutorOnlyChannel", type: "error", inputs: [{ name: "caller", type: "address" }] },
   {
     name: "ExecutorUnauthorizedOrigin",
     type: "error",
@@ -226,6 +225,26 @@ export const protocolErrorsAbi = [
   { name: "ExecutorZeroArgument", type: "error", inputs: [] },
   { name: "ExpectedPause", type: "error", inputs: [] },
   { name: "FailedCall", type: "error", inputs: [] },
+  {
+    name: "GovernanceChannelInsufficientGas",
+    type: "error",
+    inputs: [
+      { name: "available", type: "uint256" },
+      { name: "required", type: "uint256" },
+    ],
+  },
+  { name: "GovernanceChannelInvalidRouter", type: "error", inputs: [{ name: "caller", type: "address" }] },
+  { name: "GovernanceChannelMessageAlreadyProcessed", type: "error", inputs: [{ name: "messageId", type: "bytes32" }] },
+  { name: "GovernanceChannelNoExecutor", type: "error", inputs: [{ name: "sourceChainSelector", type: "uint64" }] },
+  {
+    name: "GovernanceChannelUnknownPeer",
+    type: "error",
+    inputs: [
+      { name: "chainSelector", type: "uint64" },
+      { name: "sender", type: "address" },
+    ],
+  },
+  { name: "GovernanceChannelUnsupportedChain", type: "error", inputs: [{ name: "chainSelector", type: "uint64" }] },
   {
     name: "GovernanceTokenDelegated",
     type: "error",

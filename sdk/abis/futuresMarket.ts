@@ -498,6 +498,20 @@ export const futuresMarketAbi = [
     outputs: [],
   },
   {
+    name: "initializedVersion",
+    stateMutability: "view",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
+    name: "latestInitializerVersion",
+    stateMutability: "pure",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
     name: "listingCount",
     stateMutability: "view",
     type: "function",

@@ -8,6 +8,7 @@ export { bridgedGovernanceTokenAbi } from "./bridgedGovernanceToken.js";
 export { cuTokenAbi } from "./cuToken.js";
 export { erc20Abi } from "./erc20.js";
 export { futuresMarketAbi } from "./futuresMarket.js";
+export { governanceChannelAbi } from "./governanceChannel.js";
 export { governanceTokenAbi } from "./governanceToken.js";
 export { mintingAgentAbi } from "./mintingAgent.js";
 export { optionsMarketAbi } from "./optionsMarket.js";
@@ -16,6 +17,7 @@ export { protocolGovernorAbi } from "./protocolGovernor.js";
 export { protocolTimelockAbi } from "./protocolTimelock.js";
 export { providerRegistryAbi } from "./providerRegistry.js";
 export { redemptionManagerAbi } from "./redemptionManager.js";
+export { redemptionViewsAbi } from "./redemptionViews.js";
 export { satelliteExecutorAbi } from "./satelliteExecutor.js";
 export { spotMarketAbi } from "./spotMarket.js";
 export { sstbAbi } from "./sstb.js";
@@ -25,6 +27,7 @@ import { bridgeAbi } from "./bridge.js";
 import { bridgedGovernanceTokenAbi } from "./bridgedGovernanceToken.js";
 import { cuTokenAbi } from "./cuToken.js";
 import { futuresMarketAbi } from "./futuresMarket.js";
+import { governanceChannelAbi } from "./governanceChannel.js";
 import { governanceTokenAbi } from "./governanceToken.js";
 import { mintingAgentAbi } from "./mintingAgent.js";
 import { optionsMarketAbi } from "./optionsMarket.js";
@@ -32,6 +35,7 @@ import { protocolGovernorAbi } from "./protocolGovernor.js";
 import { protocolTimelockAbi } from "./protocolTimelock.js";
 import { providerRegistryAbi } from "./providerRegistry.js";
 import { redemptionManagerAbi } from "./redemptionManager.js";
+import { redemptionViewsAbi } from "./redemptionViews.js";
 import { sstbAbi } from "./sstb.js";
 import { satelliteExecutorAbi } from "./satelliteExecutor.js";
 import { spotMarketAbi } from "./spotMarket.js";
@@ -43,6 +47,7 @@ export const contractAbis: {
   BridgedGovernanceToken: typeof bridgedGovernanceTokenAbi;
   CUToken: typeof cuTokenAbi;
   FuturesMarket: typeof futuresMarketAbi;
+  GovernanceChannel: typeof governanceChannelAbi;
   GovernanceToken: typeof governanceTokenAbi;
   MintingAgent: typeof mintingAgentAbi;
   OptionsMarket: typeof optionsMarketAbi;
@@ -50,6 +55,7 @@ export const contractAbis: {
   ProtocolTimelock: typeof protocolTimelockAbi;
   ProviderRegistry: typeof providerRegistryAbi;
   RedemptionManager: typeof redemptionManagerAbi;
+  RedemptionViews: typeof redemptionViewsAbi;
   SSTB: typeof sstbAbi;
   SatelliteExecutor: typeof satelliteExecutorAbi;
   SpotMarket: typeof spotMarketAbi;
@@ -59,6 +65,7 @@ export const contractAbis: {
   BridgedGovernanceToken: bridgedGovernanceTokenAbi,
   CUToken: cuTokenAbi,
   FuturesMarket: futuresMarketAbi,
+  GovernanceChannel: governanceChannelAbi,
   GovernanceToken: governanceTokenAbi,
   MintingAgent: mintingAgentAbi,
   OptionsMarket: optionsMarketAbi,
@@ -66,6 +73,7 @@ export const contractAbis: {
   ProtocolTimelock: protocolTimelockAbi,
   ProviderRegistry: providerRegistryAbi,
   RedemptionManager: redemptionManagerAbi,
+  RedemptionViews: redemptionViewsAbi,
   SSTB: sstbAbi,
   SatelliteExecutor: satelliteExecutorAbi,
   SpotMarket: spotMarketAbi,

@@ -222,6 +222,20 @@ export const mintingAgentAbi = [
     outputs: [],
   },
   { name: "initializeV2", stateMutability: "nonpayable", type: "function", inputs: [], outputs: [] },
+  {
+    name: "initializedVersion",
+    stateMutability: "view",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
+    name: "latestInitializerVersion",
+    stateMutability: "pure",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
   { name: "pause", stateMutability: "nonpayable", type: "function", inputs: [], outputs: [] },
   { name: "paused", stateMutability: "view", type: "function", inputs: [], outputs: [{ name: "", type: "bool" }] },
   {

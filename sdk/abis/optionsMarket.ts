@@ -507,6 +507,20 @@ export const optionsMarketAbi = [
     outputs: [],
   },
   {
+    name: "initializedVersion",
+    stateMutability: "view",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
+    name: "latestInitializerVersion",
+    stateMutability: "pure",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
     name: "listingCount",
     stateMutability: "view",
     type: "function",

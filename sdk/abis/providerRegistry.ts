@@ -502,6 +502,20 @@ export const providerRegistryAbi = [
     outputs: [],
   },
   {
+    name: "initializedVersion",
+    stateMutability: "view",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
+    name: "latestInitializerVersion",
+    stateMutability: "pure",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
     name: "payOutLock",
     stateMutability: "nonpayable",
     type: "function",

@@ -7,13 +7,13 @@ export const satelliteExecutorAbi = [
     stateMutability: "nonpayable",
     type: "constructor",
     inputs: [
-      { name: "bridge_", type: "address" },
+      { name: "channel_", type: "address" },
       { name: "primaryChainSelector_", type: "uint64" },
       { name: "primaryTimelock_", type: "address" },
     ],
   },
   { name: "ExecutorCallFailed", type: "error", inputs: [{ name: "index", type: "uint256" }] },
-  { name: "ExecutorOnlyBridge", type: "error", inputs: [{ name: "caller", type: "address" }] },
+  { name: "ExecutorOnlyChannel", type: "error", inputs: [{ name: "caller", type: "address" }] },
   {
     name: "ExecutorUnauthorizedOrigin",
     type: "error",
@@ -32,7 +32,7 @@ export const satelliteExecutorAbi = [
       { indexed: false, name: "calls", type: "uint256" },
     ],
   },
-  { name: "bridge", stateMutability: "view", type: "function", inputs: [], outputs: [{ name: "", type: "address" }] },
+  { name: "channel", stateMutability: "view", type: "function", inputs: [], outputs: [{ name: "", type: "address" }] },
   {
     name: "executeFromPrimary",
     stateMutability: "nonpayable",

@@ -247,6 +247,20 @@ export const sstbAbi = [
     outputs: [],
   },
   {
+    name: "initializedVersion",
+    stateMutability: "view",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
+    name: "latestInitializerVersion",
+    stateMutability: "pure",
+    type: "function",
+    inputs: [],
+    outputs: [{ name: "", type: "uint64" }],
+  },
+  {
     name: "mint",
     stateMutability: "nonpayable",
     type: "function",

@@ -1,6 +1,6 @@
 import type { TransactionReceipt } from "ethers";
 
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import { sstbAbi } from "../abis/sstb.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
@@ -36,7 +36,7 @@ export async function prepareApproveRedemption(
 ): Promise<ApproveRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   const manager = addressOf(client, "RedemptionManager");
-  const [, total] = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).quoteFee(amount);
   const data = encodeFunctionCall(sstbAbi, "approve", [manager, total]);
   return { to: addressOf(client, "SSTB"), data, value: 0n, total };
 }

@@ -1,6 +1,6 @@
 import { ZeroHash, isAddress } from "ethers";
 
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
 import { deployedReader } from "../contract-calls.js";
 import { InvalidParameterError } from "../errors.js";
@@ -25,7 +25,7 @@ export type GetAccessKeyErrorType = InvalidParameterError | BaseError;
 export async function getAccessKey(client: ProtocolClient, { user }: GetAccessKeyParameters): Promise<string | null> {
   if (!isAddress(user)) throw new InvalidParameterError("user", "must be an address");
   try {
-    const key = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).accessKeyOf(user);
+    const key = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).accessKeyOf(user);
     return key === ZeroHash ? null : key.toLowerCase();
   } catch (error) {
     throw getContractError(error, { functionName: "accessKeyOf" });

@@ -1,4 +1,4 @@
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
 import { deployedReader } from "../contract-calls.js";
 import { ContractRevertedError } from "../errors.js";
@@ -52,7 +52,7 @@ export async function getLease(
   { leaseId }: GetLeaseParameters,
 ): Promise<GetLeaseReturnType | null> {
   try {
-    const lease = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).leaseOf(leaseId);
+    const lease = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).leaseOf(leaseId);
     return {
       leaseId,
       status: leaseStatusName(lease.status) as GetLeaseReturnType["status"],

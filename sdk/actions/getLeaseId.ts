@@ -1,4 +1,4 @@
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import { addressOf } from "../client.js";
 import type { ProtocolClient } from "../client.js";
 import { readContract } from "../contract-calls.js";
@@ -23,8 +23,8 @@ export async function getLeaseId(
   { redemptionId }: GetLeaseIdParameters,
 ): Promise<bigint | null> {
   const leaseId = await readContract(client, {
-    abi: redemptionManagerAbi,
-    address: addressOf(client, "RedemptionManager"),
+    abi: redemptionViewsAbi,
+    address: addressOf(client, "RedemptionViews"),
     functionName: "leaseIdOf",
     args: [redemptionId],
   });

@@ -1,4 +1,4 @@
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
 import { deployedReader } from "../contract-calls.js";
 import { getContractError } from "../revert-decoding.js";
@@ -24,9 +24,7 @@ export async function getLeaseStatus(
   { leaseId }: GetLeaseStatusParameters,
 ): Promise<LeaseStatusName> {
   try {
-    return leaseStatusName(
-      await deployedReader(client, "RedemptionManager", redemptionManagerAbi).leaseStatus(leaseId),
-    );
+    return leaseStatusName(await deployedReader(client, "RedemptionViews", redemptionViewsAbi).leaseStatus(leaseId));
   } catch (error) {
     throw getContractError(error, { functionName: "leaseStatus" });
   }

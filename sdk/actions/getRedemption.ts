@@ -1,4 +1,5 @@
 import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
 import { deployedReader } from "../contract-calls.js";
 import type { BaseError, ContractRevertedError, InvalidParameterError } from "../errors.js";
@@ -35,10 +36,11 @@ export async function getRedemption(
   { redemptionId }: GetRedemptionParameters,
 ): Promise<GetRedemptionReturnType> {
   const manager = deployedReader(client, "RedemptionManager", redemptionManagerAbi);
+  const views = deployedReader(client, "RedemptionViews", redemptionViewsAbi);
   try {
     const [record, status] = await Promise.all([
       manager.redemptions(redemptionId),
-      manager.redemptionStatus(redemptionId),
+      views.redemptionStatus(redemptionId),
     ]);
     return {
       user: record.user,

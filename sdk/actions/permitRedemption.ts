@@ -1,7 +1,7 @@
 import { Signature } from "ethers";
 import type { TransactionReceipt } from "ethers";
 
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import { sstbAbi } from "../abis/sstb.js";
 import { addressOf, sendPrepared, waitForReceipt } from "../client.js";
 import type { PreparedTransaction, ProtocolClient } from "../client.js";
@@ -39,7 +39,7 @@ export async function getRedemptionPermit(
   client: ProtocolClient,
   { owner, amount, deadline }: RedemptionPermitParameters,
 ): Promise<PermitTypedData & { total: bigint }> {
-  const [, total] = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).quoteFee(amount);
   const typed = await getPermitTypedData(
     deployedReader(client, "SSTB", sstbAbi),
     owner,
@@ -61,7 +61,7 @@ export async function preparePermitRedemption(
   client: ProtocolClient,
   { owner, amount, deadline, signature }: PermitRedemptionParameters,
 ): Promise<PreparedTransaction> {
-  const [, total] = await deployedReader(client, "RedemptionManager", redemptionManagerAbi).quoteFee(amount);
+  const [, total] = await deployedReader(client, "RedemptionViews", redemptionViewsAbi).quoteFee(amount);
   const { v, r, s } = Signature.from(signature);
   const data = encodeFunctionCall(sstbAbi, "permit", [
     owner,

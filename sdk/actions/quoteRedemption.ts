@@ -2,7 +2,7 @@ import { isAddress } from "ethers";
 
 import { erc20Abi } from "../abis/erc20.js";
 import { providerRegistryAbi } from "../abis/providerRegistry.js";
-import { redemptionManagerAbi } from "../abis/redemptionManager.js";
+import { redemptionViewsAbi } from "../abis/redemptionViews.js";
 import type { ProtocolClient } from "../client.js";
 import { contractReader, deployedReader } from "../contract-calls.js";
 import { BaseError, InvalidParameterError } from "../errors.js";
@@ -78,12 +78,12 @@ export async function quoteRedemption(
 ): Promise<QuoteRedemptionReturnType> {
   if (amount <= 0n) throw new InvalidParameterError("amount", "must be positive");
   if (!isAddress(provider)) throw new InvalidParameterError("provider", "must be an address");
-  const manager = deployedReader(client, "RedemptionManager", redemptionManagerAbi);
+  const views = deployedReader(client, "RedemptionViews", redemptionViewsAbi);
   const registry = deployedReader(client, "ProviderRegistry", providerRegistryAbi);
   try {
     const [[fee, total], minimum, account, ratioBps, token, now] = await Promise.all([
-      manager.quoteFee(amount),
-      manager.minRedemptionAmount(),
+      views.quoteFee(amount),
+      views.minRedemptionAmount(),
       registry.accountOf(provider),
       registry.collateralRatioBps(),
       registry.collateralToken(),
@@ -93,7 +93,7 @@ export async function quoteRedemption(
     const available = account.availableCU;
     const covered = amount <= available;
     const [fulfilmentSeconds, requiredNow, requiredAfter, symbol, decimals] = await Promise.all([
-      manager.tierDeadline(account.tier),
+      views.tierDeadline(account.tier),
       registry.requiredCollateral(available),
       covered ? registry.requiredCollateral(available - amount) : Promise.resolve(0n),
       metadata.symbol(),

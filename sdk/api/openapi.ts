@@ -2976,10 +2976,10 @@ export interface components {
        */
       source_transaction: string | null;
       /**
-       * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released
+       * @description `pending`: sent, not yet seen on the destination; `queued`: arrived, delivery waits (paused or rate-limited); `completed`: tokens minted or released; `refused`: it waited when governance forgot the peer bridge that sent it, and nothing is delivered
        * @enum {string}
        */
-      status: "pending" | "queued" | "completed";
+      status: "pending" | "queued" | "completed" | "refused";
       /**
        * @description `sSTB` or `STBGOV`
        * @example sSTB

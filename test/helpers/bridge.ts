@@ -24,12 +24,14 @@ export const LIMIT: RateLimit = { enabled: true, capacity: parseEther("1000"), r
 export const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
 /** `IBridge.Token`, as bigints. */
 export const Token = { SSTB: 0n, Governance: 1n } as const;
-/** `IBridge.GovernanceFailure`, as bigints. */
+/** `IGovernanceChannel.GovernanceFailure`, as bigints. */
 export const GovernanceFailure = { Stale: 0n, Expired: 1n, Reverted: 2n } as const;
-/** `Bridge.GOVERNANCE_MESSAGE_TTL`: how long a governance message stays executable. */
+/** `GovernanceChannel.GOVERNANCE_MESSAGE_TTL`: how long a governance message stays executable. */
 export const GOVERNANCE_MESSAGE_TTL = 3n * 24n * 60n * 60n;
 /** `IBridge.MessageStatus`, as bigints. */
 export const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n, Failed: 4n } as const;
+/** `IGovernanceChannel.MessageStatus`, as bigints. */
+export const ChannelStatus = { None: 0n, Sent: 1n, Executed: 2n, Failed: 3n } as const;
 
 export interface BridgePair {
   primary: PrimaryDeployment & { bridge: Bridge; router: DevnetCCIPRouter };
@@ -48,8 +50,8 @@ export type BridgeFixture = BridgePair & { relayer: Relayer };
 
 /**
  * Two bridges on one in-process chain, on different CCIP selectors (arbitrum's and ethereum's),
- * each with its own devnet router, routed to each other with {LIMITS}, and a relayer between the
- * routers. The deployer keeps governance on both sides (no hand-off), so tests call setters
+ * each with its own devnet router, routed to each other with {LIMITS}, their governance channels
+ * peers of each other, and a relayer between the routers. The deployer keeps governance on both sides (no hand-off), so tests call setters
  * directly. Alice holds 10,000 sSTB and 10,000 STBGOV on arbitrum and 1,000 mUSDC on both sides,
  * with every approval the bridges need.
  */
@@ -93,14 +95,14 @@ export async function deployBridgePair(connection: IgnitionConnection): Promise<
 
 /**
  * {deployBridgePair} as after the hand-off for cross-chain governance: the arbitrum timelock holds
- * the governance role of the arbitrum bridge (and some ETH for transport fees), and the ethereum
- * executor the admin and governance roles of the ethereum bridge.
+ * the governance role of the arbitrum governance channel (and some ETH for transport fees), and the
+ * ethereum executor the admin and governance roles of the ethereum bridge.
  */
 export async function deployGovernedBridgePair(connection: TestConnection): Promise<BridgePair> {
   const f = await deployBridgePair(connection);
   const timelock = await f.primary.timelock.getAddress();
   const executor = await f.satellite.executor.getAddress();
-  await f.primary.bridge.grantRole(Roles.GOVERNANCE, timelock);
+  await f.primary.governanceChannel.grantRole(Roles.GOVERNANCE, timelock);
   await f.satellite.bridge.grantRole(Roles.GOVERNANCE, executor);
   await f.satellite.bridge.grantRole(Roles.DEFAULT_ADMIN, executor);
   await connection.networkHelpers.setBalance(timelock, parseEther("10"));
@@ -124,7 +126,7 @@ export function bridgeCall(f: BridgePair, fn: string, args: readonly unknown[]):
   };
 }
 
-/** Sends `calls` to ethereum as the arbitrum timelock (impersonated); returns the message id. */
+/** Sends `calls` to ethereum over the governance channel as the arbitrum timelock (impersonated); returns the message id. */
 export async function proposeToSatellite(
   connection: TestConnection,
   f: BridgePair,
@@ -134,13 +136,13 @@ export async function proposeToSatellite(
   const timelock = await f.primary.timelock.getAddress();
   await connection.networkHelpers.impersonateAccount(timelock);
   const asTimelock = await connection.ethers.getSigner(timelock);
-  const tx = await f.primary.bridge
+  const tx = await f.primary.governanceChannel
     .connect(asTimelock)
     .sendGovernanceMessage(ETH, [...calls], gasLimit, { value: TRANSPORT_FEE });
   return sentMessageId(f, (await tx.wait())!);
 }
 
-/** The payload of a governance message, as the arbitrum bridge encodes it. */
+/** The payload of a governance message, as the arbitrum governance channel encodes it. */
 export function governancePayload(
   origin: string,
   sequence: bigint,
@@ -148,8 +150,8 @@ export function governancePayload(
   calls: readonly GovernanceCall[],
 ): string {
   return AbiCoder.defaultAbiCoder().encode(
-    ["uint256", "address", "uint64", "uint256", "tuple(address,uint256,bytes)[]"],
-    [2n, origin, sequence, deadline, calls.map((c) => [c.target, c.value, c.data])],
+    ["address", "uint64", "uint256", "tuple(address,uint256,bytes)[]"],
+    [origin, sequence, deadline, calls.map((c) => [c.target, c.value, c.data])],
   );
 }
 
@@ -201,12 +203,20 @@ export async function bridgeState(f: BridgePair, accounts: readonly string[]) {
   return out;
 }
 
-/** The message id of the first `MessageSent` or `GovernanceMessageSent` of either bridge in a receipt. */
+/**
+ * The message id of the first `MessageSent` of either bridge, or `GovernanceMessageSent` of either
+ * governance channel, in a receipt.
+ */
 export function sentMessageId(f: BridgePair, receipt: ContractTransactionReceipt): string {
   for (const log of receipt.logs) {
-    for (const bridge of [f.primary.bridge, f.satellite.bridge]) {
-      if (log.address !== bridge.target) continue;
-      const parsed = bridge.interface.parseLog(log);
+    for (const sender of [
+      f.primary.bridge,
+      f.satellite.bridge,
+      f.primary.governanceChannel,
+      f.satellite.governanceChannel,
+    ]) {
+      if (log.address !== sender.target) continue;
+      const parsed = sender.interface.parseLog(log);
       if (parsed?.name === "MessageSent" || parsed?.name === "GovernanceMessageSent") return parsed.args.messageId;
     }
   }

@@ -56,7 +56,7 @@ export async function toFirstLayout(
   { forgetProvider = false }: { forgetProvider?: boolean } = {},
 ): Promise<void> {
   const manager = await f.redemptionManager.getAddress();
-  const r = await f.redemptionManager.redemptionOf(id);
+  const r = await f.redemptionViews.redemptionOf(id);
   const first = mappingSlot(id, SLOT.redemptions);
   const packed = mappingSlot(id, SLOT.records);
   await write(

@@ -15,6 +15,7 @@ import {
   ProviderRegistryV1__factory,
   RedemptionManager__factory,
   RedemptionManagerV1__factory,
+  RedemptionViews__factory,
   SSTB__factory,
 } from "../../typechain-types/index.js";
 import type {
@@ -28,6 +29,7 @@ import type {
   ProviderRegistryV1,
   RedemptionManager,
   RedemptionManagerV1,
+  RedemptionViews,
   SSTB,
 } from "../../typechain-types/index.js";
 import { Roles, attestationDomain, buildProof, cuHashOf, randomNonce } from "@compute-capacity/sdk";
@@ -65,6 +67,8 @@ export interface LegacyDeployment {
   registry: ProviderRegistry;
   mintingAgent: MintingAgent;
   redemptionManager: RedemptionManager;
+  /** Today's read contract of the manager's proxy (meaningful once upgraded). */
+  redemptionViews: RedemptionViews;
   /** Mints `cuValue` sSTB to `provider` through the minting agent (the first implementation's or today's). */
   mint(cuValue: bigint): Promise<void>;
 }
@@ -196,6 +200,7 @@ export async function deployLegacyProtocol(connection: IgnitionConnection): Prom
     registry: ProviderRegistry__factory.connect(registryAddress, deployer),
     mintingAgent: MintingAgent__factory.connect(agentAddress, deployer),
     redemptionManager: RedemptionManager__factory.connect(managerAddress, deployer),
+    redemptionViews: await new RedemptionViews__factory(deployer).deploy(managerAddress),
     async mint(cuValue) {
       const now = BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
       const nonce = randomNonce();
@@ -245,6 +250,7 @@ export async function parametersOf(d: {
   registry: ProviderRegistry;
   mintingAgent: MintingAgent;
   redemptionManager: RedemptionManager;
+  redemptionViews: RedemptionViews;
 }) {
   const m = d.redemptionManager;
   const [minStaking, maxStaking] = await d.registry.stakingPeriodBounds();
@@ -264,17 +270,17 @@ export async function parametersOf(d: {
       guardianPauseDuration: await d.mintingAgent.guardianPauseDuration(),
     },
     redemptionManager: {
-      treasury: await m.treasury(),
-      feeBps: await m.feeBps(),
-      standardDeadline: await m.tierDeadline(0n),
-      premiumDeadline: await m.tierDeadline(1n),
-      enterpriseDeadline: await m.tierDeadline(2n),
-      disputeWindow: await m.disputeWindow(),
-      disputeResolutionPeriod: await m.disputeResolutionPeriod(),
-      minRedemptionAmount: await m.minRedemptionAmount(),
-      reputationUnit: await m.reputationUnit(),
+      treasury: await d.redemptionViews.treasury(),
+      feeBps: await d.redemptionViews.feeBps(),
+      standardDeadline: await d.redemptionViews.tierDeadline(0n),
+      premiumDeadline: await d.redemptionViews.tierDeadline(1n),
+      enterpriseDeadline: await d.redemptionViews.tierDeadline(2n),
+      disputeWindow: await d.redemptionViews.disputeWindow(),
+      disputeResolutionPeriod: await d.redemptionViews.disputeResolutionPeriod(),
+      minRedemptionAmount: await d.redemptionViews.minRedemptionAmount(),
+      reputationUnit: await d.redemptionViews.reputationUnit(),
       guardianPauseDuration: await m.guardianPauseDuration(),
-      maxLeaseTerm: await m.maxLeaseTerm(),
+      maxLeaseTerm: await d.redemptionViews.maxLeaseTerm(),
     },
   };
 }

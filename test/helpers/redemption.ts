@@ -65,17 +65,17 @@ async function viewOrError(f: ProtocolFixture, call: () => Promise<unknown>): Pr
 export async function managerState(f: ProtocolFixture, ids: readonly bigint[], accounts: readonly string[] = []) {
   const m = f.redemptionManager;
   return {
-    count: await m.redemptionCount(),
+    count: await f.redemptionViews.redemptionCount(),
     records: await Promise.all(
       ids.map(async (id) => ({
         getter: [...(await m.redemptions(id))].map(String),
-        stored: await viewOrError(f, () => m.redemptionOf(id)),
-        dispute: await viewOrError(f, () => m.disputeOf(id)),
-        leaseId: await viewOrError(f, () => m.leaseIdOf(id)),
-        lease: await viewOrError(f, () => m.leaseOf(id)),
-        leaseStatus: await m.leaseStatus(id),
+        stored: await viewOrError(f, () => f.redemptionViews.redemptionOf(id)),
+        dispute: await viewOrError(f, () => f.redemptionViews.disputeOf(id)),
+        leaseId: await viewOrError(f, () => f.redemptionViews.leaseIdOf(id)),
+        lease: await viewOrError(f, () => f.redemptionViews.leaseOf(id)),
+        leaseStatus: await f.redemptionViews.leaseStatus(id),
       })),
     ),
-    accessKeys: await Promise.all(accounts.map((a) => m.accessKeyOf(a))),
+    accessKeys: await Promise.all(accounts.map((a) => f.redemptionViews.accessKeyOf(a))),
   };
 }

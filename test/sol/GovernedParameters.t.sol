@@ -77,29 +77,29 @@ contract GovernedParametersTest is ProtocolSetup {
             )
         );
         manager.setRedemptionFee(feeBps);
-        assertEq(manager.feeBps(), 10);
+        assertEq(views.feeBps(), 10);
     }
 
     function testFuzz_redemptionFee_inBounds(uint256 feeBps) public {
         feeBps = bound(feeBps, 0, 100);
         manager.setRedemptionFee(feeBps);
-        assertEq(manager.feeBps(), feeBps);
+        assertEq(views.feeBps(), feeBps);
     }
 
     function testFuzz_tierDeadline_outOfBounds(uint8 tierIndex, uint256 seconds_) public {
         vm.assume(seconds_ < 15 minutes || seconds_ > 7 days);
         IProviderRegistry.Tier tier = IProviderRegistry.Tier(tierIndex % 3);
-        uint256 previous = manager.tierDeadline(tier);
+        uint256 previous = views.tierDeadline(tier);
         vm.expectPartialRevert(IRedemptionManager.ParameterOutOfBounds.selector);
         manager.setTierDeadline(tier, seconds_);
-        assertEq(manager.tierDeadline(tier), previous);
+        assertEq(views.tierDeadline(tier), previous);
     }
 
     function testFuzz_tierDeadline_inBounds(uint8 tierIndex, uint256 seconds_) public {
         seconds_ = bound(seconds_, 15 minutes, 7 days);
         IProviderRegistry.Tier tier = IProviderRegistry.Tier(tierIndex % 3);
         manager.setTierDeadline(tier, seconds_);
-        assertEq(manager.tierDeadline(tier), seconds_);
+        assertEq(views.tierDeadline(tier), seconds_);
     }
 
     function testFuzz_disputeWindow_outOfBounds(uint256 seconds_) public {
@@ -108,7 +108,7 @@ contract GovernedParametersTest is ProtocolSetup {
             abi.encodeWithSelector(IRedemptionManager.ParameterOutOfBounds.selector, bytes32("disputeWindow"), seconds_)
         );
         manager.setDisputeWindow(seconds_);
-        assertEq(manager.disputeWindow(), 72 hours);
+        assertEq(views.disputeWindow(), 72 hours);
     }
 
     // --- AttestationVerifier ---

@@ -45,7 +45,7 @@ contract LeaseArithmeticTest is ProtocolSetup {
     /// @notice A packed record reads back every field: amount, lock, times, deadline, weight,
     /// ratio, and the fulfilment time written later.
     function testFuzz_packedRecord_roundTrips(uint256 amount, uint256 at, uint256 delay) public {
-        amount = bound(amount, manager.minRedemptionAmount(), 400e18);
+        amount = bound(amount, views.minRedemptionAmount(), 400e18);
         at = bound(at, block.timestamp, type(uint32).max - 30 days);
         delay = bound(delay, 0, 20 hours);
         vm.warp(at);
@@ -54,7 +54,7 @@ contract LeaseArithmeticTest is ProtocolSetup {
         vm.prank(user);
         uint256 id = manager.initiateRedemption(amount, provider);
 
-        IRedemptionManager.Redemption memory r = manager.redemptionOf(id);
+        IRedemptionManager.Redemption memory r = views.redemptionOf(id);
         assertEq(r.user, user);
         assertEq(r.provider, provider);
         assertEq(r.amount, amount);
@@ -69,7 +69,7 @@ contract LeaseArithmeticTest is ProtocolSetup {
         vm.warp(at + delay);
         vm.prank(provider);
         manager.fulfillRedemption(id, "envelope");
-        r = manager.redemptionOf(id);
+        r = views.redemptionOf(id);
         assertEq(r.fulfilledAt, at + delay);
         assertEq(r.amount, amount);
         assertEq(r.lock, lock);
@@ -86,16 +86,16 @@ contract LeaseArithmeticTest is ProtocolSetup {
         _addCapacity(2 * amount);
         vm.prank(provider);
         sstb.transfer(user, amount + amount / 100);
-        uint256 count = manager.redemptionCount();
+        uint256 count = views.redemptionCount();
         vm.prank(user);
         vm.expectRevert(abi.encodeWithSelector(SafeCast.SafeCastOverflowedUintDowncast.selector, 96, amount));
         manager.initiateRedemption(amount, provider);
-        assertEq(manager.redemptionCount(), count);
+        assertEq(views.redemptionCount(), count);
         // the largest amount that fits is taken
         vm.prank(user);
         manager.initiateRedemption(type(uint96).max, provider);
-        assertEq(manager.redemptionOf(count + 1).amount, type(uint96).max);
-        assertEq(manager.redemptionOf(count + 1).weight, type(uint16).max); // capped, not wrapped
+        assertEq(views.redemptionOf(count + 1).amount, type(uint96).max);
+        assertEq(views.redemptionOf(count + 1).weight, type(uint16).max); // capped, not wrapped
     }
 
     /// @notice Times are kept in 32 bits: a redemption is refused from 2106 on, never truncated.
@@ -130,10 +130,10 @@ contract LeaseArithmeticTest is ProtocolSetup {
         vm.prank(provider);
         manager.fulfillRedemptionWithLease(id, "envelope", leaseEnd);
         if (inside) {
-            assertEq(manager.leaseOf(id).end, leaseEnd);
-            assertEq(uint8(manager.leaseStatus(id)), uint8(IRedemptionManager.LeaseStatus.Active));
+            assertEq(views.leaseOf(id).end, leaseEnd);
+            assertEq(uint8(views.leaseStatus(id)), uint8(IRedemptionManager.LeaseStatus.Active));
         } else {
-            assertEq(uint8(manager.leaseStatus(id)), uint8(IRedemptionManager.LeaseStatus.None));
+            assertEq(uint8(views.leaseStatus(id)), uint8(IRedemptionManager.LeaseStatus.None));
         }
     }
 
@@ -145,7 +145,7 @@ contract LeaseArithmeticTest is ProtocolSetup {
         uint256 extension,
         uint256 price
     ) public {
-        uint256 maxTerm = manager.maxLeaseTerm();
+        uint256 maxTerm = views.maxLeaseTerm();
         leaseTerm = bound(leaseTerm, 2, maxTerm);
         vm.prank(user);
         uint256 id = manager.initiateRedemption(10e18, provider);
@@ -155,7 +155,7 @@ contract LeaseArithmeticTest is ProtocolSetup {
         vm.warp(block.timestamp + bound(later, 0, leaseTerm - 1));
         uint256 maxExtension = block.timestamp + maxTerm - end;
         extension = bound(extension, 0, maxExtension + 10 days);
-        price = bound(price, manager.minRedemptionAmount(), 100e18);
+        price = bound(price, views.minRedemptionAmount(), 100e18);
         if (extension == 0 || extension > maxExtension) {
             vm.expectRevert(
                 abi.encodeWithSelector(IRedemptionManager.RenewalExtensionOutOfRange.selector, extension, maxExtension)
@@ -170,11 +170,11 @@ contract LeaseArithmeticTest is ProtocolSetup {
         uint256 locked = registry.accountOf(provider).lockedCollateral;
         vm.prank(user);
         uint256 renewalId = manager.acceptRenewal(id, price, extension);
-        assertEq(manager.leaseOf(id).end, end + extension);
-        assertEq(manager.leaseIdOf(renewalId), id);
+        assertEq(views.leaseOf(id).end, end + extension);
+        assertEq(views.leaseIdOf(renewalId), id);
         assertEq(sstb.totalSupply(), supply - price);
-        assertEq(registry.accountOf(provider).lockedCollateral, locked + manager.redemptionOf(renewalId).lock);
-        IRedemptionManager.Redemption memory r = manager.redemptionOf(renewalId);
+        assertEq(registry.accountOf(provider).lockedCollateral, locked + views.redemptionOf(renewalId).lock);
+        IRedemptionManager.Redemption memory r = views.redemptionOf(renewalId);
         assertEq(r.amount, price);
         assertEq(r.fulfilledAt, block.timestamp);
         assertEq(r.deadline, block.timestamp);

@@ -5,6 +5,7 @@ import {Test} from "forge-std/Test.sol";
 
 import {ProviderRegistry} from "../../contracts/core/ProviderRegistry.sol";
 import {RedemptionManager} from "../../contracts/core/RedemptionManager.sol";
+import {RedemptionViews} from "../../contracts/core/RedemptionViews.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
 import {IRedemptionManager} from "../../contracts/interfaces/IRedemptionManager.sol";
 import {SSTB} from "../../contracts/tokens/SSTB.sol";
@@ -18,6 +19,8 @@ import {ProtocolSetup} from "./utils/ProtocolSetup.sol";
 /// transition (fulfil with a stated end, offer, withdraw and accept a renewal, terminate) through
 /// the real contracts, as three providers and two users would. After every call it checks that
 /// each redemption moved at most one step forward and that each lease only moved forward.
+// the handler's counters are public state for the invariants to read
+// solhint-disable-next-line max-states-count
 contract ProtocolHandler is ProtocolSetup {
     address[3] public providers;
     address[2] public users;
@@ -41,7 +44,13 @@ contract ProtocolHandler is ProtocolSetup {
     /// (None -> Active -> Ended | Terminated, the last two final), a stated end that decreased, or
     /// an end that changed once the lease ended or was terminated.
     uint256 public leaseBackwardMoves;
+    /// @notice A renewal finalized by anyone before the dispute window after the start of the
+    /// period it paid for ran out, or its user refused a dispute within that window (must stay 0;
+    /// issue 23, property 2).
+    uint256 public renewalWindowViolations;
     uint256 private _nextUnit;
+    /// @dev Each renewal's paid period start, as the handler saw the lease's end before accepting.
+    mapping(uint256 renewalId => uint256) private _paidFrom;
 
     /// @dev What the observer last saw of an id: the redemption's status, and the lease's.
     struct Seen {
@@ -70,9 +79,9 @@ contract ProtocolHandler is ProtocolSetup {
         _;
         compensationPaid += collateral.balanceOf(users[0]) + collateral.balanceOf(users[1]) - before;
         penaltiesPaid += collateral.balanceOf(treasury) - treasuryBefore;
-        uint256 count = manager.redemptionCount();
+        uint256 count = views.redemptionCount();
         for (uint256 id = 1; id <= count; ++id) {
-            IRedemptionManager.RedemptionStatus current = manager.redemptionStatus(id);
+            IRedemptionManager.RedemptionStatus current = views.redemptionStatus(id);
             IRedemptionManager.RedemptionStatus previous = _seen[id].status;
             if (current != previous) {
                 if (!_allowed(id, previous, current)) ++backwardOrSkippedMoves;
@@ -87,7 +96,7 @@ contract ProtocolHandler is ProtocolSetup {
     /// decreases, and is frozen once the lease ended or was terminated.
     function _observeLease(uint256 id) private {
         Seen storage seen = _seen[id];
-        IRedemptionManager.LeaseStatus current = manager.leaseStatus(id);
+        IRedemptionManager.LeaseStatus current = views.leaseStatus(id);
         IRedemptionManager.LeaseStatus previous = seen.leaseStatus;
         if (current != previous) {
             bool forward =
@@ -99,7 +108,7 @@ contract ProtocolHandler is ProtocolSetup {
             seen.leaseStatus = current;
         }
         if (current == IRedemptionManager.LeaseStatus.None) return;
-        uint256 end = manager.leaseOf(id).end;
+        uint256 end = views.leaseOf(id).end;
         uint256 last = seen.leaseEnd;
         // the end is set when the lease starts and moves (forward) only while it runs
         bool settable =
@@ -193,7 +202,7 @@ contract ProtocolHandler is ProtocolSetup {
 
     function redeem(uint256 userSeed, uint256 providerSeed, uint256 amount) external observed {
         address user = users[userSeed % 2];
-        uint256 minimum = manager.minRedemptionAmount();
+        uint256 minimum = views.minRedemptionAmount();
         // the first provider from the seed on with the minimum available (an active one without it
         // first proves some capacity); suspended providers stay redeemable
         address provider;
@@ -230,7 +239,7 @@ contract ProtocolHandler is ProtocolSetup {
     function fulfilWithLease(uint256 idSeed, uint256 term) external observed {
         (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
         if (r.status != IRedemptionManager.RedemptionStatus.Pending) return;
-        uint256 end = block.timestamp + bound(term, 1, manager.maxLeaseTerm());
+        uint256 end = block.timestamp + bound(term, 1, views.maxLeaseTerm());
         vm.prank(r.provider);
         manager.fulfillRedemptionWithLease(id, "envelope", end);
     }
@@ -239,9 +248,9 @@ contract ProtocolHandler is ProtocolSetup {
     function offer(uint256 idSeed, uint256 price, uint256 extension, uint256 validity) external observed {
         (uint256 id, IRedemptionManager.Lease memory lease) = _pickRenewable(idSeed);
         if (id == 0) return;
-        uint256 latest = block.timestamp + manager.maxLeaseTerm();
+        uint256 latest = block.timestamp + views.maxLeaseTerm();
         if (latest <= lease.end) return;
-        price = bound(price, manager.minRedemptionAmount(), 50e18);
+        price = bound(price, views.minRedemptionAmount(), 50e18);
         extension = bound(extension, 1, latest - lease.end);
         uint256 validUntil = bound(validity, block.timestamp + 1, lease.end);
         vm.prank(lease.provider);
@@ -265,10 +274,11 @@ contract ProtocolHandler is ProtocolSetup {
             if (account.status != IProviderRegistry.ProviderStatus.Active) return;
             _mint(lease.provider, lease.offerPrice, 0, 0);
         }
-        (, uint256 total) = manager.quoteFee(lease.offerPrice);
+        (, uint256 total) = views.quoteFee(lease.offerPrice);
         if (!_fund(lease.user, total)) return;
         vm.prank(lease.user);
-        manager.acceptRenewal(id, lease.offerPrice, lease.offerExtension);
+        uint256 renewalId = manager.acceptRenewal(id, lease.offerPrice, lease.offerExtension);
+        _paidFrom[renewalId] = lease.end;
     }
 
     /// @dev The user ends a running lease (with or without a stated end).
@@ -289,9 +299,16 @@ contract ProtocolHandler is ProtocolSetup {
     function finalize(uint256 idSeed) external observed {
         (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
         if (r.status != IRedemptionManager.RedemptionStatus.Fulfilled) return;
-        (, uint256 disputeDeadline) = manager.deadlinesOf(id);
+        (, uint256 disputeDeadline) = views.deadlinesOf(id);
         if (block.timestamp <= disputeDeadline) vm.warp(disputeDeadline + 1);
         manager.finalizeRedemption(id);
+        _checkFinalized(id);
+    }
+
+    /// @dev A renewal just finalized: its paid period must have begun, and the window after it passed.
+    function _checkFinalized(uint256 id) private {
+        uint256 paidFrom = _paidFrom[id];
+        if (paidFrom != 0 && block.timestamp <= paidFrom + views.disputeWindow()) ++renewalWindowViolations;
     }
 
     function expire(uint256 idSeed) external observed {
@@ -311,17 +328,22 @@ contract ProtocolHandler is ProtocolSetup {
         if (r.status == IRedemptionManager.RedemptionStatus.Pending && block.timestamp <= r.deadline) {
             vm.warp(uint256(r.deadline) + 1);
         }
-        (, uint256 disputeDeadline) = manager.deadlinesOf(id);
-        if (block.timestamp > disputeDeadline) return;
+        (, uint256 disputeDeadline) = views.deadlinesOf(id);
+        uint256 paidFrom = _paidFrom[id];
+        // a renewal stays disputable until the window after its paid period's start, by the model
+        bool mustAccept = paidFrom != 0 && block.timestamp <= paidFrom + views.disputeWindow();
+        if (block.timestamp > disputeDeadline && !mustAccept) return;
         vm.prank(r.user);
-        manager.openDispute(id, IRedemptionManager.IssueType(issue % 5), keccak256(abi.encode(id)));
+        try manager.openDispute(id, IRedemptionManager.IssueType(issue % 5), keccak256(abi.encode(id))) {} catch {
+            if (mustAccept) ++renewalWindowViolations;
+        }
     }
 
     /// @dev Nobody ruled: anyone closes the dispute with its default outcome after the deadline.
     function closeLapsed(uint256 idSeed) external observed {
         (uint256 id, IRedemptionManager.Redemption memory r) = _pick(idSeed);
         if (r.status != IRedemptionManager.RedemptionStatus.Disputed) return;
-        uint256 deadline = manager.disputeResolutionDeadline(id);
+        uint256 deadline = views.disputeResolutionDeadline(id);
         if (block.timestamp <= deadline) vm.warp(deadline + 1);
         manager.closeLapsedDispute(id);
         ++lapsedDisputesClosed;
@@ -345,7 +367,10 @@ contract ProtocolHandler is ProtocolSetup {
         op = op % 13;
         if (op == 0) try manager.fulfillRedemption(id, "x") {} catch {}
         else if (op == 1) try manager.confirmRedemption(id) {} catch {}
-        else if (op == 2) try manager.finalizeRedemption(id) {} catch {}
+        else if (op == 2)
+            try manager.finalizeRedemption(id) {
+                _checkFinalized(id);
+            } catch {}
         else if (op == 3) try manager.expireRedemption(id) {} catch {}
         else if (op == 4) try manager.openDispute(id, IRedemptionManager.IssueType.Other, bytes32("e")) {} catch {}
         else if (op == 5) try manager.respondToDispute(id, bytes32("r")) {} catch {}
@@ -354,8 +379,13 @@ contract ProtocolHandler is ProtocolSetup {
         else if (op == 8) try manager.fulfillRedemptionWithLease(id, "x", block.timestamp + 1 days) {} catch {}
         else if (op == 9) try manager.offerRenewal(id, 1e18, 1 days, block.timestamp + 1) {} catch {}
         else if (op == 10) try manager.withdrawRenewalOffer(id) {} catch {}
-        else if (op == 11) try manager.acceptRenewal(id, 1e18, 1 days) {} catch {}
-        else try manager.terminateLease(id) {} catch {}
+        else if (op == 11) {
+            uint256 endBefore =
+                views.leaseStatus(id) == IRedemptionManager.LeaseStatus.None ? 0 : views.leaseOf(id).end;
+            try manager.acceptRenewal(id, 1e18, 1 days) returns (uint256 renewalId) {
+                _paidFrom[renewalId] = endBefore;
+            } catch {}
+        } else try manager.terminateLease(id) {} catch {}
         vm.stopPrank();
     }
 
@@ -372,7 +402,7 @@ contract ProtocolHandler is ProtocolSetup {
             } catch {}
             vm.stopPrank();
         } else if (op == 1) {
-            uint256 dust = bound(amount, 0, manager.minRedemptionAmount() - 1);
+            uint256 dust = bound(amount, 0, views.minRedemptionAmount() - 1);
             vm.prank(users[seed % 2]);
             try manager.initiateRedemption(dust, provider) {
                 ++forbiddenCallsAccepted;
@@ -428,7 +458,7 @@ contract ProtocolHandler is ProtocolSetup {
         (uint256 pendingId, IRedemptionManager.Redemption memory r) = _pick(idSeed + 1);
         if (r.status == IRedemptionManager.RedemptionStatus.Pending) {
             vm.prank(r.provider);
-            try manager.fulfillRedemptionWithLease(pendingId, "x", block.timestamp + manager.maxLeaseTerm() + 1) {
+            try manager.fulfillRedemptionWithLease(pendingId, "x", block.timestamp + views.maxLeaseTerm() + 1) {
                 ++forbiddenCallsAccepted;
             } catch {}
         }
@@ -439,36 +469,41 @@ contract ProtocolHandler is ProtocolSetup {
         return manager;
     }
 
+    /// @notice The manager's read contract.
+    function viewsContract() external view returns (RedemptionViews) {
+        return views;
+    }
+
     /// @notice The locks of redemptions, in one pass over the records: `open`, of those that have
     /// not ended; `owed`, of those paid out (expired, or a dispute the user won, by ruling or
     /// lapse), each of which went to the user as compensation and, during the provider's stake, to
     /// the treasury as the early-exit penalty.
     function lockTotals() external view returns (uint256 open, uint256 owed) {
-        uint256 count = manager.redemptionCount();
+        uint256 count = views.redemptionCount();
         for (uint256 id = 1; id <= count; ++id) {
-            IRedemptionManager.Redemption memory r = manager.redemptionOf(id);
+            IRedemptionManager.Redemption memory r = views.redemptionOf(id);
             if (!_isFinal(r.status)) open += r.lock;
             else if (
                 r.status == IRedemptionManager.RedemptionStatus.Expired ||
-                (r.status == IRedemptionManager.RedemptionStatus.Resolved && manager.disputeOf(id).userWon)
+                (r.status == IRedemptionManager.RedemptionStatus.Resolved && views.disputeOf(id).userWon)
             ) owed += r.lock;
         }
     }
 
     /// @notice Renewals made: redemptions that belong to another id's lease.
     function renewals() external view returns (uint256 count) {
-        uint256 total = manager.redemptionCount();
+        uint256 total = views.redemptionCount();
         for (uint256 id = 1; id <= total; ++id) {
-            uint256 leaseId = manager.leaseIdOf(id);
+            uint256 leaseId = views.leaseIdOf(id);
             if (leaseId != 0 && leaseId != id) ++count;
         }
     }
 
     /// @notice Leases terminated by their users.
     function terminations() external view returns (uint256 count) {
-        uint256 total = manager.redemptionCount();
+        uint256 total = views.redemptionCount();
         for (uint256 id = 1; id <= total; ++id) {
-            if (manager.leaseStatus(id) == IRedemptionManager.LeaseStatus.Terminated) ++count;
+            if (views.leaseStatus(id) == IRedemptionManager.LeaseStatus.Terminated) ++count;
         }
     }
 
@@ -478,16 +513,16 @@ contract ProtocolHandler is ProtocolSetup {
     /// compares each lease's count: linear in the records, where a scan of every record per lease
     /// was quadratic and, checked after every call, the largest cost of a deep run (issue 27).
     function miscountedLeaseDisputes() external view returns (uint256 miscounted) {
-        uint256 count = manager.redemptionCount();
+        uint256 count = views.redemptionCount();
         uint256[] memory disputed = new uint256[](count + 1);
         for (uint256 id = 1; id <= count; ++id) {
-            if (manager.redemptionStatus(id) != IRedemptionManager.RedemptionStatus.Disputed) continue;
-            uint256 leaseId = manager.leaseIdOf(id); // the lease's first redemption: never after `id`
+            if (views.redemptionStatus(id) != IRedemptionManager.RedemptionStatus.Disputed) continue;
+            uint256 leaseId = views.leaseIdOf(id); // the lease's first redemption: never after `id`
             if (leaseId != 0) ++disputed[leaseId];
         }
         for (uint256 leaseId = 1; leaseId <= count; ++leaseId) {
-            if (manager.leaseStatus(leaseId) == IRedemptionManager.LeaseStatus.None) continue;
-            if (manager.leaseOf(leaseId).openDisputes != disputed[leaseId]) ++miscounted;
+            if (views.leaseStatus(leaseId) == IRedemptionManager.LeaseStatus.None) continue;
+            if (views.leaseOf(leaseId).openDisputes != disputed[leaseId]) ++miscounted;
         }
     }
 
@@ -510,17 +545,17 @@ contract ProtocolHandler is ProtocolSetup {
 
     function _pickLease(uint256 seed) private view returns (uint256 id, IRedemptionManager.Lease memory lease) {
         (id, ) = _pick(seed);
-        if (id == 0 || manager.leaseStatus(id) == IRedemptionManager.LeaseStatus.None) return (0, lease);
-        lease = manager.leaseOf(id);
+        if (id == 0 || views.leaseStatus(id) == IRedemptionManager.LeaseStatus.None) return (0, lease);
+        lease = views.leaseOf(id);
     }
 
     /// @dev A running, undisputed lease with a stated end from the seed on, or 0.
     function _pickRenewable(uint256 seed) private view returns (uint256, IRedemptionManager.Lease memory lease) {
-        uint256 count = manager.redemptionCount();
+        uint256 count = views.redemptionCount();
         for (uint256 i = 0; i < count; ++i) {
             uint256 id = 1 + ((seed + i) % count);
-            if (manager.leaseStatus(id) != IRedemptionManager.LeaseStatus.Active) continue;
-            lease = manager.leaseOf(id);
+            if (views.leaseStatus(id) != IRedemptionManager.LeaseStatus.Active) continue;
+            lease = views.leaseOf(id);
             if (lease.end != 0 && lease.openDisputes == 0) return (id, lease);
         }
         return (0, lease);
@@ -539,10 +574,10 @@ contract ProtocolHandler is ProtocolSetup {
     }
 
     function _pick(uint256 seed) private view returns (uint256 id, IRedemptionManager.Redemption memory r) {
-        uint256 count = manager.redemptionCount();
+        uint256 count = views.redemptionCount();
         if (count == 0) return (0, r);
         id = 1 + (seed % count);
-        r = manager.redemptionOf(id);
+        r = views.redemptionOf(id);
     }
 
     function _isFinal(IRedemptionManager.RedemptionStatus s) private pure returns (bool) {
@@ -560,7 +595,7 @@ contract ProtocolHandler is ProtocolSetup {
     ) private view returns (bool) {
         if (from == IRedemptionManager.RedemptionStatus.None) {
             if (to == IRedemptionManager.RedemptionStatus.Pending) return true;
-            uint256 leaseId = manager.leaseIdOf(id);
+            uint256 leaseId = views.leaseIdOf(id);
             return to == IRedemptionManager.RedemptionStatus.Fulfilled && leaseId != 0 && leaseId != id;
         }
         if (from == IRedemptionManager.RedemptionStatus.Pending) {
@@ -655,8 +690,10 @@ contract ProtocolInvariantsTest is Test {
     /// Terminated and never back (no renewal revives an ended lease, nothing un-terminates one),
     /// and its stated end never decreases (a renewal moves it by the extension, termination leaves
     /// it) nor changes once the lease ended or was terminated. A lease counts exactly its
-    /// redemptions under dispute (the count that stops renewals), whatever ends the disputes.
-    /// @dev One campaign checks all six: six campaigns (one per property, as before) each paid for
+    /// redemptions under dispute (the count that stops renewals), whatever ends the disputes. And
+    /// issue 23's: a renewal, however early accepted, stays disputable by its user and is finalized
+    /// by nobody until the dispute window after the start of the period it paid for has passed.
+    /// @dev One campaign checks all seven: six campaigns (one per property, as before) each paid for
     /// the handler's calls, so a deep run of 10,000 sequences per property cost six times the
     /// calls of this one (docs/decisions/0052-deep-run-time-budget.md). CI keeps the 384 sequences
     /// (6 x 64) it ran before, now each checking every property. The deep profile keeps this
@@ -673,6 +710,7 @@ contract ProtocolInvariantsTest is Test {
         assertEq(handler.forbiddenCallsAccepted(), 0, "issues 9 and 19: what must be refused always is");
         assertEq(handler.leaseBackwardMoves(), 0, "issue 19: a lease only moves forward");
         assertEq(handler.miscountedLeaseDisputes(), 0, "issue 19: a lease counts its disputed redemptions");
+        assertEq(handler.renewalWindowViolations(), 0, "issue 23: a renewal released before its paid period");
     }
 
     /// @dev 1. sSTB supply equals the sum of available capacity (no bridge on this chain yet).
@@ -746,13 +784,13 @@ contract ProtocolInvariantsTest is Test {
         handler.forbidden(2, 5e18);
         for (uint256 op = 0; op < 8; ++op) handler.anything(op, op, op);
 
-        RedemptionManager manager = handler.managerContract();
-        assertEq(manager.redemptionCount(), 5);
-        assertEq(uint8(manager.redemptionStatus(1)), uint8(IRedemptionManager.RedemptionStatus.Confirmed));
-        assertEq(uint8(manager.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Expired));
-        assertEq(uint8(manager.redemptionStatus(3)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
-        assertEq(uint8(manager.redemptionStatus(4)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
-        assertEq(uint8(manager.redemptionStatus(5)), uint8(IRedemptionManager.RedemptionStatus.Confirmed));
+        RedemptionViews views = handler.viewsContract();
+        assertEq(views.redemptionCount(), 5);
+        assertEq(uint8(views.redemptionStatus(1)), uint8(IRedemptionManager.RedemptionStatus.Confirmed));
+        assertEq(uint8(views.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Expired));
+        assertEq(uint8(views.redemptionStatus(3)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
+        assertEq(uint8(views.redemptionStatus(4)), uint8(IRedemptionManager.RedemptionStatus.Resolved));
+        assertEq(uint8(views.redemptionStatus(5)), uint8(IRedemptionManager.RedemptionStatus.Confirmed));
         assertEq(handler.redemptionsEnded(), 5);
         assertEq(handler.lapsedDisputesClosed(), 1);
         assertEq(handler.backwardOrSkippedMoves(), 0);
@@ -781,14 +819,14 @@ contract ProtocolInvariantsTest is Test {
         handler.forbiddenLease(0, 2); // terminated lease 1: its user and a provider are refused
         handler.passTime(2 days);
         handler.forbiddenLease(2, 0); // ended lease 3 likewise
-        RedemptionManager manager = handler.managerContract();
-        assertEq(manager.redemptionCount(), 3);
-        assertEq(manager.leaseIdOf(2), 1);
-        assertEq(uint8(manager.leaseStatus(1)), uint8(IRedemptionManager.LeaseStatus.Terminated));
-        assertEq(uint8(manager.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Disputed));
-        assertEq(manager.leaseOf(1).openDisputes, 1);
-        assertEq(uint8(manager.leaseStatus(3)), uint8(IRedemptionManager.LeaseStatus.Ended));
-        assertEq(manager.leaseOf(3).offerPrice, 0);
+        RedemptionViews views = handler.viewsContract();
+        assertEq(views.redemptionCount(), 3);
+        assertEq(views.leaseIdOf(2), 1);
+        assertEq(uint8(views.leaseStatus(1)), uint8(IRedemptionManager.LeaseStatus.Terminated));
+        assertEq(uint8(views.redemptionStatus(2)), uint8(IRedemptionManager.RedemptionStatus.Disputed));
+        assertEq(views.leaseOf(1).openDisputes, 1);
+        assertEq(uint8(views.leaseStatus(3)), uint8(IRedemptionManager.LeaseStatus.Ended));
+        assertEq(views.leaseOf(3).offerPrice, 0);
         assertEq(handler.renewals(), 1);
         assertEq(handler.terminations(), 1);
         assertEq(handler.leaseBackwardMoves(), 0);

@@ -24,8 +24,9 @@ export function bridgeTokenSymbol(token: string, context: Pick<ChainContext, "co
 
 /**
  * Bridge transfers (DESIGN.md section 8): the source chain's `MessageSent` and the destination's
- * `MessageReceived` / `MessageQueued` / `MessageCompleted`, each into its own side's table.
- * Governance messages are not transfers and stay in `events` only.
+ * `MessageReceived` / `MessageQueued` / `MessageCompleted` / `MessageRefused` (a queued transfer of
+ * a peer governance forgot: never delivered), each into its own side's table. Governance messages
+ * travel on the governance channel (not transfers) and stay in `events` only.
  */
 export const bridgeModule: ContractModule = {
   contract: "Bridge",
@@ -78,6 +79,9 @@ export const bridgeModule: ContractModule = {
           .update(bridgeReceipts)
           .set({ status: "completed", completedAt: e.timestamp, completedTxHash: e.txHash })
           .where(eq(bridgeReceipts.messageId, messageId));
+        return;
+      case "MessageRefused":
+        await tx.update(bridgeReceipts).set({ status: "refused" }).where(eq(bridgeReceipts.messageId, messageId));
         return;
     }
   },

@@ -46,7 +46,7 @@ export const bridgeReceipts = pgTable("bridge_receipts", {
   token: text("token").notNull(),
   tokenSymbol: text("token_symbol").notNull(),
   amount: amount("amount").notNull(),
-  /** `queued` while a delivery waits (paused bridge or inbound limit), then `completed`. */
+  /** `queued` while a delivery waits (paused bridge or inbound limit), then `completed`, or `refused` (its peer forgotten). */
   status: text("status").notNull(),
   receivedAt: seconds("received_at").notNull(),
   completedAt: seconds("completed_at"),

@@ -12,7 +12,7 @@ export class DeploymentConfigError extends Error {
   override name = "DeploymentConfigError";
 }
 
-const REQUIRED_CONTRACTS = ["RedemptionManager", "SSTB", "ProviderRegistry"] as const;
+const REQUIRED_CONTRACTS = ["RedemptionManager", "RedemptionViews", "SSTB", "ProviderRegistry"] as const;
 
 /** Checks the shape of `/portal/config.json`, naming the first field that is wrong. */
 export function parseDeployment(value: unknown): Deployment {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 
-import { deployedReader, getAccessKey, getLease, getLeaseId, redemptionManagerAbi } from "@compute-capacity/sdk";
+import { deployedReader, getAccessKey, getLease, getLeaseId, redemptionViewsAbi } from "@compute-capacity/sdk";
 import type { GetLeaseReturnType } from "@compute-capacity/sdk";
 
 import type { Deployment } from "../config/deployment";
@@ -107,13 +107,13 @@ export function useChainNow(): number | undefined {
   return clock.data.chainNow + (Date.now() / 1000 - clock.data.readAt);
 }
 
-/** The redemption manager's reputation unit (sSTB base units): smaller redemptions do not count in a provider's statistics. */
+/** The redemption manager's reputation unit (sSTB base units, read through RedemptionViews): smaller redemptions do not count in a provider's statistics. */
 export const reputationUnitQueryOptions = (wallet: WalletState, deployment: Deployment) =>
   queryOptions({
     queryKey: ["chain", "reputation-unit", wallet.chainId],
     queryFn: async () => {
       const client = await walletClient(wallet, deployment);
-      return deployedReader(client, "RedemptionManager", redemptionManagerAbi).reputationUnit();
+      return deployedReader(client, "RedemptionViews", redemptionViewsAbi).reputationUnit();
     },
     enabled: canReadChain(wallet),
     staleTime: 600_000,

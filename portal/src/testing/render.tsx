@@ -20,6 +20,7 @@ export function testDeployment(overrides: Partial<Deployment> = {}): Deployment 
       native_currency: { name: "Ether", symbol: "ETH", decimals: 18 },
       contracts: {
         RedemptionManager: "0x00000000000000000000000000000000000000a1",
+        RedemptionViews: "0x00000000000000000000000000000000000000a7",
         SSTB: "0x00000000000000000000000000000000000000a2",
         ProviderRegistry: "0x00000000000000000000000000000000000000a3",
         MintingAgent: "0x00000000000000000000000000000000000000a4",

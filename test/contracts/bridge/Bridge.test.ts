@@ -8,24 +8,18 @@ import { Bridge__factory, DevnetCCIPRouter__factory } from "../../../typechain-t
 import {
   ARB,
   ETH,
-  GOVERNANCE_MESSAGE_TTL,
-  GovernanceFailure,
   LIMIT,
   LIMITS,
   Status,
   TRANSPORT_FEE,
   Token,
-  bridgeCall,
   bridgeState,
   deliver,
   deployBridgePair,
-  deployGovernedBridgePair,
-  governancePayload,
-  proposeToSatellite,
   sentMessageId,
   withRelayer,
 } from "../../helpers/bridge.js";
-import type { BridgeFixture, BridgePair, GovernanceCall } from "../../helpers/bridge.js";
+import type { BridgeFixture, BridgePair } from "../../helpers/bridge.js";
 import { GUARDIAN_PAUSE } from "../../helpers/pause.js";
 
 const connection = await network.create();
@@ -37,10 +31,6 @@ const coder = AbiCoder.defaultAbiCoder();
 
 async function pair(): Promise<BridgePair> {
   return deployBridgePair(connection);
-}
-
-async function governedPair(): Promise<BridgePair> {
-  return deployGovernedBridgePair(connection);
 }
 
 /** The two bridges as deployed, with a relayer of this test's own. */
@@ -75,6 +65,11 @@ async function delivered() {
   return { f, id };
 }
 
+/** Executes `messageId` again on its destination router (manual execution after a failure). */
+async function deliverAgain(f: BridgeFixture, messageId: string) {
+  return deliver(f, messageId, 400_000n);
+}
+
 async function now(): Promise<bigint> {
   return BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
 }
@@ -95,8 +90,8 @@ describe("Bridge", function () {
       expect(await b.stablecoin()).to.equal(await f.primary.collateral.getAddress());
       expect(await b.escrowsGovernance()).to.equal(true);
       expect(await f.satellite.bridge.escrowsGovernance()).to.equal(false);
-      expect(await b.governanceExecutor()).to.equal(ethers.ZeroAddress);
-      expect(await f.satellite.bridge.governanceExecutor()).to.equal(await f.satellite.executor.getAddress());
+      expect(await b.initializedVersion()).to.equal(1n);
+      expect(await b.latestInitializerVersion()).to.equal(1n);
       expect(await b.routeOf(ETH)).to.deep.equal([await f.satellite.bridge.getAddress(), 200_000n]);
       await expect(b.initialize(f.deployer.address, f.treasury.address, 1n, 1n)).to.be.revertedWithCustomError(
         b,
@@ -603,7 +598,12 @@ describe("Bridge", function () {
       expect(result.state).to.equal("success"); // CCIP delivered; the bridge holds it back
       const s = f.satellite.bridge;
       expect(await s.messageStatus(id)).to.equal(Status.Queued);
-      expect(await s.queuedDeliveryOf(id)).to.deep.equal([f.bob.address, Token.SSTB, AMOUNT]);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([
+        f.bob.address,
+        Token.SSTB,
+        AMOUNT,
+        await f.primary.bridge.getAddress(),
+      ]);
       expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(0n);
       const queuedEvents = await s.queryFilter(s.filters.MessageQueued(id));
       expect(queuedEvents[0].args.paused).to.equal(false);
@@ -619,7 +619,7 @@ describe("Bridge", function () {
       await expect(s.connect(f.stranger).executeQueued(id)).to.emit(s, "MessageCompleted").withArgs(id);
       expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(AMOUNT);
       expect(await s.messageStatus(id)).to.equal(Status.Completed);
-      expect(await s.queuedDeliveryOf(id)).to.deep.equal([ethers.ZeroAddress, 0n, 0n]);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([ethers.ZeroAddress, 0n, 0n, ethers.ZeroAddress]);
       await expect(s.executeQueued(id)).to.be.revertedWithCustomError(s, "BridgeMessageNotQueued").withArgs(id);
     });
 
@@ -708,7 +708,12 @@ describe("Bridge", function () {
         .to.emit(s, "MessagePartlyDelivered")
         .withArgs(id, limit.capacity, parseEther("60"));
       expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(limit.capacity);
-      expect(await s.queuedDeliveryOf(id)).to.deep.equal([f.bob.address, Token.SSTB, parseEther("60")]);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([
+        f.bob.address,
+        Token.SSTB,
+        parseEther("60"),
+        await f.primary.bridge.getAddress(),
+      ]);
       expect(await s.messageStatus(id)).to.equal(Status.Queued);
       expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([id, 1n]);
       const before = await everything(f);
@@ -729,7 +734,7 @@ describe("Bridge", function () {
       expect(await s.messageStatus(id)).to.equal(Status.Completed);
       expect((await s.messageOf(id)).completedAt).to.equal(await now());
       expect(await s.bridgedTotals(Token.SSTB)).to.deep.equal([0n, AMOUNT]);
-      expect(await s.queuedDeliveryOf(id)).to.deep.equal([ethers.ZeroAddress, 0n, 0n]);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([ethers.ZeroAddress, 0n, 0n, ethers.ZeroAddress]);
       await expect(s.executeQueued(id)).to.be.revertedWithCustomError(s, "BridgeMessageNotQueued").withArgs(id);
     });
 
@@ -785,7 +790,7 @@ describe("Bridge", function () {
       await write(slotOf(legacy, 5n), BigInt(f.bob.address) | (Token.SSTB << 160n));
       await write(slotOf(legacy, 5n) + 1n, AMOUNT);
       expect(await s.messageStatus(legacy)).to.equal(Status.Queued);
-      expect(await s.queuedDeliveryOf(legacy)).to.deep.equal([f.bob.address, Token.SSTB, AMOUNT]);
+      expect(await s.queuedDeliveryOf(legacy)).to.deep.equal([f.bob.address, Token.SSTB, AMOUNT, ethers.ZeroAddress]);
 
       // while a message queued since waits, it waits behind it
       await s.connect(f.guardian).pause();
@@ -838,10 +843,161 @@ describe("Bridge", function () {
       await expect(s.forgetPeer(ARB, primary))
         .to.be.revertedWithCustomError(s, "BridgeUnknownPeer")
         .withArgs(ARB, primary);
-      // trusted again as the peer: the message CCIP kept failed is delivered on its retry
-      await s.setRoutes([routeTo(ARB, primary, LIMITS)]);
+      // forgotten for good (issue 23): it cannot be made the peer again, so what CCIP kept failed
+      // stays refused on every retry
+      expect(await s.isForgottenPeer(ARB, primary)).to.equal(true);
+      const before = await everything(f);
+      await expect(s.setRoutes([routeTo(ARB, primary, LIMITS)]))
+        .to.be.revertedWithCustomError(s, "BridgePeerForgotten")
+        .withArgs(ARB, primary);
+      expect(await everything(f)).to.deep.equal(before);
+      expect(await s.routeOf(ARB)).to.deep.equal([ethers.ZeroAddress, 0n]);
+      await expect(deliverAgain(f, refused)).to.eventually.equal("failure");
+      expect(await s.messageStatus(refused)).to.equal(Status.None);
+    });
+  });
+
+  describe("forgetPeer: queued transfers of a forgotten peer (issue 23)", function () {
+    /** BridgeStorage (ERC-7201): `queued` is its field at slot 5 (two words per message). */
+    const BRIDGE_STORAGE = BigInt("0xc8944843ede9fe5d59f5591b397430239c1c533c7cefe5680199c95b1ac74800");
+    const queuedSlot = (id: string) =>
+      BigInt(ethers.keccak256(coder.encode(["bytes32", "uint256"], [id, BRIDGE_STORAGE + 5n])));
+
+    /**
+     * Ethereum's route from arbitrum moved from `old` (an account playing the previous arbitrum
+     * bridge) to today's bridge, and its inbound sSTB bucket set to 40 tokens refilling 1 a second.
+     */
+    async function withOldPeer() {
+      const f = await fresh();
+      const s = f.satellite.bridge;
+      const old = f.stranger;
+      await s.setRoutes([routeTo(ARB, old.address, LIMITS)]);
+      await s.setRoutes([routeTo(ARB, await f.primary.bridge.getAddress(), LIMITS)]);
+      const inbound = { enabled: true, capacity: parseEther("40"), rate: parseEther("1") };
+      await s.setRateLimit(ARB, Token.SSTB, false, inbound);
+      return { f, s, old, inbound };
+    }
+
+    /** A transfer of `amount` sSTB to Bob from `sender`, handed to the ethereum bridge by its router. */
+    async function arrive(f: BridgeFixture, sender: string, id: string, amount: bigint) {
+      const router = await f.satellite.router.getAddress();
+      await networkHelpers.impersonateAccount(router);
+      await networkHelpers.setBalance(router, parseEther("1"));
+      const data = coder.encode(
+        ["uint256", "uint8", "address", "address", "uint256"],
+        [1n, Token.SSTB, sender, f.bob.address, amount],
+      );
+      const message = {
+        messageId: id,
+        sourceChainSelector: ARB,
+        sender: coder.encode(["address"], [sender]),
+        data,
+        destTokenAmounts: [],
+      };
+      await f.satellite.bridge.connect(await ethers.getSigner(router)).ccipReceive(message);
+    }
+
+    it("records the peer that sent a queued transfer", async function () {
+      const { f, s, old } = await withOldPeer();
+      await arrive(f, old.address, ethers.id("old"), AMOUNT);
+      expect(await s.queuedDeliveryOf(ethers.id("old"))).to.deep.equal([
+        f.bob.address,
+        Token.SSTB,
+        AMOUNT,
+        old.address,
+      ]);
+      const id = await sendSstb(f, parseEther("1"));
       await f.relayer.poll();
-      expect(await s.messageStatus(refused)).to.equal(Status.Completed);
+      expect(await s.queuedDeliveryOf(id)).to.deep.equal([
+        f.bob.address,
+        Token.SSTB,
+        parseEther("1"),
+        await f.primary.bridge.getAddress(),
+      ]);
+    });
+
+    it("refuses a forgotten peer's queued transfer at the head: nothing minted, nothing taken from the bucket, the queue moves on", async function () {
+      const { f, s, old } = await withOldPeer();
+      const forged = ethers.id("forged");
+      await arrive(f, old.address, forged, AMOUNT);
+      // one installment while the old peer is still trusted
+      await s.executeQueued(forged);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(parseEther("40"));
+      const legit = await sendSstb(f, parseEther("10"));
+      await f.relayer.poll();
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([forged, 2n]);
+
+      await s.forgetPeer(ARB, old.address);
+      const bucket = String(await s.bucketOf(ARB, Token.SSTB, false));
+      const supply = await f.satellite.sstb.totalSupply();
+      const tx = s.connect(f.alice).executeQueued(forged);
+      await expect(tx).to.emit(s, "MessageRefused").withArgs(forged, ARB, old.address, parseEther("60"));
+      await expect(tx).to.not.emit(s, "MessageCompleted");
+      expect(await f.satellite.sstb.totalSupply()).to.equal(supply);
+      expect(String(await s.bucketOf(ARB, Token.SSTB, false))).to.equal(bucket);
+      const record = await s.messageOf(forged);
+      expect(record.status).to.equal(Status.Failed);
+      expect(record.completedAt).to.equal(await now());
+      expect(await s.queuedDeliveryOf(forged)).to.deep.equal([ethers.ZeroAddress, 0n, 0n, ethers.ZeroAddress]);
+      expect(await s.queueOf(ARB, Token.SSTB)).to.deep.equal([legit, 1n]);
+      await expect(s.executeQueued(forged)).to.be.revertedWithCustomError(s, "BridgeMessageNotQueued").withArgs(forged);
+      // the trusted transfer behind it, waiting when the peer was forgotten, is checked and delivered
+      await time.increase(10);
+      await expect(s.executeQueued(legit)).to.emit(s, "MessageCompleted").withArgs(legit);
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(parseEther("50"));
+      // the queue is empty again: a fresh delivery completes on arrival
+      await time.increase(20);
+      const fresh_ = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      expect(await s.messageStatus(fresh_)).to.equal(Status.Completed);
+    });
+
+    it("refuses on arrival what a forgotten peer sends later", async function () {
+      const { f, s, old } = await withOldPeer();
+      await s.forgetPeer(ARB, old.address);
+      await expect(arrive(f, old.address, ethers.id("later"), AMOUNT))
+        .to.be.revertedWithCustomError(s, "BridgeUnknownPeer")
+        .withArgs(ARB, old.address);
+    });
+
+    it("refuses a transfer queued before issue 23 (its peer not recorded) that waited when a peer was forgotten", async function () {
+      const { f, s, old } = await withOldPeer();
+      const legit = await sendSstb(f, AMOUNT);
+      await f.relayer.poll();
+      // the previous implementation recorded no peer: the word after the amount is zero
+      await networkHelpers.setStorageAt(await s.getAddress(), queuedSlot(legit) + 1n, ethers.toBeHex(AMOUNT, 32));
+      expect((await s.queuedDeliveryOf(legit))[3]).to.equal(ethers.ZeroAddress);
+      await s.forgetPeer(ARB, old.address);
+      await expect(s.executeQueued(legit))
+        .to.emit(s, "MessageRefused")
+        .withArgs(legit, ARB, ethers.ZeroAddress, AMOUNT);
+    });
+
+    it("refuses a transfer queued before issue 17 (in no queue) once a peer of its chain was forgotten", async function () {
+      const { f, s, old } = await withOldPeer();
+      const legacy = ethers.id("queued before issue 17");
+      const slotOf = (id: string, field: bigint) =>
+        BigInt(ethers.keccak256(coder.encode(["bytes32", "uint256"], [id, BRIDGE_STORAGE + field])));
+      const write = (slot: bigint, value: bigint) =>
+        networkHelpers.setStorageAt(s.target as string, slot, ethers.toBeHex(value, 32));
+      await write(slotOf(legacy, 4n), Status.Queued | ((await now()) << 8n) | (ARB << 88n));
+      await write(slotOf(legacy, 5n), BigInt(f.bob.address) | (Token.SSTB << 160n));
+      await write(slotOf(legacy, 5n) + 1n, parseEther("1"));
+      await s.forgetPeer(ARB, old.address);
+      await expect(s.executeQueued(legacy))
+        .to.emit(s, "MessageRefused")
+        .withArgs(legacy, ARB, ethers.ZeroAddress, parseEther("1"));
+      expect(await f.satellite.sstb.balanceOf(f.bob.address)).to.equal(0n);
+    });
+
+    it("checks only what waited when a peer was forgotten: a later arrival from a trusted peer goes as before", async function () {
+      const { f, s, old } = await withOldPeer();
+      await s.forgetPeer(ARB, old.address);
+      await s.connect(f.guardian).pause();
+      const later = await sendSstb(f, parseEther("1"));
+      await f.relayer.poll();
+      await s.unpause();
+      await expect(s.executeQueued(later)).to.emit(s, "MessageCompleted").withArgs(later);
     });
   });
 
@@ -876,270 +1032,6 @@ describe("Bridge", function () {
     });
   });
 
-  describe("cross-chain governance", function () {
-    /** The governed pair (timelock -> ethereum executor), with a relayer of this test's own. */
-    async function governed() {
-      const f = withRelayer(await loadFixture(governedPair));
-      const propose = (calls: GovernanceCall[], gasLimit?: bigint) =>
-        proposeToSatellite(connection, f, calls, gasLimit);
-      return { f, propose, timelock: await f.primary.timelock.getAddress() };
-    }
-
-    /** The ethereum router, impersonated, to hand the ethereum bridge crafted governance messages. */
-    async function ethereumRouter(f: BridgeFixture) {
-      const router = await f.satellite.router.getAddress();
-      await networkHelpers.impersonateAccount(router);
-      await networkHelpers.setBalance(router, parseEther("1"));
-      return ethers.getSigner(router);
-    }
-
-    /** A governance message from `sender` on arbitrum, as CCIP hands it to the ethereum bridge. */
-    function governanceMessage(id: string, sender: string, data: string) {
-      return {
-        messageId: id,
-        sourceChainSelector: ARB,
-        sender: coder.encode(["address"], [sender]),
-        data,
-        destTokenAmounts: [],
-      };
-    }
-
-    it("runs the primary timelock's calls on the satellite through the executor, numbered and with a deadline", async function () {
-      const { f, timelock } = await governed();
-      const call = bridgeCall(f, "setFee", [25n]);
-      await networkHelpers.impersonateAccount(timelock);
-      const b = f.primary.bridge.connect(await ethers.getSigner(timelock));
-      const tx = b.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
-      const id = sentMessageId(f, (await (await tx).wait())!);
-      await expect(tx)
-        .to.emit(b, "GovernanceMessageSent")
-        .withArgs(
-          id,
-          ETH,
-          1n,
-          (await now()) + GOVERNANCE_MESSAGE_TTL,
-          ethers.keccak256(coder.encode(["tuple(address,uint256,bytes)[]"], [[[call.target, 0n, call.data]]])),
-        );
-      expect(await f.primary.bridge.messageStatus(id)).to.equal(Status.Sent);
-      expect((await f.primary.bridge.governanceSequences(ETH, ethers.ZeroAddress)).lastSent).to.equal(1n);
-      const [result] = await f.relayer.poll();
-      expect(result.state).to.equal("success");
-      const receipt = await ethers.provider.getTransactionReceipt(result.transactionHash);
-      const s = f.satellite.bridge;
-      const executed = receipt!.logs.filter((l) => l.address === s.target).map((l) => s.interface.parseLog(l)!);
-      expect(executed.map((e) => e.name)).to.deep.equal(["ParameterUpdated", "GovernanceMessageExecuted"]);
-      expect([...executed[1].args]).to.deep.equal([id, ARB, timelock]);
-      const byExecutor = receipt!.logs.filter((l) => l.address === f.satellite.executor.target);
-      expect(f.satellite.executor.interface.parseLog(byExecutor[0])!.args).to.deep.equal([timelock, 1n]);
-      expect(await s.feeBps()).to.equal(25n);
-      expect(await s.messageStatus(id)).to.equal(Status.Completed);
-      expect((await s.governanceSequences(ARB, await f.primary.bridge.getAddress())).lastExecuted).to.equal(1n);
-    });
-
-    it("numbers the messages to each chain from 1 and runs them when they arrive in order", async function () {
-      const { f, propose } = await governed();
-      const ids = [];
-      for (const fee of [11n, 12n, 13n]) ids.push(await propose([bridgeCall(f, "setFee", [fee])]));
-      expect((await f.primary.bridge.governanceSequences(ETH, ethers.ZeroAddress)).lastSent).to.equal(3n);
-      expect((await f.primary.bridge.governanceSequences(ARB, ethers.ZeroAddress)).lastSent).to.equal(0n);
-      for (const [i, id] of ids.entries()) {
-        expect(await deliver(f, id)).to.equal("success");
-        expect(await f.satellite.bridge.feeBps()).to.equal(11n + BigInt(i));
-        expect(await f.satellite.bridge.messageStatus(id)).to.equal(Status.Completed);
-      }
-    });
-
-    it("consumes a message older than one already run, without running it, and never runs it again", async function () {
-      const { f, propose } = await governed();
-      const first = await propose([bridgeCall(f, "setFee", [100n])]);
-      const second = await propose([bridgeCall(f, "setFee", [20n])]);
-      await deliver(f, second);
-      const s = f.satellite.bridge;
-      await expect(deliver(f, first)).to.not.be.rejected;
-      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(first));
-      expect([...failed.args]).to.deep.equal([first, ARB, 1n, GovernanceFailure.Stale, "0x"]);
-      expect(await s.messageStatus(first)).to.equal(Status.Failed);
-      expect((await s.messageOf(first)).completedAt).to.equal(await now());
-      expect(await s.feeBps()).to.equal(20n);
-      // CCIP will not execute it again, and the bridge would refuse it if a router did
-      await expect(deliver(f, first, 400_000n)).to.be.revertedWithCustomError(f.satellite.router, "AlreadyExecuted");
-      const asRouter = await ethereumRouter(f);
-      const request = (
-        await f.primary.router.queryFilter(f.primary.router.filters.CCIPSendRequested(undefined, undefined, first))
-      )[0];
-      await expect(s.connect(asRouter).ccipReceive(governanceMessage(first, request.args.sender, request.args.data)))
-        .to.be.revertedWithCustomError(s, "BridgeMessageAlreadyProcessed")
-        .withArgs(first);
-    });
-
-    it("runs a message until its deadline, and consumes it without running it after", async function () {
-      const { f, timelock } = await governed();
-      const asRouter = await ethereumRouter(f);
-      const s = f.satellite.bridge.connect(asRouter);
-      const primary = await f.primary.bridge.getAddress();
-      const deadline = (await now()) + 100n;
-      const call = bridgeCall(f, "setFee", [30n]);
-      await time.setNextBlockTimestamp(deadline);
-      await s.ccipReceive(
-        governanceMessage(ethers.id("on time"), primary, governancePayload(timelock, 1n, deadline, [call])),
-      );
-      expect(await f.satellite.bridge.feeBps()).to.equal(30n);
-      const late = bridgeCall(f, "setFee", [40n]);
-      const expired = s.ccipReceive(
-        governanceMessage(ethers.id("late"), primary, governancePayload(timelock, 2n, deadline, [late])),
-      );
-      await expect(expired)
-        .to.emit(s, "GovernanceMessageFailed")
-        .withArgs(ethers.id("late"), ARB, 2n, GovernanceFailure.Expired, "0x");
-      expect(await f.satellite.bridge.feeBps()).to.equal(30n);
-      expect(await s.messageStatus(ethers.id("late"))).to.equal(Status.Failed);
-      // an expired message does not move the sequence: a later one on time still runs
-      expect((await s.governanceSequences(ARB, primary)).lastExecuted).to.equal(1n);
-    });
-
-    it("consumes a message whose call reverts, undoing all its calls and recording the revert data", async function () {
-      const { f, propose } = await governed();
-      const s = f.satellite.bridge;
-      const id = await propose([bridgeCall(f, "setFee", [25n]), bridgeCall(f, "setFee", [101n])]);
-      expect(await deliver(f, id)).to.equal("success");
-      const param = ethers.encodeBytes32String("feeBps");
-      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(id));
-      expect([...failed.args]).to.deep.equal([
-        id,
-        ARB,
-        1n,
-        GovernanceFailure.Reverted,
-        s.interface.encodeErrorResult("ParameterOutOfBounds", [param, 101n]),
-      ]);
-      expect(await s.feeBps()).to.equal(10n);
-      expect(await s.messageStatus(id)).to.equal(Status.Failed);
-      expect(await s.queryFilter(s.filters.GovernanceMessageExecuted(id))).to.deep.equal([]);
-      // the sequence moved on: the next message runs, the failed one is never replayed
-      await deliver(f, await propose([bridgeCall(f, "setFee", [25n])]));
-      expect(await s.feeBps()).to.equal(25n);
-      expect((await s.governanceSequences(ARB, await f.primary.bridge.getAddress())).lastExecuted).to.equal(2n);
-    });
-
-    it("consumes a message whose calls run out of gas, keeping back the gas to record it", async function () {
-      const { f, propose } = await governed();
-      const s = f.satellite.bridge;
-      const grants = Array.from({ length: 20 }, (_, i) =>
-        bridgeCall(f, "grantRole", [Roles.GUARDIAN, ethers.zeroPadValue(ethers.toBeHex(i + 1), 20)]),
-      );
-      const id = await propose(grants, 200_000n);
-      expect(await deliver(f, id)).to.equal("success");
-      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(id));
-      expect(failed.args.reason).to.equal(GovernanceFailure.Reverted);
-      // the call that ran out of gas reverted without data: the executor names its index with the
-      // 1/64 of the gas it kept (under coverage's instrumentation that may not be enough: no data)
-      if (failed.args.returnData !== "0x") {
-        const error = f.satellite.executor.interface.parseError(failed.args.returnData)!;
-        expect(error.name).to.equal("ExecutorCallFailed");
-        expect(error.args[0]).to.be.greaterThan(0n).and.lessThan(20n);
-      }
-      expect(await s.hasRole(Roles.GUARDIAN, ethers.zeroPadValue("0x01", 20))).to.equal(false);
-      expect(await s.messageStatus(id)).to.equal(Status.Failed);
-    });
-
-    it("reverts a delivery whose gas cannot cover the reserve, recording nothing, so CCIP may run it again in order and in time", async function () {
-      const { f, timelock } = await governed();
-      const asRouter = await ethereumRouter(f);
-      const s = f.satellite.bridge.connect(asRouter);
-      const primary = await f.primary.bridge.getAddress();
-      const message = governanceMessage(
-        ethers.id("short"),
-        primary,
-        governancePayload(timelock, 1n, (await now()) + 1_000n, [bridgeCall(f, "setFee", [25n])]),
-      );
-      const data = s.interface.encodeFunctionData("ccipReceive", [message]);
-      const reserve = s.interface.getError("BridgeInsufficientGas")!.selector;
-      const reverts: string[] = [];
-      for (let gas = 60_000; gas <= 300_000; gas += 2_000) {
-        const outcome = await ethers.provider
-          .call({ from: asRouter.address, to: s.target, data, gasLimit: gas })
-          .then(() => "ok")
-          .catch((e: { data?: string }) => (e.data?.startsWith(reserve) ? "reserve" : "other"));
-        reverts.push(outcome);
-      }
-      // too little gas for the bookkeeping, then too little for the reserve, then enough
-      expect(reverts).to.include("reserve");
-      expect(reverts.indexOf("reserve")).to.be.lessThan(reverts.indexOf("ok"));
-      const decoded = await ethers.provider
-        .call({ from: asRouter.address, to: s.target, data, gasLimit: 60_000 + 2_000 * reverts.indexOf("reserve") })
-        .catch((e: { data: string }) => s.interface.parseError(e.data));
-      expect(decoded).to.have.property("name", "BridgeInsufficientGas");
-      expect((decoded as { args: bigint[] }).args[1]).to.equal(20_000n);
-      expect(await s.messageStatus(ethers.id("short"))).to.equal(Status.None);
-    });
-
-    it("consumes a message from anyone but the timelock at the executor (its sequence is spent), and refuses strangers at the bridge", async function () {
-      const { f, propose } = await governed();
-      const call = bridgeCall(f, "setFee", [25n]);
-      await expect(
-        f.primary.bridge.connect(f.stranger).sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE }),
-      )
-        .to.be.revertedWithCustomError(f.primary.bridge, "AccessControlUnauthorizedAccount")
-        .withArgs(f.stranger.address, Roles.GOVERNANCE);
-      // the deployer holds governance on the arbitrum bridge but is not the timelock
-      const tx = await f.primary.bridge.sendGovernanceMessage(ETH, [call], 300_000n, { value: TRANSPORT_FEE });
-      const id = sentMessageId(f, (await tx.wait())!);
-      expect(await deliver(f, id)).to.equal("success");
-      const s = f.satellite.bridge;
-      const [failed] = await s.queryFilter(s.filters.GovernanceMessageFailed(id));
-      expect(failed.args.returnData).to.equal(
-        f.satellite.executor.interface.encodeErrorResult("ExecutorUnauthorizedOrigin", [ARB, f.deployer.address]),
-      );
-      expect(await s.feeBps()).to.equal(10n);
-      await deliver(f, await propose([call]));
-      expect(await s.feeBps()).to.equal(25n);
-      await expect(f.satellite.executor.executeFromPrimary(ARB, await f.primary.timelock.getAddress(), [call]))
-        .to.be.revertedWithCustomError(f.satellite.executor, "ExecutorOnlyBridge")
-        .withArgs(f.deployer.address);
-    });
-
-    it("takes governance only from the route's current peer, counting sequences per sending bridge", async function () {
-      const { f, propose, timelock } = await governed();
-      const s = f.satellite.bridge;
-      const primary = await f.primary.bridge.getAddress();
-      await deliver(f, await propose([bridgeCall(f, "setFee", [11n])]));
-      await deliver(f, await propose([bridgeCall(f, "setFee", [12n])]));
-      // a replacement arbitrum bridge (played by an account): the old one's governance is refused
-      const replacement = f.stranger.address;
-      const pending = await propose([bridgeCall(f, "setFee", [99n])]);
-      await s.setRoutes([routeTo(ARB, replacement, LIMITS)]);
-      expect(await deliver(f, pending)).to.equal("failure");
-      const asRouter = await ethereumRouter(f);
-      const forged = governanceMessage(
-        ethers.id("old"),
-        primary,
-        governancePayload(timelock, 3n, (await now()) + 1_000n, []),
-      );
-      await expect(s.connect(asRouter).ccipReceive(forged))
-        .to.be.revertedWithCustomError(s, "BridgeUnknownPeer")
-        .withArgs(ARB, primary);
-      // the replacement numbers from 1 again
-      const first = governanceMessage(
-        ethers.id("new"),
-        replacement,
-        governancePayload(timelock, 1n, (await now()) + 1_000n, [bridgeCall(f, "setFee", [13n])]),
-      );
-      await expect(s.connect(asRouter).ccipReceive(first)).to.emit(s, "GovernanceMessageExecuted");
-      expect(await s.feeBps()).to.equal(13n);
-      expect(await s.governanceSequences(ARB, replacement)).to.deep.equal([0n, 1n]);
-      expect(await s.governanceSequences(ARB, primary)).to.deep.equal([0n, 2n]);
-    });
-
-    it("refuses governance messages on the primary chain, which has no executor", async function () {
-      const f = await fresh();
-      await f.satellite.bridge.sendGovernanceMessage(ARB, [], 100_000n, { value: TRANSPORT_FEE });
-      const [result] = await f.relayer.poll();
-      expect(result.state).to.equal("failure");
-      await expect(
-        f.satellite.bridge.sendGovernanceMessage(ARB, [], 10_000n, { value: TRANSPORT_FEE }),
-      ).to.be.revertedWithCustomError(f.satellite.bridge, "ParameterOutOfBounds");
-    });
-  });
-
   describe("governance", function () {
     it("refuses every privileged function to a stranger", async function () {
       const f = await fresh();
@@ -1153,9 +1045,7 @@ describe("Bridge", function () {
         () => b.setDiscounts(0n, 0n),
         () => b.setPrices(1n, 1n),
         () => b.setTreasury(f.stranger.address),
-        () => b.setGovernanceExecutor(f.stranger.address),
         () => b.forgetPeer(ETH, f.stranger.address),
-        () => b.sendGovernanceMessage(ETH, [], 100_000n, { value: TRANSPORT_FEE }),
         () => b.unpause(),
         () => b.rearmGuardian(),
         () => b.setGuardianPauseDuration(86_400n),
@@ -1225,9 +1115,6 @@ describe("Bridge", function () {
         b.connect(f.alice).send(ETH, f.bob.address, await f.primary.sstb.getAddress(), 1n, 0, { value: TRANSPORT_FEE }),
       ).to.be.revertedWithCustomError(b, "BridgeUnsupportedChain");
       await expect(b.quoteFee(ETH, await f.primary.sstb.getAddress(), 1n))
-        .to.be.revertedWithCustomError(b, "BridgeUnsupportedChain")
-        .withArgs(ETH);
-      await expect(b.sendGovernanceMessage(ETH, [], 100_000n, { value: TRANSPORT_FEE }))
         .to.be.revertedWithCustomError(b, "BridgeUnsupportedChain")
         .withArgs(ETH);
     });

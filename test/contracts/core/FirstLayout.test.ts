@@ -67,9 +67,9 @@ describe("RedemptionManager: records of the first layout", function () {
         expect(await packedWords(ethers, f, rid)).to.deep.equal([0n, 0n]);
         expect((await firstLayoutSlots(ethers, f, rid)).every((slot) => slot !== 0n)).to.equal(true);
       }
-      expect(await f.redemptionManager.redemptionStatus(1n)).to.equal(RStatus.Fulfilled);
-      expect(await f.redemptionManager.leaseStatus(1n)).to.equal(LeaseStatus.Active);
-      expect(await f.redemptionManager.leaseIdOf(2n)).to.equal(0n);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Fulfilled);
+      expect(await f.redemptionViews.leaseStatus(1n)).to.equal(LeaseStatus.Active);
+      expect(await f.redemptionViews.leaseIdOf(2n)).to.equal(0n);
     });
   });
 
@@ -77,7 +77,7 @@ describe("RedemptionManager: records of the first layout", function () {
     it("a fulfilled first-layout record is confirmed in place: the lock is released", async function () {
       const { f } = await inFlightAtUpgrade();
       const m = f.redemptionManager;
-      const stored = await m.redemptionOf(1n);
+      const stored = await f.redemptionViews.redemptionOf(1n);
       await expect(m.connect(f.user).confirmRedemption(1n))
         .to.emit(f.registry, "CollateralReleased")
         .withArgs(f.provider.address, LOCK, stored.fulfilledAt - stored.timestamp, 1n);
@@ -102,8 +102,8 @@ describe("RedemptionManager: records of the first layout", function () {
       await expect(m.connect(f.stranger).finalizeRedemption(1n))
         .to.emit(m, "RedemptionConfirmed")
         .withArgs(1n, f.user.address);
-      expect(await m.redemptionStatus(2n)).to.equal(RStatus.Expired);
-      expect(await m.redemptionStatus(1n)).to.equal(RStatus.Confirmed);
+      expect(await f.redemptionViews.redemptionStatus(2n)).to.equal(RStatus.Expired);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Confirmed);
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);
     });
 
@@ -115,7 +115,7 @@ describe("RedemptionManager: records of the first layout", function () {
         .to.emit(m, "LeaseStarted")
         .withArgs(2n, f.user.address, f.provider.address, end);
       expect(await packedWords(ethers, f, 2n)).to.deep.equal([0n, 0n]);
-      expect(await m.leaseOf(2n)).to.deep.equal([
+      expect(await f.redemptionViews.leaseOf(2n)).to.deep.equal([
         LeaseStatus.Active,
         f.user.address,
         f.provider.address,
@@ -129,16 +129,16 @@ describe("RedemptionManager: records of the first layout", function () {
       await expect(m.connect(f.user).acceptRenewal(2n, AMOUNT, DAY))
         .to.emit(m, "LeaseRenewed")
         .withArgs(2n, 3n, end + DAY, parseEther("0.01"), LOCK);
-      expect(await m.leaseIdOf(3n)).to.equal(2n);
+      expect(await f.redemptionViews.leaseIdOf(3n)).to.equal(2n);
       // a dispute of the first-layout redemption counts on its lease, in place
       await m.connect(f.user).openDispute(2n, IssueType.AccessFailure, EVIDENCE);
-      expect((await m.leaseOf(2n)).openDisputes).to.equal(1n);
+      expect((await f.redemptionViews.leaseOf(2n)).openDisputes).to.equal(1n);
       await m.connect(f.arbitrator).resolveDispute(2n, false, false);
-      expect((await m.leaseOf(2n)).openDisputes).to.equal(0n);
+      expect((await f.redemptionViews.leaseOf(2n)).openDisputes).to.equal(0n);
       await expect(m.connect(f.user).terminateLease(2n))
         .to.emit(m, "LeaseTerminated")
         .withArgs(2n, f.user.address, f.provider.address);
-      expect(await m.leaseStatus(2n)).to.equal(LeaseStatus.Terminated);
+      expect(await f.redemptionViews.leaseStatus(2n)).to.equal(LeaseStatus.Terminated);
     });
 
     it("a fulfilled first-layout record without a stated end is terminated (a flag in its first slot's spare byte)", async function () {
@@ -147,11 +147,11 @@ describe("RedemptionManager: records of the first layout", function () {
       await expect(m.connect(f.user).terminateLease(1n))
         .to.emit(m, "LeaseTerminated")
         .withArgs(1n, f.user.address, f.provider.address);
-      expect(await m.leaseStatus(1n)).to.equal(LeaseStatus.Terminated);
+      expect(await f.redemptionViews.leaseStatus(1n)).to.equal(LeaseStatus.Terminated);
       expect((await firstLayoutSlots(ethers, f, 1n))[0] >> 248n).to.equal(4n);
-      expect(await m.redemptionStatus(1n)).to.equal(RStatus.Fulfilled);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Fulfilled);
       await m.connect(f.user).openDispute(1n, IssueType.AccessFailure, EVIDENCE);
-      expect((await m.leaseOf(1n)).openDisputes).to.equal(1n);
+      expect((await f.redemptionViews.leaseOf(1n)).openDisputes).to.equal(1n);
       await expect(m.connect(f.arbitrator).resolveDispute(1n, true, false)).to.changeTokenBalances(
         ethers,
         f.collateral,
@@ -164,11 +164,11 @@ describe("RedemptionManager: records of the first layout", function () {
       const { f } = await inFlightAtUpgrade();
       const m = f.redemptionManager;
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
-      expect((await m.redemptionOf(3n)).provider).to.equal(f.provider.address);
+      expect((await f.redemptionViews.redemptionOf(3n)).provider).to.equal(f.provider.address);
       expect((await packedWords(ethers, f, 3n))[0]).to.not.equal(0n);
       await m.connect(f.provider).fulfillRedemption(2n, "envelope");
       await m.connect(f.user).confirmRedemption(2n);
-      expect(await m.redemptionStatus(2n)).to.equal(RStatus.Confirmed);
+      expect(await f.redemptionViews.redemptionStatus(2n)).to.equal(RStatus.Confirmed);
     });
   });
 });

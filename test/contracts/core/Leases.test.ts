@@ -103,15 +103,15 @@ describe("RedemptionManager: access keys and leases", function () {
     it("registers the caller's key, shown by accessKeyOf; a second call replaces it", async function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager;
-      expect(await m.accessKeyOf(f.user.address)).to.equal(ethers.ZeroHash);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(ethers.ZeroHash);
       await expect(m.connect(f.user).registerAccessKey(KEY))
         .to.emit(m, "AccessKeyRegistered")
         .withArgs(f.user.address, KEY);
-      expect(await m.accessKeyOf(f.user.address)).to.equal(KEY);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(KEY);
       await expect(m.connect(f.user).registerAccessKey(OTHER_KEY))
         .to.emit(m, "AccessKeyRegistered")
         .withArgs(f.user.address, OTHER_KEY);
-      expect(await m.accessKeyOf(f.user.address)).to.equal(OTHER_KEY);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(OTHER_KEY);
     });
 
     it("registers for the caller only: a stranger's call leaves the user's key alone", async function () {
@@ -121,8 +121,8 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.connect(f.stranger).registerAccessKey(OTHER_KEY))
         .to.emit(m, "AccessKeyRegistered")
         .withArgs(f.stranger.address, OTHER_KEY);
-      expect(await m.accessKeyOf(f.user.address)).to.equal(KEY);
-      expect(await m.accessKeyOf(f.stranger.address)).to.equal(OTHER_KEY);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(KEY);
+      expect(await f.redemptionViews.accessKeyOf(f.stranger.address)).to.equal(OTHER_KEY);
     });
 
     it("announces nothing when the key is the one already registered", async function () {
@@ -130,7 +130,7 @@ describe("RedemptionManager: access keys and leases", function () {
       const m = f.redemptionManager;
       await m.connect(f.user).registerAccessKey(KEY);
       await expect(m.connect(f.user).registerAccessKey(KEY)).to.not.emit(m, "AccessKeyRegistered");
-      expect(await m.accessKeyOf(f.user.address)).to.equal(KEY);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(KEY);
     });
 
     it("refuses a zero key and changes nothing", async function () {
@@ -161,7 +161,7 @@ describe("RedemptionManager: access keys and leases", function () {
         .to.emit(m, "RedemptionTerms")
         .withArgs(1n, FEE, LOCK, t + 24n * HOUR);
       await expect(tx).to.changeTokenBalances(ethers, f.sstb, [f.user, f.treasury], [-(AMOUNT + FEE), FEE]);
-      expect(await m.accessKeyOf(f.user.address)).to.equal(KEY);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(KEY);
       expect(await m.redemptions(1n)).to.deep.equal([f.user.address, AMOUNT, t, f.provider.address, false, false]);
     });
 
@@ -205,14 +205,14 @@ describe("RedemptionManager: access keys and leases", function () {
       expect(await m.redemptions(rid)).to.deep.equal([
         f.user.address,
         AMOUNT,
-        (await m.redemptionOf(rid)).timestamp,
+        (await f.redemptionViews.redemptionOf(rid)).timestamp,
         f.provider.address,
         true,
         false,
       ]);
-      expect(await m.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
-      expect((await m.redemptionOf(rid)).fulfilledAt).to.equal(t);
-      expect(await m.leaseOf(rid)).to.deep.equal([
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
+      expect((await f.redemptionViews.redemptionOf(rid)).fulfilledAt).to.equal(t);
+      expect(await f.redemptionViews.leaseOf(rid)).to.deep.equal([
         LeaseStatus.Active,
         f.user.address,
         f.provider.address,
@@ -222,8 +222,8 @@ describe("RedemptionManager: access keys and leases", function () {
         0n,
         0n,
       ]);
-      expect(await m.leaseStatus(rid)).to.equal(LeaseStatus.Active);
-      expect(await m.leaseIdOf(rid)).to.equal(rid);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Active);
+      expect(await f.redemptionViews.leaseIdOf(rid)).to.equal(rid);
     });
 
     it("accepts an end from the next second up to the maximum term from now", async function () {
@@ -300,7 +300,7 @@ describe("RedemptionManager: access keys and leases", function () {
     it("refuses every stated end while the maximum term is unset (a proxy upgraded before its reinitializer)", async function () {
       const { f, rid } = await pending();
       await clearMaxLeaseTerm(ethers, f);
-      expect(await f.redemptionManager.maxLeaseTerm()).to.equal(0n);
+      expect(await f.redemptionViews.maxLeaseTerm()).to.equal(0n);
       const t = (await now()) + 5n;
       await time.setNextBlockTimestamp(t);
       await expect(f.redemptionManager.connect(f.provider).fulfillRedemptionWithLease(rid, "envelope", t + 1n))
@@ -318,7 +318,7 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.connect(f.provider).offerRenewal(rid, PRICE, EXTENSION, end - DAY))
         .to.emit(m, "RenewalOffered")
         .withArgs(rid, f.provider.address, PRICE, EXTENSION, end - DAY);
-      let lease = await m.leaseOf(rid);
+      let lease = await f.redemptionViews.leaseOf(rid);
       expect([lease.offerPrice, lease.offerExtension, lease.offerValidUntil]).to.deep.equal([
         PRICE,
         EXTENSION,
@@ -327,7 +327,7 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.connect(f.provider).offerRenewal(rid, AMOUNT, 7n * DAY, end))
         .to.emit(m, "RenewalOffered")
         .withArgs(rid, f.provider.address, AMOUNT, 7n * DAY, end);
-      lease = await m.leaseOf(rid);
+      lease = await f.redemptionViews.leaseOf(rid);
       expect([lease.offerPrice, lease.offerExtension, lease.offerValidUntil]).to.deep.equal([AMOUNT, 7n * DAY, end]);
       expect(lease.end).to.equal(end); // an offer alone moves nothing
     });
@@ -376,7 +376,7 @@ describe("RedemptionManager: access keys and leases", function () {
         .to.be.revertedWithCustomError(m, "RenewalExtensionOutOfRange")
         .withArgs(1n, 0n);
       // the running lease keeps its end
-      expect((await m.leaseOf(rid)).end).to.equal(end);
+      expect((await f.redemptionViews.leaseOf(rid)).end).to.equal(end);
     });
 
     it("offers nothing on a lease without a stated end, a renewal, a pending redemption or an id never issued", async function () {
@@ -391,7 +391,7 @@ describe("RedemptionManager: access keys and leases", function () {
           .to.be.revertedWithCustomError(m, "LeaseNotRenewable")
           .withArgs(leaseId);
       }
-      expect(await m.leaseStatus(rid)).to.equal(LeaseStatus.Active);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Active);
     });
 
     it("offers nothing on a terminated, an ended or a disputed lease, and changes nothing", async function () {
@@ -433,7 +433,7 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.connect(f.provider).withdrawRenewalOffer(rid))
         .to.emit(m, "RenewalOfferWithdrawn")
         .withArgs(rid, f.provider.address);
-      const lease = await m.leaseOf(rid);
+      const lease = await f.redemptionViews.leaseOf(rid);
       expect([lease.offerPrice, lease.offerExtension, lease.offerValidUntil]).to.deep.equal([0n, 0n, 0n]);
       const before = await everything(f);
       await expect(m.connect(f.user).acceptRenewal(rid, PRICE, EXTENSION))
@@ -468,7 +468,7 @@ describe("RedemptionManager: access keys and leases", function () {
         f.redemptionManager,
         "RenewalOfferWithdrawn",
       );
-      expect((await f.redemptionManager.leaseOf(rid)).offerPrice).to.equal(0n);
+      expect((await f.redemptionViews.leaseOf(rid)).offerPrice).to.equal(0n);
     });
   });
 
@@ -496,14 +496,18 @@ describe("RedemptionManager: access keys and leases", function () {
       expect(account.freeCollateral).to.equal(accountBefore.freeCollateral - PRICE_LOCK);
 
       expect(await m.redemptions(2n)).to.deep.equal([f.user.address, PRICE, t, f.provider.address, true, false]);
-      expect(await m.redemptionStatus(2n)).to.equal(RStatus.Fulfilled);
-      const renewal = await m.redemptionOf(2n);
+      expect(await f.redemptionViews.redemptionStatus(2n)).to.equal(RStatus.Fulfilled);
+      const renewal = await f.redemptionViews.redemptionOf(2n);
       expect([renewal.timestamp, renewal.deadline, renewal.fulfilledAt]).to.deep.equal([t, t, t]);
       expect([renewal.weight, renewal.lockRatioBps, renewal.lock]).to.deep.equal([2n, 12_000n, PRICE_LOCK]);
-      expect(await m.deadlinesOf(2n)).to.deep.equal([t, t + 72n * HOUR]);
-      expect(await m.leaseIdOf(2n)).to.equal(rid);
-      expect(await m.leaseStatus(2n)).to.equal(LeaseStatus.None);
-      expect(await m.leaseOf(rid)).to.deep.equal([
+      // it pays for the period from the lease's end before it: disputable until the window after
+      // that start (issue 23)
+      expect(await f.redemptionViews.renewalPeriodStart(2n)).to.equal(end);
+      expect(await f.redemptionViews.deadlinesOf(2n)).to.deep.equal([t, end + 72n * HOUR]);
+      expect(await f.redemptionViews.renewalPeriodStart(rid)).to.equal(0n);
+      expect(await f.redemptionViews.leaseIdOf(2n)).to.equal(rid);
+      expect(await f.redemptionViews.leaseStatus(2n)).to.equal(LeaseStatus.None);
+      expect(await f.redemptionViews.leaseOf(rid)).to.deep.equal([
         LeaseStatus.Active,
         f.user.address,
         f.provider.address,
@@ -514,7 +518,7 @@ describe("RedemptionManager: access keys and leases", function () {
         0n,
       ]);
       // the first redemption of the lease is untouched
-      expect(await m.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
     });
 
     it("settles like any redemption: the user confirms, the lock is released with a response time of 0", async function () {
@@ -524,13 +528,13 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(tx).to.emit(m, "RedemptionConfirmed").withArgs(renewalId, f.user.address);
       await expect(tx).to.emit(f.registry, "CollateralReleased").withArgs(f.provider.address, PRICE_LOCK, 0n, 2n);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 5200n);
-      expect(await m.redemptionStatus(renewalId)).to.equal(RStatus.Confirmed);
+      expect(await f.redemptionViews.redemptionStatus(renewalId)).to.equal(RStatus.Confirmed);
     });
 
     it("settles like any redemption: finalized by anyone after the dispute window, or paid out on a lost dispute", async function () {
       const { f, renewalId } = await renewed();
       const m = f.redemptionManager;
-      const [, disputeDeadline] = await m.deadlinesOf(renewalId);
+      const [, disputeDeadline] = await f.redemptionViews.deadlinesOf(renewalId);
       await expect(m.connect(f.stranger).finalizeRedemption(renewalId))
         .to.be.revertedWithCustomError(m, "DisputeWindowOpen")
         .withArgs(renewalId, disputeDeadline);
@@ -539,8 +543,9 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(tx).to.emit(m, "DisputeResolved").withArgs(renewalId, f.arbitrator.address, true, false, PRICE_LOCK);
       await expect(tx).to.changeTokenBalances(ethers, f.collateral, [f.user], [PRICE_LOCK]);
 
-      const { f: g, renewalId: second } = await renewed();
-      await time.increase(72n * HOUR + 1n);
+      const { f: g, renewalId: second, end } = await renewed();
+      // the period it paid for starts at the lease's end before it (issue 23)
+      await time.increaseTo(end - EXTENSION + 72n * HOUR + 1n);
       await expect(g.redemptionManager.connect(g.stranger).finalizeRedemption(second))
         .to.emit(g.registry, "CollateralReleased")
         .withArgs(g.provider.address, PRICE_LOCK, 0n, 2n);
@@ -553,8 +558,8 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.connect(f.user).acceptRenewal(rid, AMOUNT, 10n * DAY))
         .to.emit(m, "LeaseRenewed")
         .withArgs(rid, 3n, end + 10n * DAY, FEE, LOCK);
-      expect((await m.leaseOf(rid)).end).to.equal(end + 10n * DAY);
-      expect(await m.leaseIdOf(3n)).to.equal(rid);
+      expect((await f.redemptionViews.leaseOf(rid)).end).to.equal(end + 10n * DAY);
+      expect(await f.redemptionViews.leaseIdOf(3n)).to.equal(rid);
     });
 
     it("binds to the terms the user saw: a replaced offer is refused and nothing moves", async function () {
@@ -606,7 +611,7 @@ describe("RedemptionManager: access keys and leases", function () {
         .to.be.revertedWithCustomError(f.redemptionManager, "LeaseEnded")
         .withArgs(rid, end);
       expect(await everything(f)).to.deep.equal(before);
-      expect(await f.redemptionManager.leaseStatus(rid)).to.equal(LeaseStatus.Ended);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Ended);
     });
 
     it("refuses a renewal of a terminated lease, and changes nothing", async function () {
@@ -634,14 +639,14 @@ describe("RedemptionManager: access keys and leases", function () {
       const m = f.redemptionManager;
       await m.connect(f.provider).offerRenewal(rid, PRICE, EXTENSION, end);
       await m.connect(f.user).openDispute(renewalId, IssueType.ResourceMismatch, EVIDENCE);
-      expect((await m.leaseOf(rid)).openDisputes).to.equal(1n);
+      expect((await f.redemptionViews.leaseOf(rid)).openDisputes).to.equal(1n);
       const before = await everything(f, [1n, 2n]);
       await expect(m.connect(f.user).acceptRenewal(rid, PRICE, EXTENSION))
         .to.be.revertedWithCustomError(m, "LeaseUnderDispute")
         .withArgs(rid, 1n);
       expect(await everything(f, [1n, 2n])).to.deep.equal(before);
       await m.connect(f.arbitrator).resolveDispute(renewalId, false, false);
-      expect((await m.leaseOf(rid)).openDisputes).to.equal(0n);
+      expect((await f.redemptionViews.leaseOf(rid)).openDisputes).to.equal(0n);
       await expect(m.connect(f.user).acceptRenewal(rid, PRICE, EXTENSION)).to.emit(m, "LeaseRenewed");
     });
 
@@ -671,7 +676,7 @@ describe("RedemptionManager: access keys and leases", function () {
       const m = f.redemptionManager;
       await m.setReputationUnit(parseEther("1"));
       await m.connect(f.user).acceptRenewal(rid, PRICE, EXTENSION);
-      expect((await m.redemptionOf(2n)).weight).to.equal(2n); // 20 sSTB at the 10-sSTB unit of the offer
+      expect((await f.redemptionViews.redemptionOf(2n)).weight).to.equal(2n); // 20 sSTB at the 10-sSTB unit of the offer
     });
   });
 
@@ -682,22 +687,22 @@ describe("RedemptionManager: access keys and leases", function () {
       await expect(m.connect(f.user).terminateLease(rid))
         .to.emit(m, "LeaseTerminated")
         .withArgs(rid, f.user.address, f.provider.address);
-      expect(await m.leaseStatus(rid)).to.equal(LeaseStatus.Terminated);
-      const lease = await m.leaseOf(rid);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Terminated);
+      const lease = await f.redemptionViews.leaseOf(rid);
       expect([lease.status, lease.offerPrice]).to.deep.equal([LeaseStatus.Terminated, 0n]);
       // the redemption itself keeps its state
-      expect(await m.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
     });
 
     it("the user ends a lease without a stated end (the spec's fulfilment)", async function () {
       const { f, rid } = await endless();
       const m = f.redemptionManager;
-      expect(await m.leaseStatus(rid)).to.equal(LeaseStatus.Active);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Active);
       await expect(m.connect(f.user).terminateLease(rid))
         .to.emit(m, "LeaseTerminated")
         .withArgs(rid, f.user.address, f.provider.address);
-      expect(await m.leaseStatus(rid)).to.equal(LeaseStatus.Terminated);
-      expect(await m.leaseOf(rid)).to.deep.equal([
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Terminated);
+      expect(await f.redemptionViews.leaseOf(rid)).to.deep.equal([
         LeaseStatus.Terminated,
         f.user.address,
         f.provider.address,
@@ -707,7 +712,7 @@ describe("RedemptionManager: access keys and leases", function () {
         0n,
         0n,
       ]);
-      expect(await m.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
     });
 
     it("keeps the user's right to dispute: a terminated lease's redemption is still disputed within its window", async function () {
@@ -737,7 +742,8 @@ describe("RedemptionManager: access keys and leases", function () {
         .withArgs(
           f.provider.address,
           LOCK,
-          (await m.redemptionOf(rid)).fulfilledAt - (await m.redemptionOf(rid)).timestamp,
+          (await f.redemptionViews.redemptionOf(rid)).fulfilledAt -
+            (await f.redemptionViews.redemptionOf(rid)).timestamp,
           1n,
         );
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);
@@ -811,28 +817,28 @@ describe("RedemptionManager: access keys and leases", function () {
       const m = f.redemptionManager;
       await m.connect(f.user).openDispute(rid, IssueType.AccessFailure, EVIDENCE);
       await m.connect(f.user).openDispute(renewalId, IssueType.NotDelivered, EVIDENCE);
-      expect((await m.leaseOf(rid)).openDisputes).to.equal(2n);
+      expect((await f.redemptionViews.leaseOf(rid)).openDisputes).to.equal(2n);
       await m.connect(f.arbitrator).resolveDispute(rid, false, false);
-      expect((await m.leaseOf(rid)).openDisputes).to.equal(1n);
+      expect((await f.redemptionViews.leaseOf(rid)).openDisputes).to.equal(1n);
       await time.increase(14n * DAY + 1n);
       await expect(m.connect(f.stranger).closeLapsedDispute(renewalId))
         .to.emit(m, "DisputeLapsed")
         .withArgs(renewalId, f.stranger.address, false, 0n, 0n);
-      expect((await m.leaseOf(rid)).openDisputes).to.equal(0n);
+      expect((await f.redemptionViews.leaseOf(rid)).openDisputes).to.equal(0n);
     });
 
     it("a dispute of a lease without a stated end shows on it, and a pending redemption's dispute is no lease's", async function () {
       const { f, rid } = await endless();
       const m = f.redemptionManager;
       await m.connect(f.user).openDispute(rid, IssueType.AccessFailure, EVIDENCE);
-      expect((await m.leaseOf(rid)).openDisputes).to.equal(1n);
+      expect((await f.redemptionViews.leaseOf(rid)).openDisputes).to.equal(1n);
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
       await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(2n, IssueType.NotDelivered, EVIDENCE);
-      expect(await m.leaseStatus(2n)).to.equal(LeaseStatus.None);
-      expect(await m.leaseIdOf(2n)).to.equal(0n);
+      expect(await f.redemptionViews.leaseStatus(2n)).to.equal(LeaseStatus.None);
+      expect(await f.redemptionViews.leaseIdOf(2n)).to.equal(0n);
       await m.connect(f.arbitrator).resolveDispute(2n, true, false);
-      expect(await m.leaseIdOf(2n)).to.equal(0n);
+      expect(await f.redemptionViews.leaseIdOf(2n)).to.equal(0n);
     });
   });
 
@@ -842,20 +848,22 @@ describe("RedemptionManager: access keys and leases", function () {
       const m = f.redemptionManager;
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address); // 3: pending
       for (const leaseId of [renewalId, 3n, 9n]) {
-        expect(await m.leaseStatus(leaseId)).to.equal(LeaseStatus.None);
-        await expect(m.leaseOf(leaseId)).to.be.revertedWithCustomError(m, "LeaseNotFound").withArgs(leaseId);
+        expect(await f.redemptionViews.leaseStatus(leaseId)).to.equal(LeaseStatus.None);
+        await expect(f.redemptionViews.leaseOf(leaseId))
+          .to.be.revertedWithCustomError(m, "LeaseNotFound")
+          .withArgs(leaseId);
       }
-      expect(await m.leaseIdOf(3n)).to.equal(0n);
-      await expect(m.leaseIdOf(9n)).to.be.revertedWithCustomError(m, "RedemptionNotFound").withArgs(9n);
+      expect(await f.redemptionViews.leaseIdOf(3n)).to.equal(0n);
+      await expect(f.redemptionViews.leaseIdOf(9n)).to.be.revertedWithCustomError(m, "RedemptionNotFound").withArgs(9n);
     });
 
     it("a lease is Active until its end and Ended from its end's second on", async function () {
       const { f, rid, end } = await leased();
       await time.increaseTo(end - 1n);
-      expect(await f.redemptionManager.leaseStatus(rid)).to.equal(LeaseStatus.Active);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Active);
       await time.increaseTo(end);
-      expect(await f.redemptionManager.leaseStatus(rid)).to.equal(LeaseStatus.Ended);
-      expect((await f.redemptionManager.leaseOf(rid)).status).to.equal(LeaseStatus.Ended);
+      expect(await f.redemptionViews.leaseStatus(rid)).to.equal(LeaseStatus.Ended);
+      expect((await f.redemptionViews.leaseOf(rid)).status).to.equal(LeaseStatus.Ended);
     });
   });
 
@@ -864,7 +872,7 @@ describe("RedemptionManager: access keys and leases", function () {
       const { f, rid } = await pending();
       const m = f.redemptionManager;
       const name = ethers.encodeBytes32String("maxLeaseTerm");
-      expect(await m.maxLeaseTerm()).to.equal(MAX_TERM);
+      expect(await f.redemptionViews.maxLeaseTerm()).to.equal(MAX_TERM);
       await expect(m.setMaxLeaseTerm(DAY)).to.emit(m, "ParameterUpdated").withArgs(name, MAX_TERM, DAY);
       await expect(m.setMaxLeaseTerm(5n * 365n * DAY))
         .to.emit(m, "ParameterUpdated")
@@ -891,7 +899,7 @@ describe("RedemptionManager: access keys and leases", function () {
           .to.be.revertedWithCustomError(m, "AccessControlUnauthorizedAccount")
           .withArgs(caller.address, Roles.GOVERNANCE);
       }
-      expect(await m.maxLeaseTerm()).to.equal(MAX_TERM);
+      expect(await f.redemptionViews.maxLeaseTerm()).to.equal(MAX_TERM);
     });
   });
 });

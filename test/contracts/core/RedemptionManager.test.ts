@@ -67,15 +67,15 @@ describe("RedemptionManager", function () {
     it("starts with the defaults of DESIGN.md section 5 and the deployment's collaborators", async function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager;
-      expect(await m.feeBps()).to.equal(10n);
-      expect(await m.treasury()).to.equal(f.treasury.address);
-      expect(await m.tierDeadline(Tier.Standard)).to.equal(24n * HOUR);
-      expect(await m.tierDeadline(Tier.Premium)).to.equal(6n * HOUR);
-      expect(await m.tierDeadline(Tier.Enterprise)).to.equal(1n * HOUR);
-      expect(await m.disputeWindow()).to.equal(72n * HOUR);
+      expect(await f.redemptionViews.feeBps()).to.equal(10n);
+      expect(await f.redemptionViews.treasury()).to.equal(f.treasury.address);
+      expect(await f.redemptionViews.tierDeadline(Tier.Standard)).to.equal(24n * HOUR);
+      expect(await f.redemptionViews.tierDeadline(Tier.Premium)).to.equal(6n * HOUR);
+      expect(await f.redemptionViews.tierDeadline(Tier.Enterprise)).to.equal(1n * HOUR);
+      expect(await f.redemptionViews.disputeWindow()).to.equal(72n * HOUR);
       expect(await m.registry()).to.equal(await f.registry.getAddress());
       expect(await m.sstb()).to.equal(await f.sstb.getAddress());
-      expect(await m.redemptionCount()).to.equal(0n);
+      expect(await f.redemptionViews.redemptionCount()).to.equal(0n);
       await expect(m.initialize(f.deployer.address, f.treasury.address)).to.be.revertedWithCustomError(
         m,
         "InvalidInitialization",
@@ -101,13 +101,13 @@ describe("RedemptionManager", function () {
 
       expect(await f.sstb.totalSupply()).to.equal(supply - AMOUNT);
       expect(await m.redemptions(1n)).to.deep.equal([f.user.address, AMOUNT, t, f.provider.address, false, false]);
-      expect(await m.redemptionStatus(1n)).to.equal(RStatus.Pending);
-      expect(statusName(await m.redemptionStatus(1n))).to.equal("pending");
-      const stored = await m.redemptionOf(1n);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Pending);
+      expect(statusName(await f.redemptionViews.redemptionStatus(1n))).to.equal("pending");
+      const stored = await f.redemptionViews.redemptionOf(1n);
       expect(stored.deadline).to.equal(t + 24n * HOUR);
       expect(stored.lock).to.equal(LOCK);
       expect(stored.fulfilledAt).to.equal(0n);
-      expect(await m.deadlinesOf(1n)).to.deep.equal([t + 24n * HOUR, t + 72n * HOUR]);
+      expect(await f.redemptionViews.deadlinesOf(1n)).to.deep.equal([t + 24n * HOUR, t + 72n * HOUR]);
 
       const account = await f.registry.accountOf(f.provider.address);
       expect(account.availableCU).to.equal(parseEther("90"));
@@ -122,7 +122,7 @@ describe("RedemptionManager", function () {
           .to.emit(f.redemptionManager, "RedemptionInitiated")
           .withArgs(expected, f.user.address, parseEther("1"), f.provider.address);
       }
-      expect(await f.redemptionManager.redemptionCount()).to.equal(3n);
+      expect(await f.redemptionViews.redemptionCount()).to.equal(3n);
     });
 
     it("sets the deadline from the provider's tier: 24 h, 6 h, 1 h", async function () {
@@ -143,15 +143,18 @@ describe("RedemptionManager", function () {
         [enterprise, 1n, 3n],
       ] as const) {
         await f.redemptionManager.connect(f.user).initiateRedemption(parseEther("1"), provider.address);
-        expect((await f.redemptionManager.redemptionOf(rid)).deadline).to.equal((await now()) + hours * HOUR);
+        expect((await f.redemptionViews.redemptionOf(rid)).deadline).to.equal((await now()) + hours * HOUR);
       }
     });
 
     it("rounds the fee up and charges none when governance sets it to zero", async function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager;
-      expect(await m.quoteFee(1n)).to.deep.equal([1n, 2n]);
-      expect(await m.quoteFee(parseEther("1"))).to.deep.equal([parseEther("0.001"), parseEther("1.001")]);
+      expect(await f.redemptionViews.quoteFee(1n)).to.deep.equal([1n, 2n]);
+      expect(await f.redemptionViews.quoteFee(parseEther("1"))).to.deep.equal([
+        parseEther("0.001"),
+        parseEther("1.001"),
+      ]);
       // 10 bps of 1 sSTB + 1 wei is 0.0010...01 sSTB: rounded up to the next wei
       const odd = parseEther("1") + 1n;
       await expect(m.connect(f.user).initiateRedemption(odd, f.provider.address)).to.changeTokenBalances(
@@ -221,14 +224,14 @@ describe("RedemptionManager", function () {
       expect(await m.redemptions(rid)).to.deep.equal([
         f.user.address,
         AMOUNT,
-        (await m.redemptionOf(rid)).timestamp,
+        (await f.redemptionViews.redemptionOf(rid)).timestamp,
         f.provider.address,
         true,
         false,
       ]);
-      expect(await m.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
-      expect((await m.redemptionOf(rid)).fulfilledAt).to.equal(t);
-      expect((await m.deadlinesOf(rid))[1]).to.equal(t + 72n * HOUR);
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
+      expect((await f.redemptionViews.redemptionOf(rid)).fulfilledAt).to.equal(t);
+      expect((await f.redemptionViews.deadlinesOf(rid))[1]).to.equal(t + 72n * HOUR);
     });
 
     it("is accepted after the deadline while nobody has expired the redemption", async function () {
@@ -289,7 +292,7 @@ describe("RedemptionManager", function () {
     it("releases the lock, raises reputation, records statistics and emits RedemptionConfirmed", async function () {
       const { f, rid } = await fulfilled();
       const m = f.redemptionManager;
-      const stored = await m.redemptionOf(rid);
+      const stored = await f.redemptionViews.redemptionOf(rid);
       const freeBefore = (await f.registry.accountOf(f.provider.address)).freeCollateral;
       const tx = m.connect(f.user).confirmRedemption(rid);
       await expect(tx).to.emit(m, "RedemptionConfirmed").withArgs(rid, f.user.address);
@@ -306,7 +309,7 @@ describe("RedemptionManager", function () {
       expect(account.successfulRedemptions).to.equal(1n);
       expect((await m.redemptions(rid))[4]).to.equal(true);
       expect((await m.redemptions(rid))[5]).to.equal(true);
-      expect(statusName(await m.redemptionStatus(rid))).to.equal("confirmed");
+      expect(statusName(await f.redemptionViews.redemptionStatus(rid))).to.equal("confirmed");
     });
 
     it("reverts 'Only user can confirm' for the provider and a stranger", async function () {
@@ -352,7 +355,7 @@ describe("RedemptionManager", function () {
     it("lets anyone complete a fulfilled redemption once the dispute window passed in silence", async function () {
       const { f, rid } = await fulfilled();
       const m = f.redemptionManager;
-      const { fulfilledAt } = await m.redemptionOf(rid);
+      const { fulfilledAt } = await f.redemptionViews.redemptionOf(rid);
       const end = fulfilledAt + 72n * HOUR;
       await time.setNextBlockTimestamp(end);
       await expect(m.connect(f.stranger).finalizeRedemption(rid))
@@ -364,7 +367,7 @@ describe("RedemptionManager", function () {
       await expect(tx).to.emit(m, "RedemptionConfirmed").withArgs(rid, f.user.address);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 5100n);
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);
-      expect(await m.redemptionStatus(rid)).to.equal(RStatus.Confirmed);
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Confirmed);
       expect((await m.redemptions(rid))[5]).to.equal(true);
       await expect(m.connect(f.user).confirmRedemption(rid)).to.be.revertedWith("Already confirmed");
     });
@@ -388,7 +391,7 @@ describe("RedemptionManager", function () {
     it("pays the lock out after the deadline (penalty to the treasury during the stake) and lowers reputation, called by anyone", async function () {
       const { f, rid } = await pending();
       const m = f.redemptionManager;
-      const { deadline } = await m.redemptionOf(rid);
+      const { deadline } = await f.redemptionViews.redemptionOf(rid);
       await time.setNextBlockTimestamp(deadline);
       await expect(m.connect(f.stranger).expireRedemption(rid))
         .to.be.revertedWithCustomError(m, "RedemptionDeadlineNotPassed")
@@ -407,7 +410,7 @@ describe("RedemptionManager", function () {
         [f.user, f.treasury, await f.registry.getAddress()],
         [VALUE, PENALTY, -LOCK],
       );
-      expect(statusName(await m.redemptionStatus(rid))).to.equal("expired");
+      expect(statusName(await f.redemptionViews.redemptionStatus(rid))).to.equal("expired");
       expect(await f.registry.providerStats(f.provider.address)).to.deep.equal([1n, 0n, 0n]);
       expect((await f.registry.accountOf(f.provider.address)).lockedCollateral).to.equal(0n);
     });
@@ -436,13 +439,13 @@ describe("RedemptionManager", function () {
     it("disputes a fulfilled redemption within 72 h of the fulfilment", async function () {
       const { f, rid } = await fulfilled();
       const m = f.redemptionManager;
-      const { fulfilledAt } = await m.redemptionOf(rid);
+      const { fulfilledAt } = await f.redemptionViews.redemptionOf(rid);
       await time.setNextBlockTimestamp(fulfilledAt + 72n * HOUR);
       await expect(m.connect(f.user).openDispute(rid, IssueType.PerformanceShortfall, EVIDENCE))
         .to.emit(m, "DisputeOpened")
         .withArgs(rid, f.user.address, IssueType.PerformanceShortfall, EVIDENCE);
-      expect(statusName(await m.redemptionStatus(rid))).to.equal("disputed");
-      const dispute = await m.disputeOf(rid);
+      expect(statusName(await f.redemptionViews.redemptionStatus(rid))).to.equal("disputed");
+      const dispute = await f.redemptionViews.disputeOf(rid);
       expect(dispute.issueType).to.equal(IssueType.PerformanceShortfall);
       expect(dispute.openedAt).to.equal(fulfilledAt + 72n * HOUR);
       expect(dispute.evidenceHash).to.equal(EVIDENCE);
@@ -462,7 +465,7 @@ describe("RedemptionManager", function () {
     it("reverts after the window, and changes nothing", async function () {
       const { f, rid } = await fulfilled();
       const m = f.redemptionManager;
-      const { fulfilledAt } = await m.redemptionOf(rid);
+      const { fulfilledAt } = await f.redemptionViews.redemptionOf(rid);
       await time.setNextBlockTimestamp(fulfilledAt + 72n * HOUR + 1n);
       await networkHelpers.mine();
       const before = await everything(f);
@@ -500,7 +503,7 @@ describe("RedemptionManager", function () {
     it("rejects an issue type outside the enum", async function () {
       const { f, rid } = await fulfilled();
       await expect(f.redemptionManager.connect(f.user).openDispute(rid, 5n, EVIDENCE)).to.be.revert(ethers);
-      expect(await f.redemptionManager.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
+      expect(await f.redemptionViews.redemptionStatus(rid)).to.equal(RStatus.Fulfilled);
     });
   });
 
@@ -512,7 +515,7 @@ describe("RedemptionManager", function () {
       await expect(m.connect(f.provider).respondToDispute(rid, RESPONSE))
         .to.emit(m, "DisputeResponded")
         .withArgs(rid, f.provider.address, RESPONSE);
-      const dispute = await m.disputeOf(rid);
+      const dispute = await f.redemptionViews.disputeOf(rid);
       expect(dispute.responseHash).to.equal(RESPONSE);
       expect(dispute.respondedAt).to.equal(await now());
       await expect(m.connect(f.provider).respondToDispute(rid, RESPONSE))
@@ -553,8 +556,8 @@ describe("RedemptionManager", function () {
       await expect(tx).to.emit(m, "DisputeResolved").withArgs(rid, f.arbitrator.address, true, false, LOCK);
       await expect(tx).to.emit(f.registry, "ReputationChanged").withArgs(f.provider.address, 5000n, 4500n);
       await expect(tx).to.changeTokenBalances(ethers, f.collateral, [f.user], [LOCK]);
-      expect(statusName(await m.redemptionStatus(rid))).to.equal("resolved");
-      const dispute = await m.disputeOf(rid);
+      expect(statusName(await f.redemptionViews.redemptionStatus(rid))).to.equal("resolved");
+      const dispute = await f.redemptionViews.disputeOf(rid);
       expect(dispute.userWon).to.equal(true);
       expect(dispute.resolvedAt).to.equal(await now());
       expect((await f.registry.accountOf(f.provider.address)).status).to.equal(Status.Active);
@@ -570,7 +573,7 @@ describe("RedemptionManager", function () {
       await expect(m.connect(f.arbitrator).resolveDispute(rid, true, true))
         .to.emit(f.registry, "ProviderStatusChanged")
         .withArgs(f.provider.address, Status.Active, Status.Suspended, f.managerAddress);
-      expect((await m.disputeOf(rid)).providerSuspended).to.equal(true);
+      expect((await f.redemptionViews.disputeOf(rid)).providerSuspended).to.equal(true);
       // a second ruling against an already suspended provider still pays the user
       await expect(m.connect(f.arbitrator).resolveDispute(2n, true, true))
         .to.emit(m, "DisputeResolved")
@@ -581,7 +584,7 @@ describe("RedemptionManager", function () {
     it("provider wins: the lock is released as on a confirmation", async function () {
       const { f, rid } = await disputed();
       const m = f.redemptionManager;
-      const stored = await m.redemptionOf(rid);
+      const stored = await f.redemptionViews.redemptionOf(rid);
       const tx = m.connect(f.arbitrator).resolveDispute(rid, false, true);
       await expect(tx).to.emit(m, "DisputeResolved").withArgs(rid, f.arbitrator.address, false, false, 0n);
       await expect(tx)
@@ -597,7 +600,7 @@ describe("RedemptionManager", function () {
       const m = f.redemptionManager;
       await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(rid, IssueType.NotDelivered, EVIDENCE);
-      const { timestamp } = await m.redemptionOf(rid);
+      const { timestamp } = await f.redemptionViews.redemptionOf(rid);
       await time.setNextBlockTimestamp(timestamp + 26n * HOUR);
       await expect(m.connect(f.arbitrator).resolveDispute(rid, false, false))
         .to.emit(f.registry, "CollateralReleased")
@@ -632,10 +635,10 @@ describe("RedemptionManager", function () {
       const m = f.redemptionManager;
       expect(await m.redemptions(1n)).to.deep.equal([ethers.ZeroAddress, 0n, 0n, ethers.ZeroAddress, false, false]);
       for (const call of [
-        () => m.redemptionStatus(1n),
-        () => m.redemptionOf(1n),
-        () => m.deadlinesOf(1n),
-        () => m.disputeOf(1n),
+        () => f.redemptionViews.redemptionStatus(1n),
+        () => f.redemptionViews.redemptionOf(1n),
+        () => f.redemptionViews.deadlinesOf(1n),
+        () => f.redemptionViews.disputeOf(1n),
       ]) {
         await expect(call()).to.be.revertedWithCustomError(m, "RedemptionNotFound").withArgs(1n);
       }
@@ -658,11 +661,11 @@ describe("RedemptionManager", function () {
       await expect(m.setDisputeWindow(48n * HOUR))
         .to.emit(m, "ParameterUpdated")
         .withArgs(ethers.encodeBytes32String("disputeWindow"), 72n * HOUR, 48n * HOUR);
-      expect(await m.feeBps()).to.equal(100n);
-      expect(await m.treasury()).to.equal(f.stranger.address);
-      expect(await m.tierDeadline(Tier.Premium)).to.equal(2n * HOUR);
-      expect(await m.tierDeadline(Tier.Standard)).to.equal(24n * HOUR);
-      expect(await m.disputeWindow()).to.equal(48n * HOUR);
+      expect(await f.redemptionViews.feeBps()).to.equal(100n);
+      expect(await f.redemptionViews.treasury()).to.equal(f.stranger.address);
+      expect(await f.redemptionViews.tierDeadline(Tier.Premium)).to.equal(2n * HOUR);
+      expect(await f.redemptionViews.tierDeadline(Tier.Standard)).to.equal(24n * HOUR);
+      expect(await f.redemptionViews.disputeWindow()).to.equal(48n * HOUR);
       await expect(m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address)).to.changeTokenBalances(
         ethers,
         f.sstb,
@@ -685,11 +688,11 @@ describe("RedemptionManager", function () {
         await expect(call()).to.be.revertedWithCustomError(m, "ParameterOutOfBounds").withArgs(b32(name), value);
       }
       await expect(m.setTreasury(ethers.ZeroAddress)).to.be.revertedWithCustomError(m, "ZeroAddress");
-      expect(await m.feeBps()).to.equal(10n);
-      expect(await m.tierDeadline(Tier.Standard)).to.equal(24n * HOUR);
-      expect(await m.tierDeadline(Tier.Enterprise)).to.equal(HOUR);
-      expect(await m.disputeWindow()).to.equal(72n * HOUR);
-      expect(await m.treasury()).to.equal(f.treasury.address);
+      expect(await f.redemptionViews.feeBps()).to.equal(10n);
+      expect(await f.redemptionViews.tierDeadline(Tier.Standard)).to.equal(24n * HOUR);
+      expect(await f.redemptionViews.tierDeadline(Tier.Enterprise)).to.equal(HOUR);
+      expect(await f.redemptionViews.disputeWindow()).to.equal(72n * HOUR);
+      expect(await f.redemptionViews.treasury()).to.equal(f.treasury.address);
     });
 
     it("refuses strangers on every setter and on upgrades", async function () {
@@ -713,11 +716,11 @@ describe("RedemptionManager", function () {
     it("a tier deadline change applies to new redemptions only", async function () {
       const { f, rid } = await pending();
       const m = f.redemptionManager;
-      const { deadline } = await m.redemptionOf(rid);
+      const { deadline } = await f.redemptionViews.redemptionOf(rid);
       await m.setTierDeadline(Tier.Standard, HOUR);
-      expect((await m.redemptionOf(rid)).deadline).to.equal(deadline);
+      expect((await f.redemptionViews.redemptionOf(rid)).deadline).to.equal(deadline);
       await m.connect(f.user).initiateRedemption(AMOUNT, f.provider.address);
-      expect((await m.redemptionOf(2n)).deadline).to.equal((await now()) + HOUR);
+      expect((await f.redemptionViews.redemptionOf(2n)).deadline).to.equal((await now()) + HOUR);
     });
   });
 
@@ -748,7 +751,7 @@ describe("RedemptionManager", function () {
       await time.increase(48n * HOUR);
       await m.finalizeRedemption(4n);
       expect(await m.paused()).to.equal(true);
-      expect(await Promise.all([1n, 2n, 3n, 4n].map((id) => m.redemptionStatus(id)))).to.deep.equal([
+      expect(await Promise.all([1n, 2n, 3n, 4n].map((id) => f.redemptionViews.redemptionStatus(id)))).to.deep.equal([
         RStatus.Confirmed,
         RStatus.Expired,
         RStatus.Resolved,

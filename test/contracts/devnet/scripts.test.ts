@@ -28,7 +28,7 @@ describe("scripts", function () {
       expect(await result.deployment.sstb.balanceOf(result.user)).to.equal(parseEther("12.993"));
       expect(lines.some((l) => l.includes("a keeper settled future #2: user received 5.0 sSTB"))).to.equal(true);
       expect(lines.some((l) => l.includes("user exercised the call: paid 9.0 mUSDC for 5 sSTB"))).to.equal(true);
-      expect(await result.deployment.redemptionManager.redemptionStatus(result.expiredRedemptionId)).to.equal(4n);
+      expect(await result.deployment.redemptionViews.redemptionStatus(result.expiredRedemptionId)).to.equal(4n);
       // 2 sSTB expired during the provider's stake: made whole at 100% (1 mUSDC per sSTB)
       expect(result.compensation).to.equal(2_000_000n);
       expect(result.compensation > 0n).to.equal(true);

@@ -109,7 +109,7 @@ describe("Governor: a cancelled proposal", function () {
       await expect(execute(f.governor, f.stranger, f.proposal))
         .to.be.revertedWithCustomError(f.governor, "GovernorUnexpectedProposalState")
         .withArgs(f.proposalId, State.Canceled, expectedStates(State.Queued));
-      expect(await f.redemptionManager.feeBps()).to.equal(10n);
+      expect(await f.redemptionViews.feeBps()).to.equal(10n);
     });
 
     it("cannot be proposed again as is; the same calls under a new description can", async function () {

@@ -62,7 +62,7 @@ describe("Protocol promises (issue 9)", function () {
       await f.redemptionManager.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
       await f.redemptionManager.connect(f.provider).fulfillRedemption(1n, "envelope");
       await f.redemptionManager.connect(f.user).confirmRedemption(1n);
-      expect(await f.redemptionManager.redemptionStatus(1n)).to.equal(RStatus.Confirmed);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Confirmed);
     });
 
     it("a suspended provider's collateral stays in the vault while it backs capacity or open redemptions", async function () {
@@ -217,7 +217,7 @@ describe("Protocol promises (issue 9)", function () {
       await m.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
       await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(1n, IssueType.NotDelivered, EVIDENCE);
-      const deadline = await m.disputeResolutionDeadline(1n);
+      const deadline = await f.redemptionViews.disputeResolutionDeadline(1n);
       await expect(m.connect(f.stranger).closeLapsedDispute(1n))
         .to.be.revertedWithCustomError(m, "DisputeNotLapsed")
         .withArgs(1n, deadline);
@@ -227,7 +227,7 @@ describe("Protocol promises (issue 9)", function () {
         .to.emit(m, "DisputeLapsed")
         .withArgs(1n, f.stranger.address, true, collateralFor(parseEther("10")), 0n);
       await expect(tx).to.changeTokenBalance(ethers, f.collateral, f.user, collateralFor(parseEther("10")));
-      expect(await m.redemptionStatus(1n)).to.equal(RStatus.Resolved);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Resolved);
     });
 
     it("a lapsed dispute within the provider's stake pays as an expiry, penalty included", async function () {
@@ -236,7 +236,7 @@ describe("Protocol promises (issue 9)", function () {
       await m.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
       await time.increase(24n * HOUR + 1n);
       await m.connect(f.user).openDispute(1n, IssueType.NotDelivered, EVIDENCE);
-      await time.increaseTo((await m.disputeResolutionDeadline(1n)) + 1n);
+      await time.increaseTo((await f.redemptionViews.disputeResolutionDeadline(1n)) + 1n);
       const lock = collateralFor(parseEther("10"));
       const tx = m.closeLapsedDispute(1n);
       await expect(tx)
@@ -254,13 +254,13 @@ describe("Protocol promises (issue 9)", function () {
       const f = await loadFixture(scenario);
       const m = f.redemptionManager;
       await m.connect(f.user).initiateRedemption(parseEther("10"), f.provider.address);
-      const [deadline] = await m.deadlinesOf(1n);
+      const [deadline] = await f.redemptionViews.deadlinesOf(1n);
       await expect(m.connect(f.user).openDispute(1n, IssueType.NotDelivered, EVIDENCE))
         .to.be.revertedWithCustomError(m, "DisputeTooEarly")
         .withArgs(1n, deadline);
       await m.connect(f.provider).fulfillRedemption(1n, "envelope");
       await m.connect(f.user).openDispute(1n, IssueType.AccessFailure, EVIDENCE);
-      await time.increaseTo((await m.disputeResolutionDeadline(1n)) + 1n);
+      await time.increaseTo((await f.redemptionViews.disputeResolutionDeadline(1n)) + 1n);
       const userBefore = await f.collateral.balanceOf(f.user.address);
       await expect(m.closeLapsedDispute(1n))
         .to.emit(m, "DisputeLapsed")
@@ -348,7 +348,7 @@ describe("Protocol promises (issue 9)", function () {
       await expect(m.connect(f.arbitrator).resolveDispute(1n, true, true))
         .to.emit(f.registry, "ProviderStatusChanged")
         .withArgs(f.provider.address, Status.Pending, Status.Suspended, f.managerAddress);
-      expect((await m.disputeOf(1n)).providerSuspended).to.equal(true);
+      expect((await f.redemptionViews.disputeOf(1n)).providerSuspended).to.equal(true);
     });
 
     it("reinstatement is bound to the profile governance reviewed", async function () {
@@ -375,7 +375,7 @@ describe("Protocol promises (issue 9)", function () {
         .to.be.revertedWithCustomError(m, "ParameterOutOfBounds")
         .withArgs(ethers.encodeBytes32String("minRedemptionAmount"), parseEther("11"));
       await m.setReputationUnit(parseEther("1"));
-      expect(await m.reputationUnit()).to.equal(parseEther("1"));
+      expect(await f.redemptionViews.reputationUnit()).to.equal(parseEther("1"));
     });
   });
 
@@ -452,13 +452,13 @@ describe("Protocol promises (issue 9)", function () {
       await m.connect(f.user).openDispute(1n, IssueType.NotDelivered, EVIDENCE);
       await pauseAs(m, f.deployer, "governance");
       await pauseAs(f.mintingAgent, f.deployer, "governance");
-      await time.increaseTo((await m.disputeResolutionDeadline(1n)) + 1n);
+      await time.increaseTo((await f.redemptionViews.disputeResolutionDeadline(1n)) + 1n);
       await m.closeLapsedDispute(1n);
       await time.increase(31n * DAY); // staking over, both contracts still paused
       await f.sstb.connect(f.provider).approve(await f.mintingAgent.getAddress(), parseEther("10"));
       await f.mintingAgent.connect(f.provider).retireCapacity(parseEther("10"));
       await f.registry.connect(f.provider).withdrawCollateral(await f.registry.excessCollateral(f.provider.address));
-      expect(await m.redemptionStatus(1n)).to.equal(RStatus.Resolved);
+      expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(RStatus.Resolved);
     });
   });
 });

@@ -102,7 +102,7 @@ describe("SDK governance actions (delegate, propose, vote, queue, execute, state
     await time.increaseTo(queued.eta);
     await executeProposalSync(anyone, { proposal });
     expect((await getProposalState(anyone, { proposalId })).state).to.equal("Executed");
-    expect(await f.redemptionManager.feeBps()).to.equal(25n);
+    expect(await f.redemptionViews.feeBps()).to.equal(25n);
   });
 
   it("delegates votes (a holder's tokens count only once delegated)", async function () {

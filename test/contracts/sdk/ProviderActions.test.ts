@@ -52,6 +52,7 @@ async function fixture(): Promise<Fixture> {
     contracts: {
       SSTB: await f.sstb.getAddress(),
       RedemptionManager: await f.redemptionManager.getAddress(),
+      RedemptionViews: await f.redemptionViews.getAddress(),
       ProviderRegistry: await f.registry.getAddress(),
       MintingAgent: await f.mintingAgent.getAddress(),
       CollateralToken: await f.collateral.getAddress(),

@@ -63,6 +63,7 @@ async function fixture(): Promise<Fixture> {
     contracts: {
       SSTB: await f.sstb.getAddress(),
       RedemptionManager: await f.redemptionManager.getAddress(),
+      RedemptionViews: await f.redemptionViews.getAddress(),
       ProviderRegistry: await f.registry.getAddress(),
     },
   };
@@ -180,7 +181,7 @@ describe("SDK redemption actions (sdk/actions/)", function () {
       const initiated = await initiateRedemptionSync(f.userClient, { amount: AMOUNT, provider: f.provider.address });
       expect(initiated.redemptionId).to.equal(1n);
       expect(initiated.fee).to.equal(FEE);
-      expect(initiated.deadline).to.equal((await f.redemptionManager.deadlinesOf(1n))[0]);
+      expect(initiated.deadline).to.equal((await f.redemptionViews.deadlinesOf(1n))[0]);
       expect((await getRedemption(f.userClient, { redemptionId: 1n })).status).to.equal("pending");
 
       const keys = generateAccessKeyPair();
@@ -237,7 +238,7 @@ describe("SDK redemption actions (sdk/actions/)", function () {
         evidenceHash: id("logs"),
       });
       expect((await getRedemption(f.userClient, { redemptionId: 1n })).status).to.equal("disputed");
-      expect((await f.redemptionManager.disputeOf(1n)).evidenceHash).to.equal(id("logs"));
+      expect((await f.redemptionViews.disputeOf(1n)).evidenceHash).to.equal(id("logs"));
     });
   });
 
@@ -309,7 +310,9 @@ describe("SDK redemption actions (sdk/actions/)", function () {
       const f = await loadFixture(fixture);
       const manager = getContract(f.userClient, "RedemptionManager");
       expect(await manager.getAddress()).to.equal(await f.redemptionManager.getAddress());
-      expect(await manager.quoteFee(AMOUNT)).to.deep.equal([FEE, AMOUNT + FEE]);
+      const views = getContract(f.userClient, "RedemptionViews");
+      expect(await views.getAddress()).to.equal(await f.redemptionViews.getAddress());
+      expect(await views.quoteFee(AMOUNT)).to.deep.equal([FEE, AMOUNT + FEE]);
       expect(() => getContract(f.userClient, "SpotMarket")).to.throw(InvalidParameterError, /lists no SpotMarket/);
     });
   });

@@ -76,6 +76,7 @@ async function fixture(): Promise<Fixture> {
     contracts: {
       SSTB: await f.sstb.getAddress(),
       RedemptionManager: await f.redemptionManager.getAddress(),
+      RedemptionViews: await f.redemptionViews.getAddress(),
     },
   };
   const clientOf = (runner: ProtocolFixture["user"]) => createProtocolClient({ runner, deployment });
@@ -156,7 +157,7 @@ describe("SDK lease actions (access keys, leases, renewals, termination)", funct
       });
       expect(first.keys).to.deep.equal(expected);
       expect(await getAccessKey(f.userClient, { user: f.user.address })).to.equal(expected.publicKey);
-      expect(await f.redemptionManager.accessKeyOf(f.user.address)).to.equal(expected.publicKey);
+      expect(await f.redemptionViews.accessKeyOf(f.user.address)).to.equal(expected.publicKey);
 
       const blockBefore = await ethers.provider.getBlockNumber();
       const second = await registerDerivedAccessKey(f.userClient, SITE);

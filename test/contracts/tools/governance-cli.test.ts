@@ -52,7 +52,7 @@ describe("governance command (scripts/governance.ts, tools/proposal-file.ts)", f
       await time.increase(GOVERNANCE.timelockDelay);
       expect(await run("execute")).to.equal("Executed");
 
-      expect(await f.redemptionManager.feeBps()).to.equal(25n);
+      expect(await f.redemptionViews.feeBps()).to.equal(25n);
       expect(lines.some((l) => l.startsWith("executable from "))).to.equal(true);
       expect(lines.filter((l) => l.startsWith("proposal ")).length).to.equal(5);
       await expect(run("approve")).to.be.rejectedWith(ProposalFileError, /action must be one of/);

@@ -40,7 +40,7 @@ describe("UUPS upgrades keep state", function () {
     const snapshot = async () => ({
       protocol: await protocolState(f, accounts),
       manager: await managerState(f, [1n, 2n]),
-      fee: await f.redemptionManager.feeBps(),
+      fee: await f.redemptionViews.feeBps(),
       verifier: await f.mintingAgent.verifier(),
       paused: await f.mintingAgent.paused(),
       ratio: await f.registry.collateralRatioBps(),
@@ -70,7 +70,7 @@ describe("UUPS upgrades keep state", function () {
     await f.redemptionManager.connect(f.user).confirmRedemption(1n);
     await f.mintingAgent.unpause();
     await mintFor(f, f.provider2, parseEther("1"));
-    expect(await f.redemptionManager.redemptionStatus(1n)).to.equal(3n);
+    expect(await f.redemptionViews.redemptionStatus(1n)).to.equal(3n);
   });
 
   it("the upgrades plugin accepts each V2 as a layout-compatible upgrade", async function () {

@@ -31,6 +31,8 @@ const FEE = parseEther("0.0001");
 const LIMIT = { enabled: true, capacity: parseEther("1000"), rate: parseEther("1") };
 const LIMITS: RouteLimits = { sstb: LIMIT, governance: LIMIT };
 const Status = { None: 0n, Sent: 1n, Queued: 2n, Completed: 3n } as const;
+/** IGovernanceChannel.MessageStatus.Executed. */
+const CHANNEL_EXECUTED = 2n;
 const PRIVILEGED = [Roles.DEFAULT_ADMIN, Roles.GOVERNANCE, Roles.UPGRADER, Roles.MINTER, Roles.BURNER];
 
 type Connection = Awaited<ReturnType<typeof network.create>>;
@@ -124,13 +126,20 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
           RedemptionManager: net.primary.redemptionManager,
           AttestationVerifier: net.primary.verifier,
           Bridge: net.primary.bridge,
+          GovernanceChannel: net.primary.governanceChannel,
           ProtocolTimelock: net.primary.timelock,
         },
       },
       ...net.satellites.map((s) => ({
         governance: null as string | null,
         executor: s.executor,
-        contracts: { SSTB: s.sstb, CUToken: s.cuToken, GovernanceToken: s.governanceToken, Bridge: s.bridge },
+        contracts: {
+          SSTB: s.sstb,
+          CUToken: s.cuToken,
+          GovernanceToken: s.governanceToken,
+          Bridge: s.bridge,
+          GovernanceChannel: s.governanceChannel,
+        },
       })),
     ];
     for (const [i, c] of chains.entries()) {
@@ -145,7 +154,7 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
       }
       const admins = holdings.filter((h) => h.role === Roles.DEFAULT_ADMIN).map((h) => h.account);
       expect(new Set(admins), CHAINS[i].chain).to.deep.equal(new Set([governance]));
-      for (const contract of ["SSTB", "Bridge"]) {
+      for (const contract of ["SSTB", "Bridge", "GovernanceChannel"]) {
         for (const r of [Roles.GOVERNANCE, Roles.UPGRADER]) {
           expect(holdings.filter((h) => h.contract === contract && h.role === r).map((h) => h.account)).to.deep.equal([
             governance,
@@ -156,7 +165,13 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
     for (const s of net.satellites) {
       expect(await s.executor.primaryTimelock()).to.equal(await net.primary.timelock.getAddress());
       expect(await s.executor.primaryChainSelector()).to.equal(net.primary.selector);
-      expect(await s.bridge.governanceExecutor()).to.equal(await s.executor.getAddress());
+      expect(await s.governanceChannel.executor()).to.equal(await s.executor.getAddress());
+      expect(await s.executor.channel()).to.equal(await s.governanceChannel.getAddress());
+      // each satellite's channel takes governance from arbitrum's only; arbitrum's sends to each
+      expect(await s.governanceChannel.peerOf(net.primary.selector)).to.equal(
+        await net.primary.governanceChannel.getAddress(),
+      );
+      expect(await net.primary.governanceChannel.peerOf(s.selector)).to.equal(await s.governanceChannel.getAddress());
     }
   });
 
@@ -287,7 +302,7 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
     expect(await polygon.messageStatus(late)).to.equal(Status.Completed);
   });
 
-  it("runs an arbitrum proposal on a satellite: timelock -> bridge -> executor; a delivery short of gas fails and is re-executed with more", async function () {
+  it("runs an arbitrum proposal on a satellite: timelock -> governance channel -> executor; a delivery short of gas fails and is re-executed with more", async function () {
     const treasury = role(0, "treasury");
     const { governor, timelock, governanceToken } = net.primary;
     await (await governanceToken.connect(treasury).delegate(treasury.address)).wait();
@@ -299,7 +314,11 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
     const proposal = proposalOf(
       [
         {
-          ...(await contractCall(net.primary.bridge, "sendGovernanceMessage", [ethereum.selector, [call], 50_000n])),
+          ...(await contractCall(net.primary.governanceChannel, "sendGovernanceMessage", [
+            ethereum.selector,
+            [call],
+            50_000n,
+          ])),
           value: FEE,
         },
       ],
@@ -316,7 +335,8 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
     const [failed] = await relayer.poll();
     expect(failed.state).to.equal("failure");
     expect(await ethereum.bridge.feeBps()).to.equal(10n);
-    const sent = await net.primary.bridge.queryFilter(net.primary.bridge.filters.GovernanceMessageSent());
+    const channel = net.primary.governanceChannel;
+    const sent = await channel.queryFilter(channel.filters.GovernanceMessageSent());
     const messageId = sent.at(-1)!.args.messageId;
     const request = (await net.primary.router!.queryFilter(net.primary.router!.filters.CCIPSendRequested())).find(
       (e) => e.args.messageId === messageId,
@@ -329,13 +349,14 @@ describe("Bridge end to end (three hardhat nodes, the relayer)", function () {
       })
     ).wait();
     expect(await ethereum.bridge.feeBps()).to.equal(25n);
-    expect(await ethereum.bridge.messageStatus(messageId)).to.equal(Status.Completed);
+    // the channel, not the bridge, carries governance now: the re-executed message is executed there
+    expect(await ethereum.governanceChannel.messageStatus(messageId)).to.equal(CHANNEL_EXECUTED);
     // nobody else can reach the executor
     await expect(
       ethereum.executor
         .connect(role(1, "stranger"))
         .executeFromPrimary(net.primary.selector, await timelock.getAddress(), [call]),
-    ).to.be.revertedWithCustomError(ethereum.executor, "ExecutorOnlyBridge");
+    ).to.be.revertedWithCustomError(ethereum.executor, "ExecutorOnlyChannel");
   });
 
   /** Every chain's sSTB supply plus what is in flight (sent, not yet delivered). */

@@ -141,7 +141,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     const m = d.redemptionManager;
     const amount = parseEther("10"); // one reputation unit
     const supply = await d.sstb.totalSupply();
-    const { redemptionId, receipt } = await redeem(m, d.sstb, user, amount, provider.address);
+    const { redemptionId, receipt } = await redeem(d, user, amount, provider.address);
     expect(redemptionId).to.equal(1n);
     const initiated = events(receipt).find((e) => e.name === "RedemptionInitiated")!;
     expect([...initiated.args]).to.deep.equal([1n, user.address, amount, provider.address]);
@@ -172,7 +172,7 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     expect(await m.redemptions(1n)).to.deep.equal([
       user.address,
       amount,
-      (await m.redemptionOf(1n)).timestamp,
+      (await d.redemptionViews.redemptionOf(1n)).timestamp,
       provider.address,
       true,
       true,
@@ -184,8 +184,8 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
 
   it("expires an unfulfilled redemption after the premium deadline and compensates the user at 100%", async function () {
     const m = d.redemptionManager;
-    const { redemptionId } = await redeem(m, d.sstb, user, parseEther("10"), provider.address);
-    const { lock, deadline } = await m.redemptionOf(redemptionId);
+    const { redemptionId } = await redeem(d, user, parseEther("10"), provider.address);
+    const { lock, deadline } = await d.redemptionViews.redemptionOf(redemptionId);
     const early = await revertData(m.connect(stranger).expireRedemption(redemptionId));
     const parsed = m.interface.parseError(early)!;
     expect(parsed.name).to.equal("RedemptionDeadlineNotPassed");
@@ -200,12 +200,12 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     const expired = events(receipt).find((e) => e.name === "RedemptionExpired")!;
     expect([expired.args.compensation, expired.args.penalty]).to.deep.equal([value, lock - value]);
     expect(await d.collateral.balanceOf(user.address)).to.equal(before + value);
-    expect(statusName(await m.redemptionStatus(redemptionId))).to.equal("expired");
+    expect(statusName(await d.redemptionViews.redemptionStatus(redemptionId))).to.equal("expired");
   });
 
   it("resolves a dispute for the user, with the arbitrator's role checked over RPC", async function () {
     const m = d.redemptionManager;
-    const { redemptionId } = await redeem(m, d.sstb, user, parseEther("10"), provider.address);
+    const { redemptionId } = await redeem(d, user, parseEther("10"), provider.address);
     await fulfilEncrypted(m, provider, redemptionId, sampleAccessDetails(redemptionId), userKeys.publicKey, ARBITRUM);
     await (await m.connect(user).openDispute(redemptionId, IssueType.AccessFailure, id("ssh refused"))).wait();
     await (await m.connect(provider).respondToDispute(redemptionId, id("host was up"))).wait();
@@ -215,13 +215,13 @@ describe("Redemption lifecycle end to end (hardhat node over JSON-RPC)", functio
     );
     expect(refused!.name).to.equal("AccessControlUnauthorizedAccount");
 
-    const { lock } = await m.redemptionOf(redemptionId);
+    const { lock } = await d.redemptionViews.redemptionOf(redemptionId);
     const before = await d.collateral.balanceOf(user.address);
     const receipt = (await (await m.connect(arbitrator).resolveDispute(redemptionId, true, false)).wait())!;
     const resolved = events(receipt).find((e) => e.name === "DisputeResolved")!;
     expect([...resolved.args]).to.deep.equal([redemptionId, arbitrator.address, true, false, lock]);
     expect(await d.collateral.balanceOf(user.address)).to.equal(before + lock);
-    expect(statusName(await m.redemptionStatus(redemptionId))).to.equal("resolved");
+    expect(statusName(await d.redemptionViews.redemptionStatus(redemptionId))).to.equal("resolved");
     expect(await d.registry.providerStats(provider.address)).to.deep.equal([3n, 1n, 0n]);
   });
 });

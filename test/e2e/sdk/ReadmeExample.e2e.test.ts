@@ -50,6 +50,6 @@ describe("the SDK guide's example (docs/sdk.md)", function () {
     expect(printed).to.have.length(3);
     expect(printed[0]).to.match(/^access key 0x[0-9a-f]{64}$/);
     expect(printed.slice(1)).to.deep.equal(["redemption #3 pending", "confirm refused: Not fulfilled yet"]);
-    expect(await live.d.redemptionManager.redemptionStatus(3n)).to.equal(1n); // pending on the chain
+    expect(await live.d.redemptionViews.redemptionStatus(3n)).to.equal(1n); // pending on the chain
   });
 });

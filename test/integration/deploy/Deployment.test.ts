@@ -110,6 +110,8 @@ describe("Deployment (Ignition modules in deploy/)", function () {
         "CUToken",
         "CollateralToken",
         "DevnetCCIPRouter",
+        "GovernanceChannel",
+        "GovernanceChannelImplementation",
         "GovernanceToken",
         "SSTB",
         "SSTBImplementation",

@@ -169,6 +169,7 @@ describe(`The event catalogue on ${database}: every event delivered to a receive
     receiver.secrets = [created.secret];
     const deployment = {
       RedemptionManager: await live.d.redemptionManager.getAddress(),
+      RedemptionViews: await live.d.redemptionViews.getAddress(),
       SSTB: await live.d.sstb.getAddress(),
     };
     for (const role of ["user", "user2", "providerA"] as const) {

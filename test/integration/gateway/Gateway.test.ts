@@ -400,7 +400,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       for (const [i, status] of expected.entries()) {
         const id = i + 1;
         const r = await http.data(`/v1/redemptions/${id}`);
-        const stored = await live.d.redemptionManager.redemptionOf(id);
+        const stored = await live.d.redemptionViews.redemptionOf(id);
         expect(r.redemption_id).to.equal(String(id));
         expect(r.status).to.equal(status);
         expect(r.sstb_amount).to.equal(sstb(stored.amount));

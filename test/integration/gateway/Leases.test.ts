@@ -113,6 +113,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
     }
     const deployment = {
       RedemptionManager: await live.d.redemptionManager.getAddress(),
+      RedemptionViews: await live.d.redemptionViews.getAddress(),
       SSTB: await live.d.sstb.getAddress(),
     };
     for (const role of ["user", "user2", "providerA", "keeper"] as const) {

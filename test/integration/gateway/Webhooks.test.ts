@@ -360,7 +360,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       await mintUnit(live, provider, parseEther("50"));
       tx.transfer = await transfer("providerA", "user", "20");
       tx.stranger = await transfer("user", "user2", "1");
-      const redemption = await redeem(manager, sstb, user, parseEther("3"), provider.address);
+      const redemption = await redeem(live.d, user, parseEther("3"), provider.address);
       tx.redeem = redemption.receipt.hash;
       const keys = generateAccessKeyPair();
       await fulfilEncrypted(
@@ -383,7 +383,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       await (await live.d.collateral.connect(buyer).approve(await spot.getAddress(), parseUnits("100", 6))).wait();
       tx.purchase = (await (await spot.connect(buyer).buy(1n, parseEther("4"), parseUnits("2", 6))).wait())!.hash;
       // a second redemption, disputed by the user and ruled on by the arbitrator
-      const disputed = await redeem(manager, sstb, user, parseEther("2"), provider.address);
+      const disputed = await redeem(live.d, user, parseEther("2"), provider.address);
       await fulfilEncrypted(
         manager,
         provider,
@@ -677,7 +677,11 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       // nothing the receiver was sent since the rotation was refused, and each went through at once
       expect(rAll.hits.slice(since).filter((h) => h.answer !== "accepted")).to.deep.equal([]);
       for (const hash of [during, after]) {
-        const row = await deliveryOf(subs.all.subscription_id, "sstb.transferred", hash);
+        // the receiver has the body before the worker records its answer: wait for the row to leave "pending"
+        const row = await eventually(async () => {
+          const r = await deliveryOf(subs.all.subscription_id, "sstb.transferred", hash);
+          return r !== undefined && r.status !== "pending" ? r : undefined;
+        });
         expect(row, hash).to.include({ status: "delivered", attempts: 1, lastStatusCode: 200 });
       }
       subs.all.secret = next;
@@ -944,13 +948,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
 
     it("writes outbox rows in the event's transaction: a failed batch leaves neither", async function () {
       failOn = (name) => name === "RedemptionTerms";
-      const { receipt } = await redeem(
-        live.d.redemptionManager,
-        live.d.sstb,
-        signer("user"),
-        parseEther("1"),
-        signer("providerA").address,
-      );
+      const { receipt } = await redeem(live.d, signer("user"), parseEther("1"), signer("providerA").address);
       await new Promise((resolve) => setTimeout(resolve, 800));
       // the batch failed after RedemptionInitiated was applied and announced: nothing of it is stored
       const stored = await gw.store.db

@@ -107,9 +107,9 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(record.amount).to.equal(parseEther("2.5"));
       expect(record.provider).to.equal(w.provider.address);
       expect(data.initiated_at).to.equal(Number(record.timestamp));
-      const [deadline] = await manager.deadlinesOf(id);
+      const [deadline] = await live.d.redemptionViews.deadlinesOf(id);
       expect(data.estimated_fulfillment_time).to.equal(Number(deadline));
-      const [, total] = await manager.quoteFee(parseEther("2.5"));
+      const [, total] = await live.d.redemptionViews.quoteFee(parseEther("2.5"));
       expect(before - (await live.d.sstb.balanceOf(w.managed))).to.equal(total);
       const receipt = await live.rpc.getTransactionReceipt(data.transaction_hash);
       expect(receipt!.from).to.equal(w.managed);
@@ -126,7 +126,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     });
 
     it("redeems with the short body on /v1 and the new id in redemption_id, readable at once", async function () {
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       const id = await redeemManaged(1.25);
       expect(id).to.equal(count + 1n);
       const read = await w.http.managed.data(`/v1/redemptions/${id}`);
@@ -183,7 +183,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         }),
       );
       expect(data).to.include({ mode: "managed", status: "disputed", issue_type: "access_failure" });
-      const dispute = await live.d.redemptionManager.disputeOf(id);
+      const dispute = await live.d.redemptionViews.disputeOf(id);
       expect(dispute.evidenceHash).to.equal(data.evidence_hash);
       expect(dispute.issueType).to.equal(1n); // AccessFailure
 
@@ -267,7 +267,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     }
 
     it("redeem answers approve + initiateRedemption that, signed and sent by the client, redeem", async function () {
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       const nonce = await sent(w.external.address);
       const data = dataOf(
         await post(w.http.external, "/api/v1/redemptions", { sstb_amount: 3, provider_id: w.provider.address }),
@@ -292,7 +292,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     });
 
     it("dispute stores the evidence first and answers openDispute carrying its hash", async function () {
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       const redeem = dataOf(
         await post(w.http.external, "/v1/redemptions", { sstb_amount: 1, provider_id: w.provider.address }),
       );
@@ -317,7 +317,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       );
       expect(other.evidence_hash).to.not.equal(data.evidence_hash);
       const [receipt] = await sendAll(data.transactions);
-      const dispute = await live.d.redemptionManager.disputeOf(id);
+      const dispute = await live.d.redemptionViews.disputeOf(id);
       expect(dispute.evidenceHash).to.equal(data.evidence_hash);
       await w.gw.synced();
       // the document whose hash went on-chain, and the transaction the client sent
@@ -328,7 +328,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     });
 
     it("redeem answers the initiation alone, pre-checked, when the allowance already covers amount plus fee", async function () {
-      const [, total] = await live.d.redemptionManager.quoteFee(parseEther("1"));
+      const [, total] = await live.d.redemptionViews.quoteFee(parseEther("1"));
       const manager = await live.d.redemptionManager.getAddress();
       await (await live.d.sstb.connect(w.external).approve(manager, total)).wait();
       const data = dataOf(
@@ -337,13 +337,13 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       expect(data.transactions.map((t: { description: string }) => t.description)).to.deep.equal([
         "initiateRedemption",
       ]);
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       await sendAll(data.transactions);
-      expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
+      expect(await live.d.redemptionViews.redemptionCount()).to.equal(count + 1n);
     });
 
     it("on the devnet the answer is sent as is with eth_sendTransaction (the node's accounts are unlocked), as docs/api.md shows", async function () {
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       const data = dataOf(
         await post(w.http.external, "/v1/redemptions", { sstb_amount: 2, provider_id: w.provider.address }),
       );
@@ -366,7 +366,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         const receipt = await live.rpc.waitForTransaction(answer.result!);
         expect(receipt?.status, t.description).to.equal(1);
       }
-      expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
+      expect(await live.d.redemptionViews.redemptionCount()).to.equal(count + 1n);
       const record = await live.d.redemptionManager.redemptions(count + 1n);
       expect(record.user).to.equal(w.external.address);
       expect(record.amount).to.equal(parseEther("2"));
@@ -409,7 +409,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     it("concurrent retries of one POST send one transaction and all get its response", async function () {
       const body = { sstb_amount: 1, provider_id: w.provider.address };
       const headers = { "idempotency-key": "redeem-concurrent" };
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       const responses = await Promise.all(
         Array.from({ length: 6 }, () => post(w.http.managed, "/v1/redemptions", body, headers)),
       );
@@ -417,7 +417,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         expect(r.status, r.text).to.equal(200);
         expect(r.text).to.equal(responses[0].text);
       }
-      expect(await live.d.redemptionManager.redemptionCount()).to.equal(count + 1n);
+      expect(await live.d.redemptionViews.redemptionCount()).to.equal(count + 1n);
       expect(responses.filter((r) => r.headers.get("idempotent-replayed") === "true")).to.have.length(5);
     });
 
@@ -437,7 +437,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
     it("answers the envelope with invalid_parameter, never a 5xx, and sends nothing", async function () {
       const provider = w.provider.address;
       const to = live.signers[ROLE.user2].address;
-      const minimum = await live.d.redemptionManager.minRedemptionAmount();
+      const minimum = await live.d.redemptionViews.minRedemptionAmount();
       const belowMinimum = Number(minimum) / 2 / 1e18;
       const json = { "content-type": "application/json" };
       const cases: Array<[string, unknown, string, string?]> = [
@@ -522,7 +522,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         ],
       ];
       const nonce = await sent(w.managed);
-      const count = await live.d.redemptionManager.redemptionCount();
+      const count = await live.d.redemptionViews.redemptionCount();
       for (const [path, body, code, reason] of cases) {
         const r =
           typeof body === "string"
@@ -534,7 +534,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
       }
       // malformed, oversized, non-JSON (text/plain is a wrong content type, not a string) and
       // non-object bodies, on every write route under both prefixes
-      const id = await live.d.redemptionManager.redemptionCount();
+      const id = await live.d.redemptionViews.redemptionCount();
       const routes = ["/redemptions", `/redemptions/${id}/confirm`, `/redemptions/${id}/dispute`, "/sstb/transfer"];
       const bodies: Array<[string, string]> = [
         ["{not json", "application/json"],
@@ -544,7 +544,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         ["[1]", "application/json"],
         ["42", "application/json"],
       ];
-      const before = { nonce: await sent(w.managed), count: await live.d.redemptionManager.redemptionCount() };
+      const before = { nonce: await sent(w.managed), count: await live.d.redemptionViews.redemptionCount() };
       for (const prefix of ["/api/v1", "/v1"]) {
         for (const route of routes) {
           for (const [body, type] of bodies) {
@@ -554,9 +554,9 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
         }
       }
       expect(await sent(w.managed)).to.equal(before.nonce);
-      expect(await live.d.redemptionManager.redemptionCount()).to.equal(before.count);
+      expect(await live.d.redemptionViews.redemptionCount()).to.equal(before.count);
       expect(await sent(w.managed)).to.equal(nonce);
-      expect(await live.d.redemptionManager.redemptionCount()).to.equal(count);
+      expect(await live.d.redemptionViews.redemptionCount()).to.equal(count);
     });
 
     it("refuses another account's redemption with authorization_error", async function () {

@@ -91,12 +91,21 @@ class RpcProxy {
           this.held++;
           return; // never forwarded, never answered
         }
-        const answer = await fetch(this.target, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        const text = await answer.text();
+        let answer: Response;
+        let text: string;
+        try {
+          answer = await fetch(this.target, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          });
+          text = await answer.text();
+        } catch (error) {
+          // the node dropped a kept-alive connection (seen on a loaded machine): the agent's next
+          // pass asks again, as it would of a real RPC endpoint that failed once
+          response.writeHead(502).end(String(error));
+          return;
+        }
         if (sends && this.mode === "forward-then-hold") {
           this.held++;
           return; // mined, never answered
@@ -233,6 +242,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     }
     const deployment = {
       RedemptionManager: await live.d.redemptionManager.getAddress(),
+      RedemptionViews: await live.d.redemptionViews.getAddress(),
       SSTB: await live.d.sstb.getAddress(),
     };
     for (const role of ["user", "user2"] as const) {
@@ -356,27 +366,78 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     expect(logOf("provision.log").filter((x) => x === String(id))).to.have.length(1);
   });
 
-  it("retries a failing provisioning command with backoff, then reports it (log line and status)", async function () {
+  /** `npm run provider -- <args>` against the test's state file, while the agent runs. */
+  const command = (...args: string[]) =>
+    spawnSync(process.execPath, [...AGENT, ...args, "--state", stateFile()], { cwd: ROOT, encoding: "utf8" });
+  const provisionRuns = (id: bigint) => logOf("provision.log").filter((x) => x === String(id)).length;
+
+  it("retries a failing provisioning command with backoff, reports it, and retries it again on the provider's word while it runs", async function () {
     writeFileSync(path.join(dir, "fail"), "");
+    let failing = true;
     try {
       const agent = await startAgent();
       const id = await redeemAs("user2");
       await until("the alert", () =>
         agent.lines(new RegExp(`ALERT redemption ${id} not provisioned`)).length > 0 ? true : undefined,
       );
-      expect(logOf("provision.log").filter((x) => x === String(id))).to.have.length(3);
+      expect(provisionRuns(id)).to.equal(3);
       expect(agent.lines(new RegExp(`provisioning redemption ${id} failed \\(attempt [123]/3\\)`))).to.have.length(3);
+      expect(
+        agent.lines(new RegExp(`ALERT redemption ${id} .*\\(npm run provider -- retry ${id}, or abandon ${id}\\)`)),
+      ).to.have.length(1);
       expect(recordOf(id)).to.deep.include({ status: "failed", error: "exit status 3: no capacity left in rack 7" });
-      const status = spawnSync(process.execPath, [...AGENT, "status", "--state", stateFile()], {
-        cwd: ROOT,
-        encoding: "utf8",
-      });
-      expect(status.stdout).to.include(`redemption ${id}: failed, error: exit status 3: no capacity left in rack 7`);
+      const status = command("status");
+      expect(status.stdout).to.include(
+        `redemption ${id}: failed, error: exit status 3: no capacity left in rack 7  <- needs a decision: npm run provider -- retry ${id}, or abandon ${id}`,
+      );
+      expect(status.stdout).to.match(new RegExp(`^1 redemption needs a decision \\(retry or abandon\\): ${id}$`, "m"));
       await new Promise((resolve) => setTimeout(resolve, 1_000)); // passes later: not run again
-      expect(logOf("provision.log").filter((x) => x === String(id))).to.have.length(3);
+      expect(provisionRuns(id)).to.equal(3);
       expect((await getRedemption(client.user2, { redemptionId: id })).status).to.equal("pending");
-    } finally {
+
+      // the rack has room again: the provider asks for a retry, the running agent takes it at its next pass
       rmSync(path.join(dir, "fail"));
+      failing = false;
+      const retry = command("retry", String(id));
+      expect(retry.status).to.equal(0);
+      expect(retry.stdout).to.include(`redemption ${id}: retry 1 requested`);
+      await fulfilled(id);
+      expect(provisionRuns(id)).to.equal(4);
+      expect(agent.lines(new RegExp(`retrying redemption ${id} as the provider asked \\(retry 1\\)`))).to.have.length(
+        1,
+      );
+      expect(await fulfilments(id)).to.equal(1);
+      expect(recordOf(id)).to.deep.include({ status: "fulfilled", retries: 1 });
+      expect(command("status").stdout).to.include("No redemption needs a decision.");
+      // a retry of a fulfilled redemption is refused, naming its status
+      const again = command("retry", String(id));
+      expect(again.status).to.equal(1);
+      expect(again.stderr).to.include(`redemption ${id} is fulfilled: retry applies to failed, abandoned redemptions`);
+    } finally {
+      if (failing) rmSync(path.join(dir, "fail"));
+    }
+  });
+
+  it("abandons a failed redemption on the provider's word, while it runs: nothing more is run or sent for it", async function () {
+    writeFileSync(path.join(dir, "fail"), "");
+    try {
+      await startAgent();
+      const id = await redeemAs("user2");
+      await until("the failure", () => (recordOf(id)?.status === "failed" ? true : undefined));
+      const abandon = command("abandon", String(id));
+      expect(abandon.status).to.equal(0);
+      expect(abandon.stdout).to.include(`redemption ${id}: abandoned; the agent leaves it alone`);
+      rmSync(path.join(dir, "fail")); // the command would work now: the agent must still leave it alone
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // five passes at 0.3 s
+      expect(provisionRuns(id)).to.equal(3);
+      expect(recordOf(id)?.status).to.equal("abandoned");
+      expect(await fulfilments(id)).to.equal(0);
+      expect((await getRedemption(client.user2, { redemptionId: id })).status).to.equal("pending");
+      const status = command("status").stdout;
+      expect(status).to.include(`redemption ${id}: abandoned, error: exit status 3: no capacity left in rack 7`);
+      expect(status).to.not.include(`retry ${id}, or abandon ${id}`);
+    } finally {
+      rmSync(path.join(dir, "fail"), { force: true });
     }
   });
 

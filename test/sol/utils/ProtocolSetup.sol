@@ -8,9 +8,11 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {MintingAgent} from "../../../contracts/core/MintingAgent.sol";
 import {ProviderRegistry} from "../../../contracts/core/ProviderRegistry.sol";
 import {RedemptionManager} from "../../../contracts/core/RedemptionManager.sol";
+import {RedemptionViews} from "../../../contracts/core/RedemptionViews.sol";
 import {ICUToken} from "../../../contracts/interfaces/ICUToken.sol";
 import {ComputeSpecs, IComputeVerifier} from "../../../contracts/interfaces/IComputeVerifier.sol";
 import {IProviderRegistry} from "../../../contracts/interfaces/IProviderRegistry.sol";
+import {IRedemptionManager} from "../../../contracts/interfaces/IRedemptionManager.sol";
 import {ISSTB} from "../../../contracts/interfaces/ISSTB.sol";
 import {Roles} from "../../../contracts/libraries/Roles.sol";
 import {MockStablecoin} from "../../../contracts/mocks/MockStablecoin.sol";
@@ -31,6 +33,8 @@ abstract contract ProtocolSetup is Test {
     AttestationVerifier internal verifier;
     MintingAgent internal agent;
     RedemptionManager internal manager;
+    /// @dev The manager's read contract (issue 23).
+    RedemptionViews internal views;
 
     uint256[] internal verifierKeys;
     address internal admin = makeAddr("admin");
@@ -70,6 +74,7 @@ abstract contract ProtocolSetup is Test {
         );
 
         manager = _deployRedemptionManager();
+        views = new RedemptionViews(IRedemptionManager(address(manager)));
 
         vm.startPrank(admin);
         sstb.grantRole(Roles.BURNER_ROLE, address(manager));

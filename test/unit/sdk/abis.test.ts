@@ -10,6 +10,7 @@ import {
   encodeFunctionCall,
   protocolErrorsAbi,
   redemptionManagerAbi,
+  redemptionViewsAbi,
   spotMarketAbi,
 } from "@compute-capacity/sdk";
 import type { FunctionArgs, FunctionResult, TypedContract } from "@compute-capacity/sdk";
@@ -76,7 +77,7 @@ describe("the SDK's ABI modules (sdk/abis/, npm run sdk:abis)", function () {
       encodeFunctionCall(redemptionManagerAbi, "initiateRedemptions", [1n]);
       // @ts-expect-error one argument too many
       encodeFunctionCall(redemptionManagerAbi, "confirmRedemption", [1n, 2n]);
-      const fee: FunctionResult<typeof redemptionManagerAbi, "feeBps"> = 10n;
+      const fee: FunctionResult<typeof redemptionViewsAbi, "feeBps"> = 10n;
       const record = async () => {
         const r = await manager.redemptions(1n);
         const user: string = r.user;

@@ -220,7 +220,7 @@ async function preparePayment(
   let held: bigint;
   try {
     [[, total], held] = await Promise.all([
-      getContract(client, "RedemptionManager").quoteFee(amount),
+      getContract(client, "RedemptionViews").quoteFee(amount),
       getContract(client, "SSTB").balanceOf(owner),
     ]);
   } catch (error) {
