@@ -30,7 +30,10 @@ function rowOfVariable(variable: string): string {
 
 /** The cells of the markdown table under `## Settings` in `text`. */
 function tableOf(text: string): string[][] {
-  const section = text.slice(text.indexOf("\n## Settings"));
+  const start = text.indexOf("\n## Settings");
+  const next = text.indexOf("\n## ", start + 1);
+  // the section ends at the next heading of its level (the metrics' table follows it)
+  const section = text.slice(start, next === -1 ? undefined : next);
   return section
     .split("\n")
     .filter((line) => line.startsWith("|"))
