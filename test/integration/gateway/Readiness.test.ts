@@ -153,7 +153,9 @@ describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server 
         }),
       );
       await gateway.synced(120_000);
-      expect((await readyz(gateway)).status).to.equal(200);
+      // ready once its indexer keeps up, as in the stall case above (in CI, on a busy machine, the
+      // first answer after the sync was once a 503)
+      expect(await readyzUntil(gateway, (p) => p.status === 200)).to.deep.include({ ready: true, reasons: [] });
 
       await live.rpc.send("hardhat_mine", ["0x190"]);
       const lagging = await readyzUntil(gateway, (p) => p.status === 503, 10_000);
