@@ -8,6 +8,7 @@
  * `x_base_units`, the exact integer amount in the token's base units as a decimal string (18
  * decimals for sSTB and STBGOV, 6 for USDC). Write routes accept either form ({@link sstbInput}).
  */
+import { LISTING_STATUSES, MARKET_TYPES } from "@compute-capacity/sdk";
 import { parseUnits } from "ethers";
 
 import { component, exampleOf, withExample } from "./components.js";
@@ -307,20 +308,11 @@ export const SstbBalance = component("SstbBalance", sstbBalanceSchema, exampleOf
 // --- marketplace ---
 const marketType = {
   type: "string",
-  enum: ["spot", "futures", "options"],
+  enum: MARKET_TYPES.slice(1),
   description: "the market the position is in",
 } as const;
-export const LISTING_STATUS_VALUES = [
-  "active",
-  "filled",
-  "cancelled",
-  "expired",
-  "matched",
-  "settled",
-  "sold",
-  "exercised",
-  "reclaimed",
-] as const;
+/** Every status a listing can be in: the SDK's `LISTING_STATUSES` without the unused zero value. */
+const LISTING_STATUS_VALUES = LISTING_STATUSES.slice(1);
 const pricePerToken = usdcAmount("price_per_token", "price per whole sSTB (options: the premium)", "2.4");
 
 export const listingItemSchema = object(
