@@ -137,6 +137,11 @@ export default defineConfig({
     },
   },
   test: {
+    // `TEST_REPORT=<file>`: mocha's JSON reporter writes the run there instead of printing it, for
+    // `npm run test:report` (passing and failing tests per file, two runs compared: docs/testing.md)
+    ...(process.env.TEST_REPORT
+      ? { mocha: { reporter: "json", reporterOptions: { output: process.env.TEST_REPORT } } }
+      : {}),
     solidity: {
       profiles: {
         // CI and `npm test`: fast
