@@ -198,8 +198,8 @@ module.exports = {
       name: "only-tests-and-tools-import-testing",
       severity: "error",
       comment:
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
-      from: { pathNot: "^(test|tools|testing|portal/e2e)/" },
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests, testing/ itself and the test runner's root hooks in hardhat.config.ts (the integration tier's shared deployment) import it, never the product.",
+      from: { pathNot: "^((test|tools|testing|portal/e2e)/|hardhat[.]config[.]ts$)" },
       to: { path: "^testing/" },
     },
     {

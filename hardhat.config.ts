@@ -139,9 +139,21 @@ export default defineConfig({
   test: {
     // `TEST_REPORT=<file>`: mocha's JSON reporter writes the run there instead of printing it, for
     // `npm run test:report` (passing and failing tests per file, two runs compared: docs/testing.md)
-    ...(process.env.TEST_REPORT
-      ? { mocha: { reporter: "json", reporterOptions: { output: process.env.TEST_REPORT } } }
-      : {}),
+    mocha: {
+      ...(process.env.TEST_REPORT ? { reporter: "json", reporterOptions: { output: process.env.TEST_REPORT } } : {}),
+      // The integration tier's one live deployment per run: started before the first test when the run
+      // holds a file of test/integration/, stopped after the last (testing/root-hooks.ts, docs/testing.md).
+      rootHooks: {
+        async beforeAll(this: Mocha.Context) {
+          const hooks = await import("./testing/root-hooks.js");
+          await hooks.beforeAll.call(this);
+        },
+        async afterAll(this: Mocha.Context) {
+          const hooks = await import("./testing/root-hooks.js");
+          await hooks.afterAll.call(this);
+        },
+      },
+    },
     solidity: {
       profiles: {
         // CI and `npm test`: fast

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -344,7 +344,15 @@ export async function startTestGateway(
 ): Promise<Gateway> {
   await resetDatabase();
   const gateway = await startGateway(testConfig(live, overrides), options);
-  if (options.index !== false) await gateway.synced();
+  if (options.index !== false) {
+    try {
+      await gateway.synced();
+    } catch (error) {
+      // not left running (its indexers polling) behind the file's failed `before`
+      await gateway.close();
+      throw error;
+    }
+  }
   return gateway;
 }
 
@@ -475,6 +483,98 @@ export async function spawnGatewayProcess(
       child.kill(signal);
       const how = await exited;
       return { ...how, ms: Date.now() - sent };
+    },
+  };
+}
+
+/**
+ * The integration tier's one live deployment per run (docs/testing.md, decision 0120): the devnet's
+ * primary and satellite with a blacklistable stablecoin as collateral (as native USDC is), deployed once
+ * by the root hook (testing/root-hooks.ts) when the run holds an integration test file, and handed to
+ * each file by {@link sharedLiveDeployment}.
+ */
+interface SharedDeployment {
+  live: LiveDeployment;
+  /** `devnet.json` with the primary alone, for a file that asks for no satellite. */
+  primaryOnlyFile: string;
+  /** Per node, the `evm_snapshot` of the chain as the deployment left it (a revert consumes it). */
+  snapshots: string[];
+}
+
+let shared: Promise<SharedDeployment> | undefined;
+
+/** A JSON-RPC call to a node outside any provider (nothing caches, polls or batches it). */
+async function nodeCall<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error !== undefined) throw new Error(`${method} on ${url}: ${body.error.message}`);
+  return body.result as T;
+}
+
+/** Starts the run's shared deployment once; later calls (and a failed start's retry) share the promise. */
+export function startSharedDeployment(): Promise<SharedDeployment> {
+  shared ??= (async () => {
+    const live = await startLiveDeployment("shared", { blacklistableCollateral: true });
+    try {
+      const chains = JSON.parse(await readFile(live.deploymentFile, "utf8")) as Record<string, unknown>;
+      const primaryOnlyFile = path.join(live.dir, "primary-only.json");
+      await writeFile(primaryOnlyFile, JSON.stringify({ arbitrum: chains.arbitrum }, null, 2) + "\n");
+      const snapshots = await Promise.all(live.nodes.map((n) => nodeCall<string>(n.url, "evm_snapshot")));
+      return { live, primaryOnlyFile, snapshots };
+    } catch (error) {
+      await live.stop();
+      throw error;
+    }
+  })();
+  shared.catch(() => (shared = undefined));
+  return shared;
+}
+
+/** Stops the shared deployment if this run started one (the root hook's `afterAll`). */
+export async function stopSharedDeployment(): Promise<void> {
+  const started = shared;
+  shared = undefined;
+  const deployment = await started?.catch(() => undefined);
+  await deployment?.live.stop();
+}
+
+/**
+ * The run's shared deployment for one test file, its chains back where the deployment left them
+ * (`evm_revert` to the snapshot taken after it, then a new snapshot, automining on again: a mining
+ * mode is not part of a snapshot), so that what an earlier file did on chain is gone, as if the file
+ * had deployed its own. The file gets a folder of its own (`dir`, where {@link testConfig} puts a
+ * PGlite database) with its own copy of `devnet.json`; `satellite: false` gives it the primary alone
+ * (a gateway on it indexes one chain). `stop()` removes the folder; the nodes stay up for the next
+ * file and stop with the run. Outside a run with the root hook (a script), the first call deploys.
+ */
+export async function sharedLiveDeployment(
+  label: string,
+  options: { satellite?: boolean } = {},
+): Promise<LiveDeployment> {
+  const deployment = await startSharedDeployment();
+  const { live } = deployment;
+  for (const [i, node] of live.nodes.entries()) {
+    if (!(await nodeCall<boolean>(node.url, "evm_revert", [deployment.snapshots[i]]))) {
+      throw new Error(`could not revert ${node.url} to the shared deployment's snapshot`);
+    }
+    deployment.snapshots[i] = await nodeCall<string>(node.url, "evm_snapshot");
+    await nodeCall(node.url, "evm_setAutomine", [true]);
+  }
+  const satellite = options.satellite !== false;
+  const dir = await mkdtemp(path.join(tmpdir(), `gateway-${label}-`));
+  const deploymentFile = path.join(dir, "devnet.json");
+  await writeFile(deploymentFile, await readFile(satellite ? live.deploymentFile : deployment.primaryOnlyFile));
+  return {
+    ...live,
+    nodes: satellite ? live.nodes : live.nodes.slice(0, 1),
+    deploymentFile,
+    dir,
+    async stop() {
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

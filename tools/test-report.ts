@@ -19,10 +19,18 @@ export interface FileCounts {
   pending: number;
 }
 
-/** `file` relative to `root` with forward slashes; a hook failure outside any file counts under "(no file)". */
+/**
+ * `file` from the repository's `test/` folder, with forward slashes, so that runs of two clones compare
+ * (a file outside any `test/` folder: relative to `root`); a hook failure outside any file counts under
+ * "(no file)".
+ */
 function fileOf(root: string, file: string | undefined): string {
   if (file === undefined || file === "") return "(no file)";
-  return path.relative(root, file).split(path.sep).join("/");
+  const relative = path.relative(root, file).split(path.sep).join("/");
+  if (relative.startsWith("test/")) return relative;
+  const absolute = file.split(path.sep).join("/");
+  const at = absolute.lastIndexOf("/test/");
+  return at < 0 ? relative : absolute.slice(at + 1);
 }
 
 /** Per file (sorted by path): how many tests passed, failed (a failed hook counts once) and were pending. */

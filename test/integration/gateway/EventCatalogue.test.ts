@@ -29,7 +29,7 @@ import {
   bridgeSstbToEthereum,
   relayMessages,
   runLiveScenario,
-  startLiveDeployment,
+  sharedLiveDeployment,
   startTestGateway,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -139,7 +139,7 @@ describe(`The event catalogue on ${database}: every event delivered to a receive
   before(async function () {
     const step = (name: string) => console.error(`    [${new Date().toISOString()}] ${name}`);
     step("deploying");
-    live = await startLiveDeployment("catalogue", { blacklistableCollateral: true });
+    live = await sharedLiveDeployment("catalogue");
     step("starting the gateway");
     gw = await startTestGateway(
       live,

@@ -20,7 +20,7 @@ import {
   bridgeSstbToEthereum,
   populate,
   relayMessages,
-  startLiveDeployment,
+  sharedLiveDeployment,
   startTestGateway,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -48,7 +48,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
   const logLines = () => logged.filter((l) => l.statusCode === undefined).map((l) => JSON.stringify(l));
 
   before(async function () {
-    live = await startLiveDeployment("api");
+    live = await sharedLiveDeployment("api");
     await populate(live);
     gw = await startTestGateway(
       live,

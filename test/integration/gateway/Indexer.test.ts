@@ -14,7 +14,7 @@ import {
   populate,
   resetDatabase,
   spawnGatewayProcess,
-  startLiveDeployment,
+  sharedLiveDeployment,
   testConfig,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -62,7 +62,7 @@ describe(`Indexer on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (real
   let head: number;
 
   before(async function () {
-    live = await startLiveDeployment("indexer", { satellite: false });
+    live = await sharedLiveDeployment("indexer", { satellite: false });
     await populate(live);
     head = await live.rpc.getBlockNumber();
     // a clean run to compare every interrupted run with

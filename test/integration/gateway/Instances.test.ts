@@ -8,7 +8,7 @@ import { openStore } from "../../../gateway/store/db.js";
 import { webhookDeliveries } from "../../../gateway/store/schema.js";
 import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
-import { ROLE, spawnGatewayProcess, startLiveDeployment } from "../../../testing/fixtures.js";
+import { ROLE, spawnGatewayProcess, sharedLiveDeployment } from "../../../testing/fixtures.js";
 import type { GatewayProcess, LiveDeployment } from "../../../testing/fixtures.js";
 import { TestReceiver } from "../../../testing/local-servers.js";
 import { PrivatePostgres } from "../../helpers/postgres.js";
@@ -34,7 +34,7 @@ describe("Two gateway instances on one PostgreSQL and one Redis, one killed unde
   const receiver = new TestReceiver();
 
   before(async function () {
-    live = await startLiveDeployment("instances", { satellite: false });
+    live = await sharedLiveDeployment("instances", { satellite: false });
     postgres = await PrivatePostgres.create();
     redis = await LocalRedis.start();
     await receiver.start();

@@ -31,7 +31,7 @@ import {
   mintUnit,
   registerProvider,
   resetDatabase,
-  startLiveDeployment,
+  sharedLiveDeployment,
   testConfig,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -103,7 +103,7 @@ describe(`Leases and access keys in the gateway on ${database} (real hardhat nod
     r.of(event).filter((x) => x.payload.data.redemption_id === String(redemptionId));
 
   before(async function () {
-    live = await startLiveDeployment("leases", { satellite: false });
+    live = await sharedLiveDeployment("leases", { satellite: false });
     smtp = await new SmtpCatcher().start();
     for (const r of [rUser, rProvider]) await r.start();
     await registerProvider(live, signer("providerA"), sampleProfile("Acme Compute"), 0);

@@ -11,7 +11,7 @@ import { GatewayMetrics } from "../../../gateway/observability/metrics.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import type { ReadModel } from "../../../gateway/store/queries.js";
-import { ROLE, resetDatabase, startLiveDeployment, testConfig } from "../../../testing/fixtures.js";
+import { ROLE, resetDatabase, sharedLiveDeployment, testConfig } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { TcpProxy, TestReceiver, eventually } from "../../../testing/local-servers.js";
 
@@ -42,7 +42,7 @@ describe(`Gateway observability on ${process.env.DATABASE_URL ? "PostgreSQL" : "
     fetch(gw.url + p, { headers: { authorization: `Bearer ${token}`, ...headers } });
 
   before(async function () {
-    live = await startLiveDeployment("observability", { satellite: false });
+    live = await sharedLiveDeployment("observability", { satellite: false });
     const node = new URL(live.nodes[0].url);
     proxy = await new TcpProxy({ host: node.hostname, port: Number(node.port) }).start();
     await resetDatabase();

@@ -5,7 +5,7 @@ import { expect } from "chai";
 
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
-import { startLiveDeployment, testConfig } from "../../../testing/fixtures.js";
+import { sharedLiveDeployment, testConfig } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { TcpProxy, eventually } from "../../../testing/local-servers.js";
 import { PrivatePostgres } from "../../helpers/postgres.js";
@@ -41,7 +41,7 @@ describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server 
   let gateway: Gateway | undefined;
 
   before(async function () {
-    live = await startLiveDeployment("readyz", { satellite: false });
+    live = await sharedLiveDeployment("readyz", { satellite: false });
     postgres = await PrivatePostgres.create();
   });
 

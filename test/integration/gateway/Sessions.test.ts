@@ -13,7 +13,13 @@ import type { Gateway } from "../../../gateway/server.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import { PORTAL_CSP } from "../../../gateway/http/routes/portal.js";
 import { portalSessions } from "../../../gateway/store/schema.js";
-import { ROLE, runLiveScenario, startLiveDeployment, startTestGateway, testConfig } from "../../../testing/fixtures.js";
+import {
+  ROLE,
+  runLiveScenario,
+  sharedLiveDeployment,
+  startTestGateway,
+  testConfig,
+} from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { TestReceiver } from "../../../testing/local-servers.js";
 import { HttpClient, expectError } from "../../helpers/http.js";
@@ -83,7 +89,7 @@ describe(`Portal sessions on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite
     });
 
   before(async function () {
-    live = await startLiveDeployment("sessions", { satellite: false });
+    live = await sharedLiveDeployment("sessions", { satellite: false });
     await runLiveScenario(live); // provider A active, the user with redemptions 1 (confirmed) and 2 (expired)
     dist = await mkdtemp(path.join(tmpdir(), "portal-dist-"));
     await mkdir(path.join(dist, "assets"));

@@ -14,7 +14,7 @@ import {
   ROLE,
   resetDatabase,
   spawnGatewayProcess,
-  startLiveDeployment,
+  sharedLiveDeployment,
   testConfig,
 } from "../../../testing/fixtures.js";
 import type { GatewayProcess, LiveDeployment } from "../../../testing/fixtures.js";
@@ -73,7 +73,7 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
   }
 
   before(async function () {
-    live = await startLiveDeployment("shutdown", { satellite: false });
+    live = await sharedLiveDeployment("shutdown", { satellite: false });
     await receiver.start();
   });
 

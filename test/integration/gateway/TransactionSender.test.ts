@@ -5,23 +5,23 @@ import type { Provider } from "ethers";
 import { AccountQueue } from "../../../gateway/accounts/signer.js";
 import { ApiError } from "../../../gateway/api/errors.js";
 import { TransactionSender } from "../../../gateway/writes/sender.js";
-import { startLocalNode } from "../../../devnet/local-node.js";
-import type { LocalNode } from "../../../devnet/local-node.js";
+import { sharedLiveDeployment } from "../../../testing/fixtures.js";
+import type { LiveDeployment } from "../../../testing/fixtures.js";
 
 /** Hardhat's first well-known test key (funded on every `hardhat node`). */
 const FUNDED_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
 describe("TransactionSender (a managed account's writes)", function () {
   this.timeout(60_000);
-  let node: LocalNode;
+  let live: LiveDeployment;
   let rpc: JsonRpcProvider;
   let sender: TransactionSender;
   const wallet = new Wallet(FUNDED_KEY);
   const to = Wallet.createRandom().address;
 
   before(async function () {
-    node = await startLocalNode({ chainId: 42161n });
-    rpc = new JsonRpcProvider(node.url, 42161, { staticNetwork: true, cacheTimeout: -1 });
+    live = await sharedLiveDeployment("transaction-sender", { satellite: false });
+    rpc = new JsonRpcProvider(live.nodes[0].url, 42161, { staticNetwork: true, cacheTimeout: -1 });
     rpc.pollingInterval = 50;
     const signers = {
       manages: async (address: string) => address === wallet.address,
@@ -32,7 +32,7 @@ describe("TransactionSender (a managed account's writes)", function () {
 
   after(async function () {
     rpc?.destroy();
-    await node?.stop();
+    await live?.stop();
   });
 
   describe("send", function () {

@@ -30,7 +30,7 @@ import {
   ROLE,
   mintUnit,
   registerProvider,
-  startLiveDeployment,
+  sharedLiveDeployment,
   startTestGateway,
   testConfig,
 } from "../../../testing/fixtures.js";
@@ -92,7 +92,7 @@ describe(`Verification service on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   };
 
   before(async function () {
-    live = await startLiveDeployment("verification", { satellite: false });
+    live = await sharedLiveDeployment("verification", { satellite: false });
     const s = live.signers;
     await registerProvider(live, s[ROLE.providerA], sampleProfile("Acme Compute"), 1);
     await registerProvider(live, s[ROLE.providerB], sampleProfile("Borealis Cloud"), 0);

@@ -24,7 +24,7 @@ import {
   ROLE,
   mintUnit,
   registerProvider,
-  startLiveDeployment,
+  sharedLiveDeployment,
   startTestGateway,
   testConfig,
 } from "../../../testing/fixtures.js";
@@ -82,7 +82,7 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
     (await rowsOf(subscriptionId)).find((r) => r.event === event && r.body.includes(txHash));
 
   before(async function () {
-    live = await startLiveDeployment("webhooks", { satellite: false });
+    live = await sharedLiveDeployment("webhooks", { satellite: false });
     const nodeUrl = new URL(live.nodes[0].url);
     proxy = await new TcpProxy({ host: nodeUrl.hostname, port: Number(nodeUrl.port) }).start();
     smtp = await new SmtpCatcher().start();

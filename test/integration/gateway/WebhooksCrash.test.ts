@@ -15,7 +15,7 @@ import {
   populate,
   resetDatabase,
   spawnGatewayProcess,
-  startLiveDeployment,
+  sharedLiveDeployment,
   testConfig,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -48,7 +48,7 @@ describe(`Webhooks across SIGKILLs on ${process.env.DATABASE_URL ? "PostgreSQL" 
   const owner = () => live.signers[ROLE.user].address;
 
   before(async function () {
-    live = await startLiveDeployment("webhooks-crash", { satellite: false });
+    live = await sharedLiveDeployment("webhooks-crash", { satellite: false });
     await populate(live);
     await receiver.start();
     await resetDatabase();

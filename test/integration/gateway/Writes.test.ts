@@ -6,7 +6,7 @@ import { getAddress, keccak256, parseEther, toUtf8Bytes } from "ethers";
 import type { Wallet } from "ethers";
 
 import { idempotencyKeys, managedAccounts, redemptionRequests } from "../../../gateway/store/schema.js";
-import { ROLE, startLiveDeployment } from "../../../testing/fixtures.js";
+import { ROLE, sharedLiveDeployment } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import type { Recorded } from "../../helpers/http.js";
 import { fulfil, post, setupWrites } from "../../helpers/writes.js";
@@ -22,7 +22,7 @@ describe(`Gateway write routes on ${process.env.DATABASE_URL ? "PostgreSQL" : "P
   const sent = (account: string) => live.rpc.getTransactionCount(account, "latest");
 
   before(async function () {
-    live = await startLiveDeployment("writes", { satellite: false });
+    live = await sharedLiveDeployment("writes", { satellite: false });
     w = await setupWrites(live, (line) => console.error(`    [gateway] ${line}`));
   });
 

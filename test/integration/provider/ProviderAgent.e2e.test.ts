@@ -31,7 +31,7 @@ import {
   mintUnit,
   registerProvider,
   resetDatabase,
-  startLiveDeployment,
+  sharedLiveDeployment,
   testConfig,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
@@ -234,7 +234,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     (await live.d.redemptionManager.queryFilter(live.d.redemptionManager.filters.RedemptionFulfilled(id))).length;
 
   before(async function () {
-    live = await startLiveDeployment("provider-agent", { satellite: false });
+    live = await sharedLiveDeployment("provider-agent", { satellite: false });
     await registerProvider(live, signer("providerA"), sampleProfile("Acme Compute"), 0);
     await mintUnit(live, signer("providerA"), parseEther("100"));
     for (const role of ["user", "user2"] as const) {

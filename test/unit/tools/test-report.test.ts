@@ -40,6 +40,14 @@ describe("test reports (tools/test-report.ts)", function () {
       ]);
     });
 
+    it("names a file from its repository's test/ folder, so that two clones' runs compare", function () {
+      const counts = countsByFile(
+        report([{ file: "/elsewhere/clone/test/integration/a/A.test.ts", title: "a1", state: "passed" }]),
+        root,
+      );
+      expect(counts.map((row) => row.file)).to.deep.equal(["test/integration/a/A.test.ts"]);
+    });
+
     it("puts a failure without a file (a root hook's) under its own row", function () {
       const counts = countsByFile(report([{ title: '"before all" hook', state: "failed" }]), root);
       expect(counts).to.deep.equal([{ file: "(no file)", passing: 0, failing: 1, pending: 0 }]);

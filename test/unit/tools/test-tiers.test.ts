@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { runsIntegrationTests } from "../../../testing/root-hooks.js";
 import { runConcurrently } from "../../../tools/concurrent.js";
 import { TIERS, isTier, tierArguments, tierFiles, unitMochaArguments } from "../../../tools/test-tiers.js";
 
@@ -106,6 +107,22 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
       const [result] = await runConcurrently([{ name: "none", command: path.join(root, "no-such-command"), args: [] }]);
       expect(result.code).to.equal(1);
       expect(result.output).to.include("ENOENT");
+    });
+  });
+
+  describe("runsIntegrationTests (the root hook that starts the shared live deployment)", function () {
+    it("starts it for a run holding a file of test/integration/, in any folder below it", function () {
+      const files = [
+        path.join(ROOT, "test", "contracts", "core", "A.test.ts"),
+        path.join(ROOT, "test", "integration", "gateway", "B.test.ts"),
+      ];
+      expect(runsIntegrationTests(files)).to.equal(true);
+    });
+
+    it("does not start it for the other tiers' runs", function () {
+      const files = ["contracts", "e2e", "unit"].map((tier) => path.join(ROOT, "test", tier, "x", "C.test.ts"));
+      expect(runsIntegrationTests(files)).to.equal(false);
+      expect(runsIntegrationTests([])).to.equal(false);
     });
   });
 
