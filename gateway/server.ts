@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { parseDeploymentFile } from "@compute-capacity/sdk";
 import type { DeployedChain, PortalConfig } from "@compute-capacity/sdk";
 import { ManagedAccounts } from "./accounts/managed.js";
-import { Sealer } from "./accounts/sealed.js";
+import { Sealer, checkSealingKey } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
 import { KeyService } from "./auth/keys.js";
 import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
@@ -139,6 +139,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   if (sealer === undefined && config.environment !== "devnet") {
     logger.warn("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
   }
+  // the key must open what the database already holds sealed (several instances share one key)
+  await checkSealingKey(store.db, sealer).catch(async (error: unknown) => {
+    redis?.disconnect();
+    await store.close();
+    throw error;
+  });
   const settings = webhookSettings(config.environment, config.webhooks);
   const metrics = new GatewayMetrics();
   const webhooks = createWebhooks(store.db, settings, logger, new WebhookSecrets(sealer), metrics);

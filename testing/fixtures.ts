@@ -302,9 +302,17 @@ export async function populate(live: LiveDeployment): Promise<void> {
   await (await spot.connect(B).cancel(7)).wait();
 }
 
+/**
+ * The master key of every test gateway, in process or spawned (`GATEWAY_ACCOUNT_KEY`): gateways of one
+ * test that share a PostgreSQL database share it, as an operator's instances do (decision 0167), while
+ * each keeps a data folder of its own.
+ */
+export const TEST_ACCOUNT_KEY = "7e57".repeat(16);
+
 /** Gateway configuration for a test: a free port, PGlite in a temporary folder unless DATABASE_URL is set. */
 export function testConfig(live: LiveDeployment, overrides: Partial<GatewayConfig> = {}): GatewayConfig {
   return {
+    accountKey: TEST_ACCOUNT_KEY,
     host: "127.0.0.1",
     port: 0,
     environment: "devnet",
@@ -430,7 +438,8 @@ export async function spawnGatewayProcess(
   }
   // `args`: Node's arguments (default: the CLI's TypeScript source under tsx, from this repository)
   const child = spawn(process.execPath, options.args ?? ["--import", "tsx", "gateway/cli.ts", "serve"], {
-    env,
+    // the tests' one master key unless the test names another (or none: an empty value)
+    env: { GATEWAY_ACCOUNT_KEY: TEST_ACCOUNT_KEY, ...env },
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -3,6 +3,7 @@ import { KeyInputError } from "../auth/keys.js";
 import type { GatewayConfig } from "../config.js";
 import { openStore } from "../store/db.js";
 import { ManagedAccounts } from "./managed.js";
+import { Sealer, checkSealingKey } from "./sealed.js";
 
 export type AccountRequest = { action: "create"; label?: string } | { action: "list" };
 
@@ -23,6 +24,8 @@ export async function accountsCommand(config: GatewayConfig, request: AccountReq
   }
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
+    // an account sealed under another key than the gateways' could never sign: the same check as theirs
+    await checkSealingKey(store.db, new Sealer(config.accountKey));
     const accounts = new ManagedAccounts(store.db, config.accountKey);
     if (request.action === "create") return await accounts.create(request.label ?? "");
     return { accounts: await accounts.list() };

@@ -15,6 +15,18 @@ export const managedAccounts = pgTable("managed_accounts", {
 });
 
 /**
+ * One row (`id` 1): a known text sealed under the master key the first gateway on this database
+ * started with. Every gateway opens it at start and refuses to run when it cannot: gateways sharing a
+ * database must share the key that seals managed accounts' keys, webhook secrets and stored responses
+ * (gateway/accounts/sealed.ts, `checkSealingKey`).
+ */
+export const sealingKeyCheck = pgTable("sealing_key_check", {
+  id: integer("id").primaryKey(),
+  sealed: text("sealed").notNull(),
+  createdAt: seconds("created_at").notNull(),
+});
+
+/**
  * `Idempotency-Key`s of POST requests, per account: the hash of the first request, its state
  * (`pending` while it runs, `done` once answered) and the response it got, kept until `expiresAt`.
  */

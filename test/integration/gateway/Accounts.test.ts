@@ -7,9 +7,11 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 
 import { accountsCommand } from "../../../gateway/accounts/command.js";
-import { Sealer } from "../../../gateway/accounts/sealed.js";
+import { Sealer, checkSealingKey } from "../../../gateway/accounts/sealed.js";
 import { AccountQueue } from "../../../gateway/accounts/signer.js";
 import { ConfigError, loadConfig } from "../../../gateway/config.js";
+import { openStore } from "../../../gateway/store/db.js";
+import { sealingKeyCheck } from "../../../gateway/store/schema.js";
 import { resetDatabase } from "../../../testing/fixtures.js";
 
 describe("managed accounts", function () {
@@ -62,6 +64,42 @@ describe("managed accounts", function () {
       raw[raw.length - 1] ^= 1;
       expect(() => sealer.open("v1." + raw.toString("base64url"), "0xA")).to.throw();
       expect(sealer.seal(secret, "0xA")).to.not.equal(sealed); // a fresh IV each time
+    });
+  });
+
+  describe("checkSealingKey (gateways sharing a database share the master key)", function () {
+    it("lets in the key the database's sealed data was written with and refuses another or none, naming the setting", async function () {
+      await resetDatabase();
+      const store = await openStore({ databaseUrl: process.env.DATABASE_URL, dataDir: path.join(dir, "key-check") });
+      try {
+        // nothing sealed yet: a gateway without a key starts (and records nothing)
+        await checkSealingKey(store.db, undefined);
+        expect(await store.db.select().from(sealingKeyCheck)).to.deep.equal([]);
+        // the first gateway with a key records it; it and another with the same key start again
+        const first = new Sealer("0a".repeat(32));
+        await checkSealingKey(store.db, first);
+        await checkSealingKey(store.db, new Sealer("0a".repeat(32)));
+        const [row] = await store.db.select().from(sealingKeyCheck);
+        expect(row.sealed).to.match(/^v1\./);
+
+        // another key, or none, is refused before it can fail request by request; the record stays
+        const other = await checkSealingKey(store.db, new Sealer("0b".repeat(32))).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        expect(other).to.be.instanceOf(ConfigError);
+        expect(other!.message).to.match(/^GATEWAY_ACCOUNT_KEY is not the master key this database's sealed data/);
+        expect(other!.message).to.include("every gateway sharing a database needs the same key");
+        const none = await checkSealingKey(store.db, undefined).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        expect(none).to.be.instanceOf(ConfigError);
+        expect(none!.message).to.include("start this gateway with the same GATEWAY_ACCOUNT_KEY");
+        expect(await store.db.select().from(sealingKeyCheck)).to.deep.equal([row]);
+      } finally {
+        await store.close();
+      }
     });
   });
 

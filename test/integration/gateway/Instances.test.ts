@@ -15,6 +15,7 @@ import { PrivatePostgres } from "../../helpers/postgres.js";
 import { LocalRedis } from "../../helpers/redis.js";
 
 const JWT_SECRET = "instances-test-secret-of-at-least-32-chars";
+const ACCOUNT_KEY = "5e".repeat(32);
 
 /** A request's outcome: the instance that answered, or the failure. */
 interface Outcome {
@@ -78,6 +79,9 @@ describe("Two gateway instances on one PostgreSQL and one Redis, one killed unde
       GATEWAY_PORT: "0",
       GATEWAY_POLL_MS: "50",
       GATEWAY_JWT_SECRET: JWT_SECRET,
+      // one master key for both, as an operator gives them: each opens what the other sealed (a stored
+      // idempotent response replayed on the survivor); with a key of its own, b would refuse to start
+      GATEWAY_ACCOUNT_KEY: ACCOUNT_KEY,
       // a 1 s timeout: a delivery the kill interrupted is due again after its 7 s lease
       GATEWAY_WEBHOOK_TIMEOUT_MS: "1000",
       GATEWAY_LOG_LEVEL: "info", // the start line the fixture waits for is at info (requests log at debug)
@@ -86,6 +90,16 @@ describe("Two gateway instances on one PostgreSQL and one Redis, one killed unde
       a: await spawnGatewayProcess(env("a")),
       b: await spawnGatewayProcess(env("b")),
     };
+    // a third given a key of its own is refused at start, saying why (not 500s on the other's data)
+    const refused = await spawnGatewayProcess({ ...env("c"), GATEWAY_ACCOUNT_KEY: "c3".repeat(32) }).then(
+      async (started) => {
+        await started.kill();
+        return "started";
+      },
+      (error: Error) => error.message,
+    );
+    expect(refused).to.include("the gateway exited before it started");
+    expect(refused).to.include("GATEWAY_ACCOUNT_KEY is not the master key this database's sealed data");
     // both in rotation (their indexers caught up) before the load starts
     await Promise.all([gateways.a.ready(), gateways.b.ready()]);
     let killed = false;
