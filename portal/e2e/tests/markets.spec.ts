@@ -1,8 +1,10 @@
 import { ACCOUNT, checkPage, expect, test } from "../fixtures";
+import { FuturesPage } from "../pages/futures.page";
 import { HolderPage } from "../pages/holders.page";
 import { MarketsPage } from "../pages/markets.page";
 import { OptionsPage } from "../pages/options.page";
 import { SignInPage } from "../pages/sign-in.page";
+import { rpc } from "../wallet";
 
 test.describe("Markets: spot", () => {
   test("a holder without sSTB buys some on the spot market and redeems it; the seller lists and cancels the rest", async ({
@@ -96,5 +98,58 @@ test.describe("Markets: options", () => {
     await buyer.exerciseButton().click();
     await expect(buyer.exercised()).toContainText("Exercised: 1 mUSDC at the strike", { timeout: 60_000 });
     await expect(buyer.position()).toContainText("status exercised", { timeout: 30_000 });
+  });
+});
+
+test.describe("Markets: futures", () => {
+  test("a provider offers to sell sSTB at settlement, a holder takes it, and once the chain's clock reaches the settlement time the holder settles it", async ({
+    actor,
+    devnet,
+  }) => {
+    const makerActor = await actor(ACCOUNT.provider);
+    const takerActor = await actor(ACCOUNT.optionBuyer);
+
+    // the maker offers to sell 2 sSTB at 1.5 mUSDC each, settled in a day, told the escrow and the fee first
+    await new SignInPage(makerActor.page).signIn("/portal/markets/futures");
+    const maker = new FuturesPage(makerActor.page);
+    await maker.fillOffer({ side: "sell", amount: "2", price: "1.5", days: "1" });
+    await expect(maker.offerTerms()).toContainText("The market escrows 2 sSTB from your wallet until settlement on", {
+      timeout: 30_000,
+    });
+    await expect(maker.offerTerms()).toContainText("At settlement 3 mUSDC changes hands, of which");
+    await checkPage(makerActor.page, "futures-offer");
+    const id = await maker.makeOffer();
+    await expect(maker.offer(id)).toContainText("sells", { timeout: 30_000 });
+
+    // the taker gets test mUSDC, then takes the offer whole, told the payment it escrows first
+    await new SignInPage(takerActor.page).signIn("/portal/markets");
+    await new MarketsPage(takerActor.page).faucet().click();
+    await expect(takerActor.page.getByText("1,000 mUSDC are in your wallet.")).toBeVisible({ timeout: 60_000 });
+    const taker = new FuturesPage(takerActor.page);
+    await taker.open();
+    await taker.takeFrom(id).click({ timeout: 30_000 });
+    await expect(taker.takeQuote()).toContainText("You buy 2 sSTB for 3 mUSDC.");
+    await expect(taker.takeQuote()).toContainText("The market escrows 3 mUSDC from your wallet now");
+    await checkPage(takerActor.page, "futures-take");
+    await taker.takeButton().click();
+    await expect(taker.taken()).toContainText(`Taken: future #${id} settles on`, { timeout: 60_000 });
+
+    // matched, it leaves the open offers and is followed by its number; Settle waits for the chain's clock
+    await expect(taker.offer(id)).toHaveCount(0, { timeout: 30_000 });
+    await expect(taker.position()).toContainText("status matched", { timeout: 30_000 });
+    await expect(taker.position()).toContainText("Settle becomes possible at the settlement time");
+    await expect(taker.settleButton(id)).toHaveCount(0);
+
+    // a day later by the chain's clock (the computer's clock has not moved), anyone may settle it
+    await rpc(devnet.rpcUrl, "evm_increaseTime", [86_400 + 120]);
+    await rpc(devnet.rpcUrl, "evm_mine", []);
+    await taker.open();
+    await taker.show(id);
+    await expect(taker.position()).toContainText("the settlement time has come", { timeout: 30_000 });
+    await checkPage(takerActor.page, "futures-settle");
+    await taker.settleButton(id).click({ timeout: 30_000 });
+    await expect(taker.settled()).toContainText("Settled: 2 sSTB to the buyer;", { timeout: 60_000 });
+    await expect(taker.settled()).toContainText("to the seller after the market's fee of");
+    await expect(taker.position()).toContainText("status settled", { timeout: 30_000 });
   });
 });
