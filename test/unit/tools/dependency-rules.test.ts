@@ -173,7 +173,7 @@ describe("npm run lint:deps (the layers' import directions, .dependency-cruiser.
     );
     expect(output).to.contain(
       "error only-tests-and-tools-import-testing: gateway/uses-support.ts → testing/support.ts " +
-        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests and testing/ itself import it, never the product.",
+        "testing/ is test support (live deployments, receivers, mail catcher, proxies, the redemption and governance steps over TypeChain contracts): only test/, tools/ (benchmarks), the portal's browser tests, testing/ itself and the test runner's root hooks in hardhat.config.ts (the integration tier's shared deployment) import it, never the product.",
     );
     expect(output).to.contain(
       "error gateway-edge-on-top: gateway/writes/uses-edge.ts → gateway/http/routes.ts " +
