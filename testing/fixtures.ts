@@ -12,6 +12,7 @@ import {
   attestationDomain,
   buildProof,
   chainSelectorOf,
+  createProtocolClient,
   cuHashOf,
   FeeOption,
   fulfilRedemptionSync,
@@ -164,6 +165,19 @@ export const ROLE = {
   providerD: 10,
   user2: 11,
 } as const;
+
+/**
+ * An SDK client on the live deployment's primary chain for the account of `role`: the contracts the
+ * redemption actions use (the manager, its views, sSTB), as a holder's or a provider's program makes one.
+ */
+export async function protocolClientOf(live: LiveDeployment, role: keyof typeof ROLE): Promise<ProtocolClient> {
+  const deployment = {
+    RedemptionManager: await live.d.redemptionManager.getAddress(),
+    RedemptionViews: await live.d.redemptionViews.getAddress(),
+    SSTB: await live.d.sstb.getAddress(),
+  };
+  return createProtocolClient({ runner: live.signers[ROLE[role]], deployment, chainId: 42161n });
+}
 
 /** Registers a provider with a profile of its own and, unless `pending`, has it approved. */
 export async function registerProvider(

@@ -12,7 +12,6 @@ import {
   IssueType,
   acceptRenewalSync,
   approveRedemptionSync,
-  createProtocolClient,
   fulfilRedemptionWithLeaseSync,
   generateAccessKeyPair,
   initiateRedemptionSync,
@@ -31,6 +30,7 @@ import {
   runLiveScenario,
   sharedLiveDeployment,
   startTestGateway,
+  protocolClientOf,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { fulfilEncrypted } from "../../../testing/redemption.js";
@@ -167,14 +167,7 @@ describe(`The event catalogue on ${database}: every event delivered to a receive
     expect(answer.status, answer.text).to.equal(201);
     created = (answer.body as { data: Record<string, any> }).data;
     receiver.secrets = [created.secret];
-    const deployment = {
-      RedemptionManager: await live.d.redemptionManager.getAddress(),
-      RedemptionViews: await live.d.redemptionViews.getAddress(),
-      SSTB: await live.d.sstb.getAddress(),
-    };
-    for (const role of ["user", "user2", "providerA"] as const) {
-      client[role] = await createProtocolClient({ runner: signer(role), deployment, chainId: 42161n });
-    }
+    for (const role of ["user", "user2", "providerA"] as const) client[role] = await protocolClientOf(live, role);
   });
 
   after(async function () {

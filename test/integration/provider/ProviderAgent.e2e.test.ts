@@ -14,7 +14,6 @@ import type { JsonRpcSigner } from "ethers";
 import {
   acceptRenewalSync,
   approveRedemptionSync,
-  createProtocolClient,
   getAccessDetails,
   getLease,
   getRedemption,
@@ -33,6 +32,7 @@ import {
   resetDatabase,
   sharedLiveDeployment,
   testConfig,
+  protocolClientOf,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { eventually } from "../../../testing/local-servers.js";
@@ -240,14 +240,7 @@ describe(`The provider agent as a child process on ${database} (real hardhat nod
     for (const role of ["user", "user2"] as const) {
       await (await live.d.sstb.connect(signer("providerA")).transfer(signer(role).address, parseEther("30"))).wait();
     }
-    const deployment = {
-      RedemptionManager: await live.d.redemptionManager.getAddress(),
-      RedemptionViews: await live.d.redemptionViews.getAddress(),
-      SSTB: await live.d.sstb.getAddress(),
-    };
-    for (const role of ["user", "user2"] as const) {
-      client[role] = await createProtocolClient({ runner: signer(role), deployment, chainId: 42161n });
-    }
+    for (const role of ["user", "user2"] as const) client[role] = await protocolClientOf(live, role);
     await resetDatabase();
     gw = await startGateway(testConfig(live), { log: () => {} });
     await gw.synced();
