@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 
 import { parseDeploymentFile } from "@compute-capacity/sdk";
-import type { DeployedChain, PortalConfig } from "@compute-capacity/sdk";
+import type { DeployedChain, PortalChain, PortalConfig } from "@compute-capacity/sdk";
 import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer, checkSealingKey } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
@@ -367,31 +367,33 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
 }
 
-/** `/portal/config.json`: the deployment as the portal needs it (the primary chain, its contracts, the chains). */
+/** `/portal/config.json`: the deployment as the portal needs it (the primary chain first, every chain's contracts). */
 function portalConfigOf(
   environment: string,
   chains: DeployedChain[],
   primary: DeployedChain,
   portal: { walletRpcUrls?: string[] },
 ): PortalConfig {
-  const symbol = primary.chain.toLowerCase().startsWith("polygon") ? "POL" : "ETH";
-  return {
-    environment,
-    chain: {
-      name: primary.chain,
-      label: CHAIN_LABELS[primary.chain] ?? primary.chain,
-      chain_id: primary.chainId!,
-      // the devnet's wallets add the local node; elsewhere only what the operator configures
-      wallet_rpc_urls: portal.walletRpcUrls ?? (environment === "devnet" && primary.rpcUrl ? [primary.rpcUrl] : []),
-      native_currency: { name: symbol === "POL" ? "POL" : "Ether", symbol, decimals: 18 },
-      contracts: Object.fromEntries(
-        Object.entries(primary.contracts).filter(([name]) => !name.endsWith("Implementation")),
-      ),
-    },
-    chains: chains.map((c) => ({
+  const portalChain = (c: DeployedChain): PortalChain => {
+    const symbol = c.chain.toLowerCase().startsWith("polygon") ? "POL" : "ETH";
+    return {
       name: c.chain,
       label: CHAIN_LABELS[c.chain] ?? c.chain,
       chain_id: c.chainId!,
-    })),
+      // the devnet's wallets add the local nodes; elsewhere only what the operator configures (for the primary)
+      wallet_rpc_urls:
+        c === primary && portal.walletRpcUrls !== undefined
+          ? portal.walletRpcUrls
+          : environment === "devnet" && c.rpcUrl
+            ? [c.rpcUrl]
+            : [],
+      native_currency: { name: symbol === "POL" ? "POL" : "Ether", symbol, decimals: 18 },
+      contracts: Object.fromEntries(Object.entries(c.contracts).filter(([name]) => !name.endsWith("Implementation"))),
+    };
+  };
+  return {
+    environment,
+    chain: portalChain(primary),
+    chains: [primary, ...chains.filter((c) => c !== primary)].map(portalChain),
   };
 }

@@ -355,7 +355,7 @@ export type {
 // --- redemptions and leases: statuses and helpers ---
 export { ISSUE_TYPES, IssueType, REDEMPTION_STATUSES, envelopeContext, statusName } from "./redemption.js";
 export type { IssueTypeName, RedemptionStatusName } from "./redemption.js";
-export type { PortalConfig } from "./portal-config.js";
+export type { PortalChain, PortalConfig } from "./portal-config.js";
 export { LEASE_STATUSES, accessKeyBytes, leaseExpiration, leaseStatusName } from "./lease.js";
 export type { LeaseStatusName } from "./lease.js";
 

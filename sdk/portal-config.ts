@@ -8,14 +8,22 @@ export interface PortalConfig {
   /** `devnet`, `testnet` or `mainnet`. */
   environment: string;
   /** The primary chain: where redemptions live and what sign-in names. */
-  chain: {
-    name: string;
-    label: string;
-    chain_id: number;
-    /** Handed to the wallet by `wallet_addEthereumChain` only; the portal itself never calls them. */
-    wallet_rpc_urls: string[];
-    native_currency: { name: string; symbol: string; decimals: number };
-    contracts: Record<string, string>;
-  };
-  chains: Array<{ name: string; label: string; chain_id: number }>;
+  chain: PortalChain;
+  /**
+   * Every chain of the deployment, the primary first: what the bridge page sends between and what
+   * the wallet is switched to for each step.
+   */
+  chains: PortalChain[];
+}
+
+/** One chain of the deployment as the portal needs it: the wallet's terms for it and its contracts. */
+export interface PortalChain {
+  name: string;
+  label: string;
+  chain_id: number;
+  /** Handed to the wallet by `wallet_addEthereumChain` only; the portal itself never calls them. */
+  wallet_rpc_urls: string[];
+  native_currency: { name: string; symbol: string; decimals: number };
+  /** The chain's contracts by name (no implementations): the primary's all, a satellite's bridge and tokens. */
+  contracts: Record<string, string>;
 }

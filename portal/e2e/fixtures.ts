@@ -14,7 +14,8 @@ import type { WalletCall } from "./wallet";
 /**
  * The devnet node's accounts by what they do in the tests (the demo leaves #5 an active provider, #6 a
  * holder); #15 redeems without ever registering an access key; #16 is nobody until it registers as a
- * provider in the browser; #17 holds no sSTB until it buys some; #2 holds the approver role
+ * provider in the browser; #17 holds no sSTB until it buys some; #19 bridges (given sSTB by the test); #2
+ * holds the approver role
  * (governance's reviewer).
  */
 export const ACCOUNT = {
@@ -28,6 +29,7 @@ export const ACCOUNT = {
   newProvider: 16,
   newHolder: 17,
   optionBuyer: 18,
+  bridger: 19,
 } as const;
 
 /** A browser page signed into nothing yet, with the test wallet of one account injected. */

@@ -5,7 +5,7 @@ export interface WalletCall {
   method: string;
 }
 
-/** A JSON-RPC call to the devnet's arbitrum node. */
+/** A JSON-RPC call to one of the devnet's nodes (the arbitrum one unless another URL is given). */
 export async function rpc<T>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(rpcUrl, {
     method: "POST",
@@ -19,8 +19,11 @@ export async function rpc<T>(rpcUrl: string, method: string, params: unknown[] =
 
 /**
  * The injected test wallet (PORTAL.md): an EIP-1193 provider announced by EIP-6963 (and as
- * `window.ethereum`) whose requests run in Node through a binding. It shares one account of the
- * devnet node; the node signs (`personal_sign`, `eth_signTypedData_v4`, `eth_sendTransaction`)
+ * `window.ethereum`) whose requests run in Node through a binding. It starts on the primary's node
+ * (`rpcUrl`) and, like a wallet, learns another chain when the page adds it (`wallet_addEthereumChain`,
+ * whose RPC URL must answer with that chain id), switches between the chains it knows
+ * (`wallet_switchEthereumChain`, 4902 for one it does not) and tells the page (`chainChanged`). It
+ * shares one account of the devnet nodes; the node signs (`personal_sign`, `eth_signTypedData_v4`, `eth_sendTransaction`)
  * for its unlocked accounts, so every signature and transaction is real. `refuse` makes the wallet
  * answer 4001 (the user declined) to the methods listed; `onceBefore` runs a step of the test
  * (another party's transaction) the next time the page asks for a method, before it is answered.
@@ -36,6 +39,12 @@ export async function injectWallet(
   },
 ): Promise<void> {
   let authorized = false;
+  // the chain the wallet is on (its node) and the chains it knows, as a wallet keeps them: it starts on
+  // the primary's node and learns another chain when the page adds it (`wallet_addEthereumChain`)
+  let current = options.rpcUrl;
+  const known = new Map<number, string>();
+  const chainIdOf = async (url: string) => Number(await rpc<string>(url, "eth_chainId"));
+  const hex = (n: number) => `0x${n.toString(16)}`;
   await target.exposeBinding("__testWalletRpc", async (_source, method: string, params: unknown[]) => {
     options.calls.push({ method });
     if (options.refuse?.has(method)) return { error: { code: 4001, message: "User rejected the request." } };
@@ -54,12 +63,29 @@ export async function injectWallet(
           return { result: authorized ? [options.account] : [] };
         case "wallet_switchEthereumChain": {
           const wanted = Number((params[0] as { chainId: string }).chainId);
-          const current = Number(await rpc<string>(options.rpcUrl, "eth_chainId"));
-          if (wanted === current) return { result: null };
-          return { error: { code: 4902, message: `Unrecognized chain ID ${wanted}` } };
+          if (known.size === 0) known.set(await chainIdOf(current), current);
+          if (wanted === (await chainIdOf(current))) return { result: null };
+          const url = known.get(wanted);
+          if (url === undefined) return { error: { code: 4902, message: `Unrecognized chain ID ${wanted}` } };
+          current = url;
+          return { result: null, chainChanged: hex(wanted) };
+        }
+        case "wallet_addEthereumChain": {
+          // like a wallet: the chain's first RPC URL must answer with the chain id it is added under
+          const chain = params[0] as { chainId: string; rpcUrls?: string[] };
+          const wanted = Number(chain.chainId);
+          const url = chain.rpcUrls?.[0];
+          if (url === undefined) return { error: { code: -32602, message: "rpcUrls is empty" } };
+          if ((await chainIdOf(url)) !== wanted) {
+            return { error: { code: -32602, message: `${url} is not chain ${wanted}` } };
+          }
+          if (known.size === 0) known.set(await chainIdOf(current), current);
+          known.set(wanted, url);
+          current = url;
+          return { result: null, chainChanged: hex(wanted) };
         }
         default:
-          return { result: await rpc(options.rpcUrl, method, params) };
+          return { result: await rpc(current, method, params) };
       }
     } catch (error) {
       const e = error as { code?: number; message?: string; data?: unknown };
@@ -74,7 +100,11 @@ export async function injectWallet(
         __testWalletRpc: (
           m: string,
           p: unknown[],
-        ) => Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }>;
+        ) => Promise<{
+          result?: unknown;
+          error?: { code: number; message: string; data?: unknown };
+          chainChanged?: string;
+        }>;
       }
     ).__testWalletRpc;
     const provider = {
@@ -82,6 +112,10 @@ export async function injectWallet(
         const answer = await call(method, params ?? []);
         if (answer.error !== undefined) {
           throw Object.assign(new Error(answer.error.message), answer.error);
+        }
+        // EIP-1193: a switch is announced to the page's listeners
+        if (answer.chainChanged !== undefined) {
+          for (const listener of listeners.get("chainChanged") ?? []) listener(answer.chainChanged);
         }
         return answer.result;
       },

@@ -27,6 +27,7 @@ export function Layout() {
         <nav aria-label="Sections">
           <NavLink to="/holders">Holders</NavLink>
           <NavLink to="/markets">Markets</NavLink>
+          <NavLink to="/bridge">Bridge</NavLink>
           <NavLink to="/providers">Providers</NavLink>
           <NavLink to="/developers/keys">API keys</NavLink>
           <NavLink to="/developers/webhooks">Webhooks</NavLink>
@@ -68,7 +69,9 @@ export function Layout() {
         ) : null}
         {wallet.account !== undefined && session.data && !wallet.onAppChain ? (
           <p className="state warning" role="status">
-            Your wallet is on chain {wallet.chainId}, not {deployment.chain.label}: signing is off until you{" "}
+            Your wallet is on{" "}
+            {deployment.chains.find((c) => c.chain_id === wallet.chainId)?.label ?? `chain ${wallet.chainId}`}, not{" "}
+            {deployment.chain.label}: the bridge signs there, the rest of the portal only once you{" "}
             <button type="button" onClick={() => void wallet.switchChain().catch(() => {})}>
               switch to {deployment.chain.label}
             </button>

@@ -25,6 +25,7 @@ export function createRouter() {
           { path: "markets", lazy: () => import("./routes/markets") },
           { path: "markets/futures", lazy: () => import("./routes/futures") },
           { path: "markets/options", lazy: () => import("./routes/options") },
+          { path: "bridge", lazy: () => import("./routes/bridge") },
           { path: "providers", lazy: () => import("./routes/console") },
           { path: "providers/redemptions/:redemptionId", lazy: () => import("./routes/fulfil") },
           { path: "*", lazy: () => import("./routes/not-found") },

@@ -29,3 +29,22 @@ export async function walletClient(wallet: WalletState, deployment: Deployment):
     chainId: deployment.chain.chain_id,
   });
 }
+
+/**
+ * The SDK's client on any chain of the deployment (the bridge's satellites too): the wallet's signer
+ * there and that chain's addresses. Refuses, naming the chain, while the wallet is on another.
+ */
+export async function walletClientOn(
+  wallet: WalletState,
+  chain: Deployment["chains"][number],
+): Promise<ProtocolClient> {
+  const signer = await wallet.getSigner(chain.chain_id);
+  if (signer === undefined) {
+    throw new WalletNotReadyError(
+      wallet.account === undefined
+        ? "Connect your wallet first."
+        : `Switch your wallet to ${chain.label} (chain ${chain.chain_id}) first.`,
+    );
+  }
+  return createProtocolClient({ runner: signer, deployment: chain.contracts, chainId: chain.chain_id });
+}

@@ -10,28 +10,43 @@ import { WalletProvider } from "../lib/wallet";
 
 /** The deployment the tests' portal runs against (addresses are fixed, the chain is 42161). */
 export function testDeployment(overrides: Partial<Deployment> = {}): Deployment {
+  const primary: Deployment["chain"] = {
+    name: "arbitrum",
+    label: "Arbitrum (devnet)",
+    chain_id: 42161,
+    wallet_rpc_urls: ["http://rpc.test/"],
+    native_currency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    contracts: {
+      RedemptionManager: "0x00000000000000000000000000000000000000a1",
+      RedemptionViews: "0x00000000000000000000000000000000000000a7",
+      SSTB: "0x00000000000000000000000000000000000000a2",
+      ProviderRegistry: "0x00000000000000000000000000000000000000a3",
+      MintingAgent: "0x00000000000000000000000000000000000000a4",
+      CollateralToken: "0x00000000000000000000000000000000000000a5",
+      AttestationVerifier: "0x00000000000000000000000000000000000000a6",
+      Bridge: "0x00000000000000000000000000000000000000a8",
+      GovernanceToken: "0x00000000000000000000000000000000000000a9",
+    },
+  };
+  const satellite = (name: string, label: string, chainId: number, tag: string): Deployment["chain"] => ({
+    name,
+    label,
+    chain_id: chainId,
+    wallet_rpc_urls: [`http://rpc-${name}.test/`],
+    native_currency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    contracts: {
+      Bridge: `0x00000000000000000000000000000000000000${tag}1`,
+      SSTB: `0x00000000000000000000000000000000000000${tag}2`,
+      GovernanceToken: `0x00000000000000000000000000000000000000${tag}3`,
+    },
+  });
   return {
     environment: "devnet",
-    chain: {
-      name: "arbitrum",
-      label: "Arbitrum (devnet)",
-      chain_id: 42161,
-      wallet_rpc_urls: ["http://rpc.test/"],
-      native_currency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      contracts: {
-        RedemptionManager: "0x00000000000000000000000000000000000000a1",
-        RedemptionViews: "0x00000000000000000000000000000000000000a7",
-        SSTB: "0x00000000000000000000000000000000000000a2",
-        ProviderRegistry: "0x00000000000000000000000000000000000000a3",
-        MintingAgent: "0x00000000000000000000000000000000000000a4",
-        CollateralToken: "0x00000000000000000000000000000000000000a5",
-        AttestationVerifier: "0x00000000000000000000000000000000000000a6",
-      },
-    },
+    chain: primary,
     chains: [
-      { name: "arbitrum", label: "Arbitrum (devnet)", chain_id: 42161 },
-      { name: "ethereum", label: "Ethereum (devnet)", chain_id: 1 },
-      { name: "base", label: "Base (devnet)", chain_id: 8453 },
+      primary,
+      satellite("ethereum", "Ethereum (devnet)", 1, "b"),
+      satellite("base", "Base (devnet)", 8453, "c"),
     ],
     ...overrides,
   };

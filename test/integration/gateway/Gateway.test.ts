@@ -1176,6 +1176,24 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       expect(deployment.chains.map((c: any) => c.contracts)).to.deep.equal(file.map((c) => c.contracts));
       expect(await http.data("/v1/deployment")).to.deep.equal(deployment);
     });
+
+    it("gives the portal every chain with its contracts and the RPC URL a devnet wallet adds (/portal/config.json)", async function () {
+      const config = (await (await fetch(`${gw.url}/portal/config.json`)).json()) as any;
+      const file = parseDeploymentFile(readFileSync(live.deploymentFile, "utf8"));
+      expect(config.chains.map((c: any) => [c.name, c.label, c.chain_id])).to.deep.equal([
+        ["arbitrum", "Arbitrum One", 42161],
+        ["ethereum", "Ethereum", 1],
+      ]);
+      expect(config.chains[0]).to.deep.equal(config.chain); // the primary first, as `chain` describes it
+      const ethereum = config.chains[1];
+      expect(ethereum.wallet_rpc_urls).to.deep.equal([live.nodes[1].url]);
+      expect(ethereum.native_currency).to.deep.equal({ name: "Ether", symbol: "ETH", decimals: 18 });
+      const satellite = file.find((c) => c.chain === "ethereum")!.contracts;
+      expect(ethereum.contracts.Bridge).to.equal(satellite.Bridge);
+      expect(ethereum.contracts.SSTB).to.equal(satellite.SSTB);
+      // implementations are not for the portal
+      expect(Object.keys(ethereum.contracts).filter((name) => name.endsWith("Implementation"))).to.deep.equal([]);
+    });
   });
 
   describe("OpenAPI 3.1 document at /api/v1/openapi.json", function () {

@@ -20,13 +20,19 @@ export interface WalletState {
   /** Whether the wallet is on the portal's chain (writes and signatures need it). */
   onAppChain: boolean;
   connect(wallet: DiscoveredWallet): Promise<string>;
-  /** Asks the wallet to switch to the portal's chain, adding the chain first if it does not know it. */
-  switchChain(): Promise<void>;
+  /**
+   * Asks the wallet to switch to a chain of the deployment (the portal's own by default), adding the
+   * chain first if the wallet does not know it.
+   */
+  switchChain(chainId?: number): Promise<void>;
   disconnect(): void;
   /** EIP-191 `personal_sign` of a text by the connected account. */
   signMessage(message: string): Promise<string>;
-  /** An ethers signer on the portal's chain; undefined while not connected or on another chain. */
-  getSigner(): Promise<JsonRpcSigner | undefined>;
+  /**
+   * An ethers signer on a chain of the deployment (the portal's own by default); undefined while not
+   * connected or while the wallet is on another chain.
+   */
+  getSigner(chainId?: number): Promise<JsonRpcSigner | undefined>;
 }
 
 const WalletContext = createContext<WalletState | undefined>(undefined);
@@ -113,28 +119,33 @@ export function WalletProvider({ deployment, children }: { deployment: Deploymen
     return accounts[0];
   }, []);
 
-  const switchChain = useCallback(async () => {
-    const provider: Eip1193Provider | undefined = wallet?.provider;
-    if (provider === undefined) throw new Error("Connect a wallet first.");
-    try {
-      await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: hex(appChainId) }] });
-    } catch (error) {
-      // 4902: the wallet does not know the chain; add it (it switches to it as it adds it)
-      if ((error as { code?: number }).code !== 4902) throw error;
-      await provider.request({
-        method: "wallet_addEthereumChain",
-        params: [
-          {
-            chainId: hex(appChainId),
-            chainName: deployment.chain.label,
-            rpcUrls: deployment.chain.wallet_rpc_urls,
-            nativeCurrency: deployment.chain.native_currency,
-          },
-        ],
-      });
-    }
-    setChainId(Number((await provider.request({ method: "eth_chainId" })) as string));
-  }, [wallet, appChainId, deployment]);
+  const switchChain = useCallback(
+    async (to: number = appChainId) => {
+      const provider: Eip1193Provider | undefined = wallet?.provider;
+      if (provider === undefined) throw new Error("Connect a wallet first.");
+      const chain = [deployment.chain, ...deployment.chains].find((c) => c.chain_id === to);
+      if (chain === undefined) throw new Error(`Chain ${to} is not a chain of this deployment.`);
+      try {
+        await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId: hex(to) }] });
+      } catch (error) {
+        // 4902: the wallet does not know the chain; add it (it switches to it as it adds it)
+        if ((error as { code?: number }).code !== 4902) throw error;
+        await provider.request({
+          method: "wallet_addEthereumChain",
+          params: [
+            {
+              chainId: hex(to),
+              chainName: chain.label,
+              rpcUrls: chain.wallet_rpc_urls,
+              nativeCurrency: chain.native_currency,
+            },
+          ],
+        });
+      }
+      setChainId(Number((await provider.request({ method: "eth_chainId" })) as string));
+    },
+    [wallet, appChainId, deployment],
+  );
 
   const value = useMemo<WalletState>(() => {
     const onAppChain = chainId === appChainId;
@@ -160,10 +171,10 @@ export function WalletProvider({ deployment, children }: { deployment: Deploymen
           params: [toUtf8Hex(message), account],
         })) as string;
       },
-      async getSigner() {
-        if (wallet === undefined || account === undefined || !onAppChain) return undefined;
+      async getSigner(on: number = appChainId) {
+        if (wallet === undefined || account === undefined || chainId !== on) return undefined;
         const { BrowserProvider } = await import("ethers");
-        return new BrowserProvider(wallet.provider, appChainId).getSigner(account);
+        return new BrowserProvider(wallet.provider, on).getSigner(account);
       },
     };
   }, [wallets, wallet, account, chainId, appChainId, connect, switchChain]);

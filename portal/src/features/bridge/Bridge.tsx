@@ -1,0 +1,279 @@
+import { useEffect, useState } from "react";
+import type { FormEvent } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { FEE_OPTION_NAMES } from "@compute-capacity/sdk";
+import type { BridgeFee, FeeOptionName } from "@compute-capacity/sdk";
+
+import { ErrorState, Loading } from "../../components/States";
+import { parseAmount, formatUnitsOf } from "../../lib/amount";
+import { useDeployment } from "../../lib/deployment";
+import { formatTime } from "../../lib/format";
+import { useSingleFlight } from "../../lib/mutations";
+import { useWallet } from "../../lib/wallet";
+import type { WalletState } from "../../lib/wallet";
+import { bridgeQuoteQueryOptions, isOn, sstbBalanceQueryOptions, useBridgeStatus, useSendBridgeTransfer } from "./api";
+import type { BridgeChain, BridgeStep } from "./api";
+
+const STEP_TEXT: Record<BridgeStep, string> = {
+  approve: "Approve the sSTB (and the fee's token) for the bridge in your wallet (only if the allowance is short)…",
+  send: "Confirm the transfer in your wallet…",
+};
+
+const FEE_OPTION_TEXT: Record<FeeOptionName, string> = {
+  default: "the stablecoin (the default)",
+  service: "sSTB",
+  stb_gov: "STBGOV, the governance token",
+};
+
+const sstb = (value: bigint) => formatUnitsOf(value, 18, "sSTB");
+
+/**
+ * sSTB between the deployment's chains over CCIP: the source is the chain the wallet is on (the page
+ * asks to switch it), the fee of every option is quoted by the source bridge before anything is
+ * signed, and the transfer is followed by its CCIP message id from the source to the destination.
+ */
+export function Bridge() {
+  const deployment = useDeployment();
+  const wallet = useWallet();
+  const chains = deployment.chains;
+  const [fromId, setFromId] = useState(chains[0]!.chain_id);
+  const [toId, setToId] = useState(chains[1]?.chain_id ?? chains[0]!.chain_id);
+  const [messageId, setMessageId] = useState<string>();
+  // the source follows the wallet: a wallet moved to another chain of the deployment sends from there
+  useEffect(() => {
+    const on = chains.find((c) => c.chain_id === wallet.chainId);
+    if (on === undefined) return;
+    setFromId(on.chain_id);
+    setToId((to) => (to === on.chain_id ? chains.find((c) => c.chain_id !== on.chain_id)!.chain_id : to));
+  }, [wallet.chainId, chains]);
+  const from = chains.find((c) => c.chain_id === fromId)!;
+  const to = chains.find((c) => c.chain_id === toId)!;
+  return (
+    <>
+      <h1>Bridge</h1>
+      <p>
+        Move sSTB between the deployment's chains over Chainlink CCIP. The bridge burns it on the chain you send from
+        and mints it to your address on the other; it takes a protocol fee in the option you choose and CCIP's fee in
+        the chain's gas. Your wallet signs on the chain you send from.
+      </p>
+      {chains.length < 2 ? (
+        <p className="state warning">This deployment has one chain: there is nowhere to bridge to.</p>
+      ) : (
+        <SendForm
+          from={from}
+          to={to}
+          chains={chains}
+          onFrom={setFromId}
+          onTo={setToId}
+          onSent={(id) => setMessageId(id)}
+          key={`${from.chain_id}`}
+        />
+      )}
+      {messageId === undefined ? null : <TransferStatus messageId={messageId} chains={chains} wallet={wallet} />}
+    </>
+  );
+}
+
+function SendForm(props: {
+  from: BridgeChain;
+  to: BridgeChain;
+  chains: BridgeChain[];
+  onFrom: (chainId: number) => void;
+  onTo: (chainId: number) => void;
+  onSent: (messageId: string) => void;
+}) {
+  const { from, to, chains } = props;
+  const deployment = useDeployment();
+  const wallet = useWallet();
+  const [amountText, setAmountText] = useState("");
+  const [feeOption, setFeeOption] = useState<FeeOptionName>("default");
+  const [step, setStep] = useState<BridgeStep>();
+  const stablecoin = deployment.environment === "devnet" ? "mUSDC" : "USDC";
+  const onSource = isOn(wallet, from);
+  const balance = useQuery(sstbBalanceQueryOptions(wallet, from));
+  const parsed = parseAmount(amountText, "sSTB");
+  const tooMuch = parsed.ok && balance.data !== undefined && parsed.value > balance.data;
+  const terms = parsed.ok && !tooMuch && from.chain_id !== to.chain_id ? { from, to, amount: parsed.value } : undefined;
+  const quote = useQuery(bridgeQuoteQueryOptions(wallet, terms));
+  const send = useSendBridgeTransfer(wallet);
+  const sendOnce = useSingleFlight(send);
+  const switchChain = useMutation({ mutationFn: (chainId: number) => wallet.switchChain(chainId) });
+  const switchOnce = useSingleFlight(switchChain);
+  const feeText = (fee: BridgeFee) => {
+    const token = fee.token.toLowerCase();
+    if (token === from.contracts.SSTB?.toLowerCase()) return sstb(fee.amount);
+    if (token === from.contracts.GovernanceToken?.toLowerCase()) return formatUnitsOf(fee.amount, 18, "STBGOV");
+    return formatUnitsOf(fee.amount, 6, stablecoin);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (terms === undefined || quote.data === undefined) return;
+    sendOnce(
+      { terms, feeOption, onStep: setStep },
+      {
+        onSettled: () => setStep(undefined),
+        onSuccess: (r) => {
+          setAmountText("");
+          props.onSent(r.messageId);
+        },
+      },
+    );
+  };
+  const problem =
+    amountText === ""
+      ? undefined
+      : !parsed.ok
+        ? parsed.reason
+        : tooMuch
+          ? `Your sSTB on ${from.label} is ${sstb(balance.data!)}: less than ${sstb(parsed.value)}.`
+          : undefined;
+  return (
+    <section className="card" aria-labelledby="send-title">
+      <h2 id="send-title">Send sSTB to another chain</h2>
+      <form onSubmit={submit} noValidate className="grid">
+        <label>
+          From
+          <select value={from.chain_id} onChange={(e) => props.onFrom(Number(e.target.value))}>
+            {chains.map((c) => (
+              <option key={c.chain_id} value={c.chain_id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          To
+          <select value={to.chain_id} onChange={(e) => props.onTo(Number(e.target.value))}>
+            {chains
+              .filter((c) => c.chain_id !== from.chain_id)
+              .map((c) => (
+                <option key={c.chain_id} value={c.chain_id}>
+                  {c.label}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label>
+          Amount (sSTB)
+          <input inputMode="decimal" value={amountText} onChange={(e) => setAmountText(e.target.value)} />
+        </label>
+        <fieldset className="wide">
+          <legend>Pay the bridge's fee in</legend>
+          {FEE_OPTION_NAMES.map((option) => (
+            <label key={option} className="inline">
+              <input
+                type="radio"
+                name="fee-option"
+                value={option}
+                checked={feeOption === option}
+                onChange={() => setFeeOption(option)}
+              />{" "}
+              {FEE_OPTION_TEXT[option]}
+              {quote.data === undefined ? null : `: ${feeText(quote.data.fees[option])}`}
+              {quote.data === undefined || quote.data.fees[option].discountBps === 0n
+                ? null
+                : ` (${Number(quote.data.fees[option].discountBps) / 100}% off)`}
+            </label>
+          ))}
+        </fieldset>
+        <div className="wide" aria-live="polite" data-testid="bridge-quote">
+          {!onSource ? (
+            <p className="state warning">
+              {wallet.account === undefined
+                ? "Connect your wallet to send."
+                : `Your wallet is on ${chains.find((c) => c.chain_id === wallet.chainId)?.label ?? `chain ${wallet.chainId}`}; the transfer is signed on ${from.label}.`}{" "}
+              {wallet.account === undefined ? null : (
+                <button type="button" onClick={() => switchOnce(from.chain_id)} disabled={switchChain.isPending}>
+                  {switchChain.isPending ? "Switching…" : `Switch to ${from.label}`}
+                </button>
+              )}
+            </p>
+          ) : balance.data === undefined ? null : (
+            <p data-testid="bridge-balance">
+              You hold {sstb(balance.data)} on {from.label}.
+            </p>
+          )}
+          {problem !== undefined ? (
+            <p className="state warning">{problem}</p>
+          ) : quote.isPending && quote.fetchStatus !== "idle" ? (
+            <Loading what="the bridge's fees" />
+          ) : quote.isError ? (
+            <ErrorState error={quote.error} />
+          ) : quote.data !== undefined && terms !== undefined ? (
+            <p>
+              The bridge burns {sstb(terms.amount)} on {from.label} and mints {sstb(terms.amount)} to you on {to.label}.
+              You pay {feeText(quote.data.fees[feeOption])} of protocol fee and{" "}
+              {formatUnitsOf(quote.data.transportFee, from.native_currency.decimals, from.native_currency.symbol)} of
+              CCIP's fee (the transaction's value).
+            </p>
+          ) : null}
+        </div>
+        {switchChain.isError ? <ErrorState error={switchChain.error} /> : null}
+        <button type="submit" className="primary" disabled={send.isPending || quote.data === undefined || !onSource}>
+          {send.isPending ? "Sending…" : `Send to ${to.label}`}
+        </button>
+      </form>
+      {step === undefined ? null : (
+        <p className="state" role="status">
+          {STEP_TEXT[step]}
+        </p>
+      )}
+      {send.isError ? <ErrorState error={send.error} /> : null}
+    </section>
+  );
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  pending: "sent; on its way to the destination chain",
+  queued: "arrived; its delivery waits for the route's rate limit to refill (anyone may complete it then)",
+  completed: "delivered",
+  failed: "failed on arrival",
+};
+
+/** A transfer from its source to its destination, as the gateway's indexers of both chains see it. */
+function TransferStatus({
+  messageId,
+  chains,
+  wallet,
+}: {
+  messageId: string;
+  chains: BridgeChain[];
+  wallet: WalletState;
+}) {
+  const status = useBridgeStatus(messageId);
+  const switchChain = useMutation({ mutationFn: (chainId: number) => wallet.switchChain(chainId) });
+  const switchOnce = useSingleFlight(switchChain);
+  const t = status.data;
+  const destination = t === undefined ? undefined : chains.find((c) => c.name === t.destination_chain);
+  const labelOf = (name: string) => chains.find((c) => c.name === name)?.label ?? name;
+  return (
+    <section className="card" aria-labelledby="status-title">
+      <h2 id="status-title">Transfer {`${messageId.slice(0, 10)}…`}</h2>
+      {status.isPending ? (
+        <Loading what="the transfer" />
+      ) : status.isError ? (
+        <ErrorState error={status.error} retry={() => void status.refetch()} />
+      ) : (
+        <div data-testid="bridge-status">
+          <p>
+            {t!.amount} sSTB from {labelOf(t!.source_chain)} to {labelOf(t!.destination_chain)}: status{" "}
+            <strong>{t!.status}</strong> ({STATUS_TEXT[t!.status] ?? t!.status}).
+          </p>
+          <p className="muted">
+            Sent {formatTime(t!.created_at).utc} by {labelOf(t!.source_chain)}'s clock
+            {t!.completed_at === null
+              ? ""
+              : `; delivered ${formatTime(t!.completed_at).utc} by ${labelOf(t!.destination_chain)}'s clock`}
+            . CCIP message id <code>{t!.message_id}</code>.
+          </p>
+          {t!.status === "completed" && destination !== undefined && wallet.chainId !== destination.chain_id ? (
+            <button type="button" onClick={() => switchOnce(destination.chain_id)} disabled={switchChain.isPending}>
+              {switchChain.isPending ? "Switching…" : `Switch your wallet to ${destination.label}`}
+            </button>
+          ) : null}
+          {switchChain.isError ? <ErrorState error={switchChain.error} /> : null}
+        </div>
+      )}
+    </section>
+  );
+}
