@@ -139,12 +139,31 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   if (sealer === undefined && config.environment !== "devnet") {
     logger.warn("no GATEWAY_ACCOUNT_KEY: webhook secrets and idempotent responses are stored unsealed");
   }
-  // the key must open what the database already holds sealed (several instances share one key)
-  await checkSealingKey(store.db, sealer).catch(async (error: unknown) => {
+  // the key must open what the database already holds sealed (several instances share one key): a
+  // wrong key refuses the start; on a database whose migrations are still pending (a gateway started
+  // with migrations off) the check waits for them, and /readyz says why until it has passed
+  let sealingKeyChecked = false;
+  const sealingKeyProblem = async (): Promise<string | undefined> => {
+    if (sealingKeyChecked) return undefined;
+    try {
+      await checkSealingKey(store.db, sealer);
+      sealingKeyChecked = true;
+      return undefined;
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+  };
+  try {
+    if ((await pendingMigrations(store.db)).length === 0) {
+      const problem = await sealingKeyProblem();
+      if (problem !== undefined) throw new ConfigError(problem);
+    }
+  } catch (error) {
     redis?.disconnect();
     await store.close();
     throw error;
-  });
+  }
   const settings = webhookSettings(config.environment, config.webhooks);
   const metrics = new GatewayMetrics();
   const webhooks = createWebhooks(store.db, settings, logger, new WebhookSecrets(sealer), metrics);
@@ -224,6 +243,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       ping: () => ping(store.db),
       pendingMigrations: () => pendingMigrations(store.db),
       indexers: () => (options.index === false ? [] : indexers.map((i) => i.status())),
+      sealingKey: sealingKeyProblem,
     },
     {
       maxLagBlocks: config.readyMaxLagBlocks ?? {},

@@ -17,6 +17,11 @@ export interface ReadinessSources {
   pendingMigrations(): Promise<string[]>;
   /** This process's indexers (none when it serves only). */
   indexers(): IndexerProgress[];
+  /**
+   * Why this gateway's master key cannot open the database's sealed data, or undefined when it can
+   * (asked once the migrations are applied: a gateway started before them checks its key here).
+   */
+  sealingKey?(): Promise<string | undefined>;
 }
 
 export interface ReadinessSettings {
@@ -43,7 +48,8 @@ export interface ReadinessReport {
 
 /**
  * Readiness: whether this gateway should get traffic. Not ready while the database does not
- * answer, while committed migrations are pending, while an indexer is more than its configured
+ * answer, while committed migrations are pending, while its master key does not open the database's
+ * sealed data, while an indexer is more than its configured
  * number of blocks behind the head or has not reached its node for `staleMs` (a stalled node: its
  * head is then unknown, so the lag alone would not show it), and once a shutdown has begun.
  */
@@ -76,6 +82,9 @@ export class Readiness {
       migrations = pending.length === 0 ? "ok" : "pending";
       if (pending.length > 0) {
         reasons.push(`migrations pending: ${pending.join(", ")} (run the gateway's migrate command)`);
+      } else if (this.sources.sealingKey !== undefined) {
+        const problem = await withTimeout(this.sources.sealingKey(), this.settings.timeoutMs, "no answer");
+        if (problem !== undefined) reasons.push(`master key: ${problem}`);
       }
     } catch (error) {
       database = "down";

@@ -17,6 +17,8 @@ import { webhookSettings } from "../../../gateway/webhooks/settings.js";
 import { Outbox } from "../../../gateway/webhooks/outbox.js";
 import { SubscriptionService } from "../../../gateway/webhooks/subscriptions.js";
 import { DeliveryWorkers } from "../../../gateway/webhooks/worker.js";
+import { WebhookSecrets } from "../../../gateway/webhooks/secrets.js";
+import { Sealer } from "../../../gateway/accounts/sealed.js";
 import { silentLog } from "../../../gateway/observability/log.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../../gateway/store/schema.js";
 import { sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
@@ -27,6 +29,7 @@ import {
   sharedLiveDeployment,
   startTestGateway,
   testConfig,
+  TEST_ACCOUNT_KEY,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
 import { HttpClient } from "../../helpers/http.js";
@@ -896,6 +899,8 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
           webhookSettings("devnet", { pollMs: 20, concurrency: 1 }),
           undefined,
           silentLog,
+          // as another gateway on the database: with the master key the secrets were sealed under
+          new WebhookSecrets(new Sealer(TEST_ACCOUNT_KEY)),
         );
       const [one, two] = [pool(), pool()];
       try {

@@ -275,5 +275,34 @@ describe("Gateway observability (unit)", function () {
       ]);
       expect(report.checks.indexers.map((i) => i.status)).to.deep.equal(["lagging", "ok", "stalled"]);
     });
+
+    it("checks the master key once the migrations are applied, and says why a wrong one keeps it out", async function () {
+      let pending = ["0005_sealing_key_check"];
+      let asked = 0;
+      const readiness = new Readiness(
+        {
+          ping: async () => {},
+          pendingMigrations: async () => pending,
+          indexers: () => [],
+          sealingKey: async () => {
+            asked++;
+            return "GATEWAY_ACCOUNT_KEY is not the master key this database's sealed data was written with";
+          },
+        },
+        settings,
+      );
+      // the key's record does not exist before the migrations: not asked then
+      expect((await readiness.check()).reasons).to.deep.equal([
+        "migrations pending: 0005_sealing_key_check (run the gateway's migrate command)",
+      ]);
+      expect(asked).to.equal(0);
+      pending = [];
+      const report = await readiness.check();
+      expect(report.ready).to.equal(false);
+      expect(report.reasons).to.deep.equal([
+        "master key: GATEWAY_ACCOUNT_KEY is not the master key this database's sealed data was written with",
+      ]);
+      expect(asked).to.equal(1);
+    });
   });
 });
