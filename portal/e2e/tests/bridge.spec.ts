@@ -45,8 +45,13 @@ test.describe("Bridge", () => {
     expect(calls.map((c) => c.method)).toContain("wallet_addEthereumChain");
     await expect(bridge.to()).toHaveValue("42161");
 
-    // 1 sSTB back to arbitrum
+    // 1 sSTB back to arbitrum: a fee in the stablecoin, which the holder has none of here, is refused first
     await bridge.amount().fill("1");
+    await bridge.feeOption(/^the stablecoin \(the default\)/).check();
+    await expect(bridge.quote()).toContainText(/Your mUSDC on Ethereum is 0 mUSDC: less than the fee of [\d.]+ mUSDC/, {
+      timeout: 30_000,
+    });
+    await expect(bridge.sendButton("Arbitrum One")).toBeDisabled();
     await bridge.feeOption(/^sSTB: /).check();
     await expect(bridge.quote()).toContainText(
       "The bridge burns 1 sSTB on Ethereum and mints 1 sSTB to you on Arbitrum One.",

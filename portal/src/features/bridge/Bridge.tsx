@@ -11,7 +11,14 @@ import { formatTime } from "../../lib/format";
 import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
 import type { WalletState } from "../../lib/wallet";
-import { bridgeQuoteQueryOptions, isOn, sstbBalanceQueryOptions, useBridgeStatus, useSendBridgeTransfer } from "./api";
+import {
+  bridgeQuoteQueryOptions,
+  feeFundsQueryOptions,
+  isOn,
+  sstbBalanceQueryOptions,
+  useBridgeStatus,
+  useSendBridgeTransfer,
+} from "./api";
 import type { BridgeChain, BridgeStep } from "./api";
 
 const STEP_TEXT: Record<BridgeStep, string> = {
@@ -90,21 +97,44 @@ function SendForm(props: {
   const [step, setStep] = useState<BridgeStep>();
   const stablecoin = deployment.environment === "devnet" ? "mUSDC" : "USDC";
   const onSource = isOn(wallet, from);
+  function feeTokenName(fee: BridgeFee): string {
+    const token = fee.token.toLowerCase();
+    if (token === from.contracts.SSTB?.toLowerCase()) return "sSTB";
+    if (token === from.contracts.GovernanceToken?.toLowerCase()) return "STBGOV";
+    return stablecoin;
+  }
+  function feeText(fee: BridgeFee): string {
+    return formatUnitsOf(fee.amount, feeTokenName(fee) === stablecoin ? 6 : 18, feeTokenName(fee));
+  }
   const balance = useQuery(sstbBalanceQueryOptions(wallet, from));
   const parsed = parseAmount(amountText, "sSTB");
   const tooMuch = parsed.ok && balance.data !== undefined && parsed.value > balance.data;
   const terms = parsed.ok && !tooMuch && from.chain_id !== to.chain_id ? { from, to, amount: parsed.value } : undefined;
   const quote = useQuery(bridgeQuoteQueryOptions(wallet, terms));
+  const fee = quote.data?.fees[feeOption];
+  const funds = useQuery(feeFundsQueryOptions(wallet, from, fee?.token));
+  // what the wallet would be short of, said before anything is signed: the fee in its token (with the
+  // amount when both are sSTB) and CCIP's fee in the chain's gas
+  const feeProblem = (() => {
+    if (terms === undefined || quote.data === undefined || fee === undefined || funds.data === undefined) return;
+    const feeInSstb = fee.token.toLowerCase() === from.contracts.SSTB?.toLowerCase();
+    const needed = fee.amount + (feeInSstb ? terms.amount : 0n);
+    if (funds.data.tokens < needed) {
+      return feeInSstb
+        ? `Your sSTB on ${from.label} is ${sstb(funds.data.tokens)}: less than ${sstb(terms.amount)} plus the fee of ${feeText(fee)}. Send less or pay the fee in another token.`
+        : `Your ${feeTokenName(fee)} on ${from.label} is ${feeText({ ...fee, amount: funds.data.tokens })}: less than the fee of ${feeText(fee)}. Choose another fee option or get some first.`;
+    }
+    const gas = from.native_currency;
+    if (funds.data.gas < quote.data.transportFee) {
+      return `Your ${gas.symbol} on ${from.label} is ${formatUnitsOf(funds.data.gas, gas.decimals, gas.symbol)}: less than CCIP's fee of ${formatUnitsOf(quote.data.transportFee, gas.decimals, gas.symbol)}.`;
+    }
+    return undefined;
+  })();
   const send = useSendBridgeTransfer(wallet);
   const sendOnce = useSingleFlight(send);
   const switchChain = useMutation({ mutationFn: (chainId: number) => wallet.switchChain(chainId) });
   const switchOnce = useSingleFlight(switchChain);
-  const feeText = (fee: BridgeFee) => {
-    const token = fee.token.toLowerCase();
-    if (token === from.contracts.SSTB?.toLowerCase()) return sstb(fee.amount);
-    if (token === from.contracts.GovernanceToken?.toLowerCase()) return formatUnitsOf(fee.amount, 18, "STBGOV");
-    return formatUnitsOf(fee.amount, 6, stablecoin);
-  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (terms === undefined || quote.data === undefined) return;
@@ -193,8 +223,8 @@ function SendForm(props: {
               You hold {sstb(balance.data)} on {from.label}.
             </p>
           )}
-          {problem !== undefined ? (
-            <p className="state warning">{problem}</p>
+          {problem !== undefined || feeProblem !== undefined ? (
+            <p className="state warning">{problem ?? feeProblem}</p>
           ) : quote.isPending && quote.fetchStatus !== "idle" ? (
             <Loading what="the bridge's fees" />
           ) : quote.isError ? (
@@ -209,7 +239,11 @@ function SendForm(props: {
           ) : null}
         </div>
         {switchChain.isError ? <ErrorState error={switchChain.error} /> : null}
-        <button type="submit" className="primary" disabled={send.isPending || quote.data === undefined || !onSource}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={send.isPending || quote.data === undefined || !onSource || feeProblem !== undefined}
+        >
           {send.isPending ? "Sending…" : `Send to ${to.label}`}
         </button>
       </form>

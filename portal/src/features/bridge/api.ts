@@ -3,8 +3,10 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import {
   deployedReader,
   ensureAllowance,
+  erc20Abi,
   prepareSendBridgeTransfer,
   quoteBridgeTransfer,
+  readContract,
   sendBridgeTransferSync,
   sstbAbi,
 } from "@compute-capacity/sdk";
@@ -34,6 +36,25 @@ export const sstbBalanceQueryOptions = (wallet: WalletState, chain: BridgeChain)
       return (await deployedReader(client, "SSTB", sstbAbi).balanceOf(wallet.account!)) as bigint;
     },
     enabled: isOn(wallet, chain),
+    refetchInterval: 5_000,
+  });
+
+/**
+ * What the connected account holds on `chain` of the fee's token (`token`, any ERC-20: the bridge's
+ * stablecoin, sSTB or STBGOV) and of the chain's gas (CCIP's fee is paid in it), read through the wallet.
+ */
+export const feeFundsQueryOptions = (wallet: WalletState, chain: BridgeChain, token: string | undefined) =>
+  queryOptions({
+    queryKey: ["chain", "fee-funds", chain.chain_id, wallet.account, token],
+    queryFn: async () => {
+      const client = await walletClientOn(wallet, chain);
+      const [tokens, gas] = await Promise.all([
+        readContract(client, { abi: erc20Abi, address: token!, functionName: "balanceOf", args: [wallet.account!] }),
+        client.runner.provider!.getBalance(wallet.account!),
+      ]);
+      return { tokens: tokens as bigint, gas };
+    },
+    enabled: token !== undefined && isOn(wallet, chain),
     refetchInterval: 5_000,
   });
 
@@ -91,7 +112,10 @@ export function useSendBridgeTransfer(wallet: WalletState) {
       onStep("send");
       return sendBridgeTransferSync(client, parameters);
     },
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["chain", "sstb-balance"] }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["chain", "sstb-balance"] });
+      void queryClient.invalidateQueries({ queryKey: ["chain", "fee-funds"] });
+    },
   });
 }
 
