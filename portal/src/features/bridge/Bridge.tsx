@@ -137,7 +137,8 @@ function SendForm(props: {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (terms === undefined || quote.data === undefined) return;
+    // the button is disabled then; an Enter in the form must not get around it
+    if (terms === undefined || quote.data === undefined || feeProblem !== undefined) return;
     sendOnce(
       { terms, feeOption, onStep: setStep },
       {
