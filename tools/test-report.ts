@@ -75,9 +75,9 @@ const cell = (counts: FileCounts | undefined) =>
     ? "not run"
     : `${counts.passing} / ${counts.failing}${counts.pending ? ` (${counts.pending} pending)` : ""}`;
 
-/** A Markdown table of one run: passing / failing per file, with a total row. */
-export function countsTable(counts: FileCounts[]): string {
-  const total = counts.reduce(
+/** The sum of `rows`, as a row named "total". */
+function totalOf(rows: FileCounts[]): FileCounts {
+  return rows.reduce(
     (sum, row) => ({
       file: "total",
       passing: sum.passing + row.passing,
@@ -86,6 +86,11 @@ export function countsTable(counts: FileCounts[]): string {
     }),
     { file: "total", passing: 0, failing: 0, pending: 0 },
   );
+}
+
+/** A Markdown table of one run: passing / failing per file, with a total row. */
+export function countsTable(counts: FileCounts[]): string {
+  const total = totalOf(counts);
   const lines = [
     "| file | passing / failing |",
     "| --- | ---: |",
@@ -98,15 +103,7 @@ export function countsTable(counts: FileCounts[]): string {
 /** A Markdown table of a comparison, with a total row: passing / failing per file, before and after. */
 export function comparisonTable(rows: FileComparison[]): string {
   const total = (pick: (row: FileComparison) => FileCounts | undefined) =>
-    rows.reduce(
-      (sum, row) => ({
-        file: "total",
-        passing: sum.passing + (pick(row)?.passing ?? 0),
-        failing: sum.failing + (pick(row)?.failing ?? 0),
-        pending: sum.pending + (pick(row)?.pending ?? 0),
-      }),
-      { file: "total", passing: 0, failing: 0, pending: 0 },
-    );
+    totalOf(rows.map(pick).filter((counts) => counts !== undefined));
   const lines = [
     "| file | before: passing / failing | after: passing / failing |",
     "| --- | ---: | ---: |",

@@ -15,19 +15,7 @@ export class WalletNotReadyError extends Error {
  * then), so nothing is ever signed for the wrong chain.
  */
 export async function walletClient(wallet: WalletState, deployment: Deployment): Promise<ProtocolClient> {
-  const signer = await wallet.getSigner();
-  if (signer === undefined) {
-    throw new WalletNotReadyError(
-      wallet.account === undefined
-        ? "Connect your wallet first."
-        : `Switch your wallet to ${deployment.chain.label} (chain ${deployment.chain.chain_id}) first.`,
-    );
-  }
-  return createProtocolClient({
-    runner: signer,
-    deployment: deployment.chain.contracts,
-    chainId: deployment.chain.chain_id,
-  });
+  return walletClientOn(wallet, deployment.chain);
 }
 
 /**

@@ -162,28 +162,13 @@ function SendForm(props: {
     <section className="card" aria-labelledby="send-title">
       <h2 id="send-title">Send sSTB to another chain</h2>
       <form onSubmit={submit} noValidate className="grid">
-        <label>
-          From
-          <select value={from.chain_id} onChange={(e) => props.onFrom(Number(e.target.value))}>
-            {chains.map((c) => (
-              <option key={c.chain_id} value={c.chain_id}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          To
-          <select value={to.chain_id} onChange={(e) => props.onTo(Number(e.target.value))}>
-            {chains
-              .filter((c) => c.chain_id !== from.chain_id)
-              .map((c) => (
-                <option key={c.chain_id} value={c.chain_id}>
-                  {c.label}
-                </option>
-              ))}
-          </select>
-        </label>
+        <ChainSelect label="From" value={from} chains={chains} onChange={props.onFrom} />
+        <ChainSelect
+          label="To"
+          value={to}
+          chains={chains.filter((c) => c.chain_id !== from.chain_id)}
+          onChange={props.onTo}
+        />
         <label>
           Amount (sSTB)
           <input inputMode="decimal" value={amountText} onChange={(e) => setAmountText(e.target.value)} />
@@ -255,6 +240,27 @@ function SendForm(props: {
       )}
       {send.isError ? <ErrorState error={send.error} /> : null}
     </section>
+  );
+}
+
+/** A choice of one of `chains`, by its label; `onChange` gets the chain id. */
+function ChainSelect(props: {
+  label: string;
+  value: BridgeChain;
+  chains: BridgeChain[];
+  onChange: (chainId: number) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value.chain_id} onChange={(e) => props.onChange(Number(e.target.value))}>
+        {props.chains.map((c) => (
+          <option key={c.chain_id} value={c.chain_id}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
