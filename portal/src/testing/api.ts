@@ -85,7 +85,10 @@ export function gateway(seen: SeenRequest[] = []) {
     ): HttpHandler {
       return http[method](route(path), async ({ request }) => {
         await record(request);
-        return HttpResponse.json({ success: false, error: { code, message, details } }, { status });
+        // a retried status (429, 5xx) asks for its retry at once, as a gateway may: the SDK's client still
+        // retries it (every attempt answered the same) without waiting its backoff of about a second
+        const headers: Record<string, string> = status === 429 || status >= 500 ? { "Retry-After": "0" } : {};
+        return HttpResponse.json({ success: false, error: { code, message, details } }, { status, headers });
       });
     },
     /** A route that never answers (the page's loading state). */

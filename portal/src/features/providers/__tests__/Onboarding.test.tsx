@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { hashReviewedProfile } from "@compute-capacity/sdk";
 
@@ -133,9 +133,16 @@ describe("A provider's first day: the console", () => {
   });
 
   it("shows a registration the gateway had not indexed yet without a reload", async () => {
-    openConsole({ status: 1, tier: 1 }, aProvider({ status: "pending" }), 2);
-    expect(await screen.findByText(/the gateway is indexing it/)).toBeInTheDocument();
-    expect(await screen.findByTestId("review-state", {}, { timeout: 15_000 })).toHaveTextContent("Under review");
+    // the console's own clock, not the test's, waits for the next refresh (every 5 s)
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      openConsole({ status: 1, tier: 1 }, aProvider({ status: "pending" }), 2);
+      expect(await screen.findByText(/the gateway is indexing it/)).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await screen.findByTestId("review-state")).toHaveTextContent("Under review");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("tells a provider what a deposit allows, and refuses more than the wallet holds before asking the wallet", async () => {
