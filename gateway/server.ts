@@ -10,7 +10,7 @@ import { ManagedAccounts } from "./accounts/managed.js";
 import { Sealer, checkSealingKey } from "./accounts/sealed.js";
 import { postgresAccountLock } from "./accounts/signer.js";
 import { KeyService } from "./auth/keys.js";
-import { BridgeFeeQuoter } from "./chain/bridge-fees.js";
+import { BridgeReader } from "./chain/bridge-reader.js";
 import type { GatewayConfig } from "./config.js";
 import {
   CHAIN_LABELS,
@@ -200,7 +200,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!);
-  const bridgeFees = new BridgeFeeQuoter(chains);
+  const bridges = new BridgeReader(chains);
   const verification = await VerificationService.start(store.db, primary, {
     keys: config.verifierKeys,
     environment: config.environment,
@@ -264,7 +264,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     model,
     chains,
     chainLabels: CHAIN_LABELS,
-    bridgeFees,
+    bridges,
     responseCache,
     ...(config.tls === undefined ? {} : { tls: config.tls }),
     trustedProxies: config.trustedProxies ?? [],
@@ -324,7 +324,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     await step("key usage counts", () => usage.close());
     await step("indexers", () => Promise.all(indexers.map((i) => i.stop())));
     await step("lease notices", () => leaseNotices.stop());
-    bridgeFees.close();
+    bridges.close();
     verification.close();
     writes.close();
     await step("webhook workers", () => webhooks.close());

@@ -53,6 +53,62 @@ export interface RateLimit {
 /** An unlimited (disabled) bucket. */
 export const NO_LIMIT: RateLimit = { enabled: false, capacity: 0n, rate: 0n };
 
+/** What a queued delivery waits for, as its destination's bridge and queue show it (`estimateQueuedDelivery`). */
+export interface QueuedDeliveryState {
+  /** What the message still has to deliver (`queuedDeliveryOf`: less than it carried once an installment went). */
+  remaining: bigint;
+  /** What the deliveries queued before it, from the same chain in the same token, still have to deliver. */
+  waitingBefore: bigint;
+  /** Whether it heads its queue (the only message `executeQueued` takes now). */
+  atHead: boolean;
+  /** The route's inbound limit of the token (`rateLimitOf(source, token, false)`) and what it lets in now. */
+  limit: RateLimit;
+  available: bigint;
+  /** The bridge's `pausedUntil` (Unix seconds; 0 or a past time when it is not paused). */
+  pausedUntil: bigint;
+  /** The destination chain's clock (the latest block's timestamp). */
+  now: bigint;
+}
+
+/** When a queued delivery can be completed, from `QueuedDeliveryState`. */
+export interface QueuedDeliveryEstimate {
+  /** Whether `executeQueued` would deliver something of it now. */
+  executableNow: boolean;
+  /** What the next `executeQueued` delivers of it (the whole rest, or one bucket's capacity). */
+  nextInstallment: bigint;
+  /**
+   * The earliest chain time at which all of it can have been delivered, if every delivery (its own and
+   * those before it) is completed as soon as the limit allows; null when the limit never refills
+   * enough (an enabled bucket with no rate).
+   */
+  completesAt: bigint | null;
+}
+
+/**
+ * When a queued delivery completes (`Bridge.executeQueued`): the queue drains first-in first-out through
+ * the route's inbound bucket, each call taking min(what a message still has to deliver, the capacity),
+ * so once the pause (if any) is over, what waits before it and its own rest pass after
+ * (waitingBefore + remaining - level) / rate seconds of refill, `level` being what the bucket holds then (it
+ * refills during a pause, up to its capacity; with deliveries taken as soon as they fit, none of the refill
+ * after it is lost to the cap).
+ * A message of a peer governance forgot, waiting before it, is refused without taking from the bucket:
+ * counted here, it makes the estimate late, never early.
+ */
+export function estimateQueuedDelivery(state: QueuedDeliveryState): QueuedDeliveryEstimate {
+  const { remaining, waitingBefore, atHead, limit, available, pausedUntil, now } = state;
+  const unpausedAt = pausedUntil > now ? pausedUntil : now;
+  const nextInstallment = limit.enabled && limit.capacity < remaining ? limit.capacity : remaining;
+  const executableNow = atHead && pausedUntil <= now && (!limit.enabled || available >= nextInstallment);
+  if (!limit.enabled) return { executableNow, nextInstallment, completesAt: unpausedAt };
+  // the level when deliveries may resume: what refilled during the pause, up to the capacity
+  const refilled = available + limit.rate * (unpausedAt - now);
+  const level = refilled < limit.capacity ? refilled : limit.capacity;
+  const needed = waitingBefore + remaining - level;
+  if (needed <= 0n) return { executableNow, nextInstallment, completesAt: unpausedAt };
+  if (limit.rate === 0n) return { executableNow, nextInstallment, completesAt: null };
+  return { executableNow, nextInstallment, completesAt: unpausedAt + (needed + limit.rate - 1n) / limit.rate };
+}
+
 /** Per-token limits a route applies in both directions, indexed like `BridgeToken`. */
 export interface RouteLimits {
   sstb: RateLimit;

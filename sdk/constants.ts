@@ -1,6 +1,6 @@
 // The `./constants` entry: the protocol's fixed facts, with no protocol logic and no ABI: role ids,
 // the chains and their ids, CCIP selectors, routers, fee options and route structs, the
-// deployments file format, the markets' enums and arithmetic. What deploy/ reads (it imports no
+// deployments file format, the markets' enums and arithmetic, when a queued bridge delivery completes. What deploy/ reads (it imports no
 // other part of the SDK), and what a page that only names things needs.
 export { Roles } from "./roles.js";
 export type { RoleName } from "./roles.js";
@@ -17,9 +17,17 @@ export {
   MESSAGE_STATUSES,
   NO_LIMIT,
   chainSelectorOf,
+  estimateQueuedDelivery,
   routeTo,
 } from "./bridge.js";
-export type { FeeOptionName, RateLimit, RouteConfig, RouteLimits } from "./bridge.js";
+export type {
+  FeeOptionName,
+  QueuedDeliveryEstimate,
+  QueuedDeliveryState,
+  RateLimit,
+  RouteConfig,
+  RouteLimits,
+} from "./bridge.js";
 export { formatDeploymentFile, parseDeploymentFile } from "./deployments.js";
 export type { ChainNetwork, DeployedChain, DeploymentRecord } from "./deployments.js";
 export {

@@ -1,4 +1,5 @@
-import { cost } from "@compute-capacity/sdk";
+import { cost, estimateQueuedDelivery } from "@compute-capacity/sdk";
+import type { QueuedDeliveryState } from "@compute-capacity/sdk";
 import type {
   BridgeMessage,
   ClaimableBalanceRow,
@@ -243,6 +244,7 @@ export function activity(row: TradeRow) {
 export function bridgeTransaction(
   message: BridgeMessage,
   chainOf: (by: { chainId?: number; selector?: string }) => string,
+  queue: { state: QueuedDeliveryState; position: number } | null,
 ) {
   const { send, receipt } = message;
   const anySide = (send ?? receipt)!;
@@ -262,6 +264,26 @@ export function bridgeTransaction(
     completed_at: receipt?.completedAt ?? null,
     source_transaction: send?.txHash ?? null,
     destination_transaction: receipt?.completedTxHash ?? receipt?.txHash ?? null,
+    queue: queue === null ? null : queuedDelivery(queue.state, queue.position),
+  };
+}
+
+/** A queued delivery's `queue` (schemas.ts `bridgeQueueSchema`): what it waits for and when it can complete. */
+function queuedDelivery(state: QueuedDeliveryState, position: number) {
+  const estimate = estimateQueuedDelivery(state);
+  return {
+    position,
+    ...amount("remaining", state.remaining.toString()),
+    ...amount("waiting_before", state.waitingBefore.toString()),
+    rate_limited: state.limit.enabled,
+    ...amount("available", state.available.toString()),
+    ...amount("capacity", state.limit.capacity.toString()),
+    ...amount("refill_per_second", state.limit.rate.toString()),
+    paused_until: state.pausedUntil > state.now ? Number(state.pausedUntil) : null,
+    executable_now: estimate.executableNow,
+    ...amount("next_installment", estimate.nextInstallment.toString()),
+    completes_at: estimate.completesAt === null ? null : Number(estimate.completesAt),
+    as_of: Number(state.now),
   };
 }
 

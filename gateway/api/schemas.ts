@@ -433,6 +433,44 @@ export const bridgeTransactionSchema = object(
       type: ["string", "null"],
       description: "the delivery's transaction; null until it arrived",
     },
+    queue: nullable(
+      object(
+        {
+          position: {
+            type: "integer",
+            minimum: 0,
+            description: "transfers queued before it (from the same chain, in the same token); 0: it is next",
+            examples: [1],
+          },
+          ...tokenAmount("remaining", "what it still has to deliver", "25", 18, "tokens (18 decimals)"),
+          ...tokenAmount("waiting_before", "what the transfers before it still have to deliver", "40", 18, "tokens"),
+          rate_limited: {
+            type: "boolean",
+            description:
+              "whether the route's inbound limit of the token applies (false: deliveries wait only for a pause)",
+          },
+          ...tokenAmount("available", "what the inbound limit lets in now", "10", 18, "tokens (18 decimals)"),
+          ...tokenAmount("capacity", "the most the inbound limit holds (and one delivery takes)", "50", 18, "tokens"),
+          ...tokenAmount("refill_per_second", "what the inbound limit refills each second", "0.5", 18, "tokens"),
+          paused_until: nullableUnix(
+            "Unix seconds (the destination's clock) until which the bridge is paused; null: not paused",
+          ),
+          executable_now: {
+            type: "boolean",
+            description:
+              "whether `executeQueued(message_id)` on the destination's bridge, which anyone may send, delivers now",
+          },
+          ...tokenAmount("next_installment", "what the next `executeQueued` delivers of it", "25", 18, "tokens"),
+          completes_at: nullableUnix(
+            "Unix seconds (the destination's clock): the earliest the whole of it can be delivered, if each delivery " +
+              "(its own and those before it) is completed as soon as the limit allows; null: the limit never refills enough",
+          ),
+          as_of: { ...unix, description: "Unix seconds: the destination's latest block, at which this was read" },
+        },
+        "a queued transfer's place in its destination's delivery queue, read live at `as_of`",
+      ),
+      "while `status` is `queued`: what its delivery waits for and when it can complete; otherwise null",
+    ),
   },
   "A bridge transfer (a CCIP message) as both chains' indexers have seen it.",
 );

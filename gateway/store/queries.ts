@@ -13,6 +13,7 @@ import {
   claimableBalances,
   computeUnits,
   cursors,
+  events,
   leases,
   listings,
   parameters,
@@ -523,6 +524,37 @@ export class ReadModel {
   }
 
   /** Both sides of a bridge transfer by CCIP message id (lower-case hex); undefined if neither is indexed. */
+  /**
+   * The transfers waiting in the same delivery queue as `receipt` (its chain, from the same source chain, in
+   * the same token) that were queued before it, first first: the bridge's queues are first-in first-out, in
+   * the order of the arrivals' `MessageReceived` events.
+   */
+  async queuedBefore(receipt: BridgeReceiptRow): Promise<string[]> {
+    const rows = await this.db
+      .select({ messageId: bridgeReceipts.messageId })
+      .from(bridgeReceipts)
+      .innerJoin(
+        events,
+        and(
+          eq(events.chainId, bridgeReceipts.chainId),
+          eq(events.name, "MessageReceived"),
+          eq(sql`${events.args}->>'messageId'`, bridgeReceipts.messageId),
+        ),
+      )
+      .where(
+        and(
+          eq(bridgeReceipts.chainId, receipt.chainId),
+          eq(bridgeReceipts.sourceSelector, receipt.sourceSelector),
+          eq(bridgeReceipts.tokenSymbol, receipt.tokenSymbol),
+          eq(bridgeReceipts.status, "queued"),
+        ),
+      )
+      .orderBy(asc(events.blockNumber), asc(events.logIndex));
+    const ids = rows.map((row) => row.messageId);
+    const at = ids.indexOf(receipt.messageId);
+    return at < 0 ? ids : ids.slice(0, at);
+  }
+
   async bridgeMessage(messageId: string): Promise<BridgeMessage | undefined> {
     const [[send], [receipt]] = await Promise.all([
       this.db.select().from(bridgeSends).where(eq(bridgeSends.messageId, messageId)),

@@ -52,7 +52,7 @@ export interface paths {
     };
     /**
      * A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)
-     * @description A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but waits, `completed` once delivered. Fields only the other side knows are null until it is indexed.
+     * @description A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but waits, `completed` once delivered. Fields only the other side knows are null until it is indexed. A queued transfer's `queue` says, live from its destination, what it waits for and when it can complete.
      */
     get: operations["getBridgeTransfer"];
     put?: never;
@@ -928,7 +928,7 @@ export interface paths {
     };
     /**
      * A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)
-     * @description A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but waits, `completed` once delivered. Fields only the other side knows are null until it is indexed.
+     * @description A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but waits, `completed` once delivered. Fields only the other side knows are null until it is indexed. A queued transfer's `queue` says, live from its destination, what it waits for and when it can complete.
      */
     get: operations["getBridgeTransferShort"];
     put?: never;
@@ -2911,7 +2911,27 @@ export interface components {
      *       "created_at": 1795740000,
      *       "completed_at": 1795740000,
      *       "source_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-     *       "destination_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+     *       "destination_transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+     *       "queue": {
+     *         "position": 1,
+     *         "remaining": 25,
+     *         "remaining_base_units": "25000000000000000000",
+     *         "waiting_before": 40,
+     *         "waiting_before_base_units": "40000000000000000000",
+     *         "rate_limited": true,
+     *         "available": 10,
+     *         "available_base_units": "10000000000000000000",
+     *         "capacity": 50,
+     *         "capacity_base_units": "50000000000000000000",
+     *         "refill_per_second": 0.5,
+     *         "refill_per_second_base_units": "500000000000000000",
+     *         "paused_until": 1795740000,
+     *         "executable_now": true,
+     *         "next_installment": 25,
+     *         "next_installment_base_units": "25000000000000000000",
+     *         "completes_at": 1795740000,
+     *         "as_of": 1795740000
+     *       }
      *     }
      */
     BridgeTransaction: {
@@ -2955,6 +2975,93 @@ export interface components {
        * @example 0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a
        */
       message_id: string;
+      /** @description while `status` is `queued`: what its delivery waits for and when it can complete; otherwise null */
+      queue: {
+        /**
+         * @description Unix seconds: the destination's latest block, at which this was read
+         * @example 1795740000
+         */
+        as_of: number;
+        /**
+         * @description what the inbound limit lets in now: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_base_units` is exact.
+         * @example 10
+         */
+        available: number;
+        /**
+         * @description what the inbound limit lets in now: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+         * @example 10000000000000000000
+         */
+        available_base_units: string;
+        /**
+         * @description the most the inbound limit holds (and one delivery takes): whole tokens, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `capacity_base_units` is exact.
+         * @example 50
+         */
+        capacity: number;
+        /**
+         * @description the most the inbound limit holds (and one delivery takes): exact, in tokens base units (18 decimals), a decimal string
+         * @example 50000000000000000000
+         */
+        capacity_base_units: string;
+        /**
+         * @description Unix seconds (the destination's clock): the earliest the whole of it can be delivered, if each delivery (its own and those before it) is completed as soon as the limit allows; null: the limit never refills enough
+         * @example 1795740000
+         */
+        completes_at: number | null;
+        /** @description whether `executeQueued(message_id)` on the destination's bridge, which anyone may send, delivers now */
+        executable_now: boolean;
+        /**
+         * @description what the next `executeQueued` delivers of it: whole tokens, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `next_installment_base_units` is exact.
+         * @example 25
+         */
+        next_installment: number;
+        /**
+         * @description what the next `executeQueued` delivers of it: exact, in tokens base units (18 decimals), a decimal string
+         * @example 25000000000000000000
+         */
+        next_installment_base_units: string;
+        /**
+         * @description Unix seconds (the destination's clock) until which the bridge is paused; null: not paused
+         * @example 1795740000
+         */
+        paused_until: number | null;
+        /**
+         * @description transfers queued before it (from the same chain, in the same token); 0: it is next
+         * @example 1
+         */
+        position: number;
+        /** @description whether the route's inbound limit of the token applies (false: deliveries wait only for a pause) */
+        rate_limited: boolean;
+        /**
+         * @description what the inbound limit refills each second: whole tokens, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `refill_per_second_base_units` is exact.
+         * @example 0.5
+         */
+        refill_per_second: number;
+        /**
+         * @description what the inbound limit refills each second: exact, in tokens base units (18 decimals), a decimal string
+         * @example 500000000000000000
+         */
+        refill_per_second_base_units: string;
+        /**
+         * @description what it still has to deliver: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `remaining_base_units` is exact.
+         * @example 25
+         */
+        remaining: number;
+        /**
+         * @description what it still has to deliver: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+         * @example 25000000000000000000
+         */
+        remaining_base_units: string;
+        /**
+         * @description what the transfers before it still have to deliver: whole tokens, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `waiting_before_base_units` is exact.
+         * @example 40
+         */
+        waiting_before: number;
+        /**
+         * @description what the transfers before it still have to deliver: exact, in tokens base units (18 decimals), a decimal string
+         * @example 40000000000000000000
+         */
+        waiting_before_base_units: string;
+      } | null;
       /**
        * @description who receives it
        * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC

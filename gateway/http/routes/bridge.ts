@@ -2,8 +2,8 @@ import { ZeroAddress } from "ethers";
 import type { FastifyInstance } from "fastify";
 
 import type { DeployedChain } from "@compute-capacity/sdk";
-import { QuoteInputError } from "../../chain/bridge-fees.js";
-import type { BridgeFeeQuoter } from "../../chain/bridge-fees.js";
+import { QuoteInputError } from "../../chain/bridge-reader.js";
+import type { BridgeReader } from "../../chain/bridge-reader.js";
 import { chainOfSelector } from "../../indexer/modules/bridge.js";
 import type { ReadModel } from "../../store/queries.js";
 import { amountOf } from "../../api/amounts.js";
@@ -18,8 +18,8 @@ export interface BridgeRouteOptions {
   chains: readonly DeployedChain[];
   /** Display names of chains by deployment name. */
   chainLabels: Record<string, string>;
-  /** Live fee quotes from the source chain's bridge. */
-  bridgeFees: Pick<BridgeFeeQuoter, "quote">;
+  /** Live reads of the bridges: fee quotes, queued deliveries. */
+  bridges: Pick<BridgeReader, "quote" | "queue">;
 }
 
 /**
@@ -27,6 +27,10 @@ export interface BridgeRouteOptions {
  * live from the source chain's bridge), and a transfer by its CCIP message id as both chains'
  * indexers saw it. Every route answers the same to every key: cacheable.
  */
+/** The bridge token a receipt names (the index keeps its symbol). */
+const bridgeTokenOf = (receipt: { tokenSymbol: string }): "sSTB" | "STBGOV" =>
+  receipt.tokenSymbol === "STBGOV" ? "STBGOV" : "sSTB";
+
 export async function bridgeRoutes(app: FastifyInstance, options: BridgeRouteOptions): Promise<void> {
   const { model } = options;
   const config = { cache: true };
@@ -112,7 +116,7 @@ export async function bridgeRoutes(app: FastifyInstance, options: BridgeRouteOpt
       };
       const amount = amountOf(q, "amount");
       try {
-        return ok(await options.bridgeFees.quote(q.source_chain, q.destination_chain, q.token, amount));
+        return ok(await options.bridges.quote(q.source_chain, q.destination_chain, q.token, amount));
       } catch (error) {
         if (error instanceof QuoteInputError) throw invalidParameter(error.parameter, error.message);
         throw error;
@@ -128,7 +132,8 @@ export async function bridgeRoutes(app: FastifyInstance, options: BridgeRouteOpt
         summary: "A bridge transfer by CCIP message id (32-byte hex, or the same number in decimal)",
         description:
           "A transfer as both chains' indexers have seen it: `pending` once sent, `queued` when it arrived but " +
-          "waits, `completed` once delivered. Fields only the other side knows are null until it is indexed.",
+          "waits, `completed` once delivered. Fields only the other side knows are null until it is indexed. A " +
+          "queued transfer's `queue` says, live from its destination, what it waits for and when it can complete.",
         params: s.params({
           message_id: {
             type: "string",
@@ -150,7 +155,16 @@ export async function bridgeRoutes(app: FastifyInstance, options: BridgeRouteOpt
       }
       const message = await model.bridgeMessage(id);
       if (message === undefined) throw notFound("bridge message", raw);
-      return ok(format.bridgeTransaction(message, chainOf));
+      const receipt = message.receipt;
+      if (receipt?.status !== "queued") return ok(format.bridgeTransaction(message, chainOf, null));
+      // a queued delivery: what waits before it from the index, the rest live from its destination
+      const before = await model.queuedBefore(receipt);
+      const state = await options.bridges.queue(
+        chainOf({ chainId: receipt.chainId }),
+        { messageId: receipt.messageId, sourceSelector: receipt.sourceSelector, token: bridgeTokenOf(receipt) },
+        before,
+      );
+      return ok(format.bridgeTransaction(message, chainOf, { state, position: before.length }));
     },
   );
 }

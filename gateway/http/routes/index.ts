@@ -61,7 +61,7 @@ export interface ApiRouteOptions extends BridgeRouteOptions {
  * loaded: that order is not part of the API (the snapshot test compares the document as a JSON value).
  */
 export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOptions) => {
-  const { model, chains, chainLabels, bridgeFees, keys, writes, db } = options;
+  const { model, chains, chainLabels, bridges, keys, writes, db } = options;
   // the routes that read the primary chain live (redemptions, a provider's collateral) share one connection
   const primary = options.primary !== undefined && db !== undefined ? primaryChain(options.primary) : undefined;
   if (primary !== undefined) app.addHook("onClose", async () => primary.close());
@@ -73,7 +73,7 @@ export const apiRoutes = fp(async (app: FastifyInstance, options: ApiRouteOption
     await app.register(redemptionRoutes, { model, account, writes, prefix });
     await app.register(sstbRoutes, { model, chains, writes, prefix });
     await app.register(marketplaceRoutes, { model, prefix });
-    await app.register(bridgeRoutes, { model, chains, chainLabels, bridgeFees, prefix });
+    await app.register(bridgeRoutes, { model, chains, chainLabels, bridges, prefix });
     await app.register(accountRoutes, { chains, chainLabels, environment: options.environment, prefix });
     if (options.verification) await app.register(verificationRoutes, { verification: options.verification, prefix });
     if (options.webhooks) await app.register(webhookRoutes, { subscriptions: options.webhooks, prefix });

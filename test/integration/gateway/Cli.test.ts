@@ -195,7 +195,7 @@ describe(`The gateway command (npm run gateway) as a child process, on ${process
           model: absent,
           chains: [],
           chainLabels: {},
-          bridgeFees: absent,
+          bridges: absent,
           health: () => ({}),
         });
         writeFileSync(urlFileOf(config), await app.listen({ host: "127.0.0.1", port: 0 }));

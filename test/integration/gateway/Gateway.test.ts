@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 
 import { expect } from "chai";
-import { AbiCoder, JsonRpcProvider, formatEther, formatUnits, getAddress, parseEther } from "ethers";
+import { AbiCoder, JsonRpcProvider, JsonRpcSigner, formatEther, formatUnits, getAddress, parseEther } from "ethers";
 
 import { Redis } from "ioredis";
 
@@ -14,7 +14,7 @@ import { createLogger } from "../../../gateway/observability/log.js";
 import { buildApp } from "../../../gateway/http/app.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { ReadModel } from "../../../gateway/store/queries.js";
-import { BridgeFeeQuoter } from "../../../gateway/chain/bridge-fees.js";
+import { BridgeReader } from "../../../gateway/chain/bridge-reader.js";
 import {
   ROLE,
   bridgeSstbToEthereum,
@@ -24,6 +24,7 @@ import {
   startTestGateway,
 } from "../../../testing/fixtures.js";
 import type { LiveDeployment } from "../../../testing/fixtures.js";
+import { Bridge__factory } from "../../../typechain-types/index.js";
 import { dataOf, expectError, HttpClient } from "../../helpers/http.js";
 import type { Recorded } from "../../helpers/http.js";
 import { LocalRedis, REDIS_SERVER } from "../../helpers/redis.js";
@@ -592,6 +593,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
         completed_at: null,
         source_transaction: sent.txHash,
         destination_transaction: null,
+        queue: null,
       });
 
       const relayed = await relayMessages(live);
@@ -628,6 +630,111 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       ]);
       // the id in decimal (the spec documents it as a number) names the same transfer
       expect(await http.data(`/api/v1/bridge/status/${BigInt(sent.messageId).toString()}`)).to.deep.equal(done);
+    });
+
+    it("shows a queued transfer's place in its queue, what waits before it and when it can complete, live as anyone delivers", async function () {
+      // ethereum lets in at most 1 sSTB from arbitrum, refilling 0.1 a second (its governance, the executor)
+      const [, ethereumRecord] = parseDeploymentFile(readFileSync(live.deploymentFile, "utf8"));
+      const ethereum = new JsonRpcProvider(live.nodes[1].url, 1, { staticNetwork: true, cacheTimeout: -1 });
+      const executor = ethereumRecord.contracts.SatelliteExecutor;
+      await ethereum.send("hardhat_impersonateAccount", [executor]);
+      await ethereum.send("hardhat_setBalance", [executor, `0x${parseEther("1").toString(16)}`]);
+      const bridge = Bridge__factory.connect(ethereumRecord.contracts.Bridge, new JsonRpcSigner(ethereum, executor));
+      const fromArbitrum = chainSelectorOf(42161n);
+      const limit = { enabled: true, capacity: parseEther("1"), rate: parseEther("0.1") };
+      await (await bridge.setRateLimit(fromArbitrum, 0, false, limit)).wait();
+      // two transfers arrive: 1.5 (more than the capacity: it waits, delivered in two installments), then 0.5
+      const first = await bridgeSstbToEthereum(live, live.signers[ROLE.user], parseEther("1.5"));
+      const second = await bridgeSstbToEthereum(live, live.signers[ROLE.user], parseEther("0.5"));
+      const relayed = await relayMessages(live);
+      expect(relayed.filter((m) => m.state === "success").map((m) => m.messageId)).to.include.members([
+        first.messageId,
+        second.messageId,
+      ]);
+      await gw.synced();
+
+      const chainNow = async () => BigInt((await ethereum.getBlock("latest"))!.timestamp);
+      const available = async () => (await bridge.rateLimitOf(fromArbitrum, 0, false)).available;
+      const queueOf = async (messageId: string) => {
+        const t = await http.data(`/api/v1/bridge/status/${messageId}`);
+        expect(t.status, messageId).to.equal("queued");
+        return t.queue;
+      };
+      const sstbOf = (wei: bigint) => ({ amount: Number(formatEther(wei)), base: wei.toString() });
+      const expectQueue = async (
+        messageId: string,
+        e: { position: number; remaining: bigint; before: bigint; executable: boolean; next: bigint },
+      ) => {
+        const q = await queueOf(messageId);
+        const [now, level] = [await chainNow(), await available()];
+        const needed = e.before + e.remaining - level;
+        const completesAt = needed <= 0n ? now : now + (needed + limit.rate - 1n) / limit.rate;
+        expect(q).to.deep.equal({
+          position: e.position,
+          remaining: sstbOf(e.remaining).amount,
+          remaining_base_units: sstbOf(e.remaining).base,
+          waiting_before: sstbOf(e.before).amount,
+          waiting_before_base_units: sstbOf(e.before).base,
+          rate_limited: true,
+          available: sstbOf(level).amount,
+          available_base_units: sstbOf(level).base,
+          capacity: 1,
+          capacity_base_units: limit.capacity.toString(),
+          refill_per_second: 0.1,
+          refill_per_second_base_units: limit.rate.toString(),
+          paused_until: null,
+          executable_now: e.executable,
+          next_installment: sstbOf(e.next).amount,
+          next_installment_base_units: sstbOf(e.next).base,
+          completes_at: Number(completesAt),
+          as_of: Number(now),
+        });
+      };
+      // the first heads its queue: its next delivery is one capacity's worth, and the bucket holds it
+      await expectQueue(first.messageId, {
+        position: 0,
+        remaining: parseEther("1.5"),
+        before: 0n,
+        executable: true,
+        next: parseEther("1"),
+      });
+      // the second waits behind it, whatever the bucket holds
+      await expectQueue(second.messageId, {
+        position: 1,
+        remaining: parseEther("0.5"),
+        before: parseEther("1.5"),
+        executable: false,
+        next: parseEther("0.5"),
+      });
+
+      // anyone delivers the first's first installment: what waits before the second is read live (0.5 left)
+      const anyone = new JsonRpcSigner(ethereum, live.signers[ROLE.providerD].address);
+      await (await bridge.connect(anyone).executeQueued(first.messageId)).wait();
+      await gw.synced();
+      await expectQueue(second.messageId, {
+        position: 1,
+        remaining: parseEther("0.5"),
+        before: parseEther("0.5"),
+        executable: false,
+        next: parseEther("0.5"),
+      });
+      const firstQueue = await queueOf(first.messageId);
+      expect(firstQueue).to.include({ position: 0, remaining: 0.5, executable_now: false });
+      // at the time it named, the first is delivered (by then the bucket holds its 0.5), and is completed
+      await ethereum.send("evm_setNextBlockTimestamp", [firstQueue.completes_at]);
+      await (await bridge.connect(anyone).executeQueued(first.messageId)).wait();
+      await gw.synced();
+      const firstDone = await http.data(`/api/v1/bridge/status/${first.messageId}`);
+      expect(firstDone).to.include({ status: "completed", queue: null });
+      // the second is next
+      await expectQueue(second.messageId, {
+        position: 0,
+        remaining: parseEther("0.5"),
+        before: 0n,
+        executable: false,
+        next: parseEther("0.5"),
+      });
+      ethereum.destroy();
     });
 
     it("answers resource_not_found for an unknown message id and invalid_parameter for a malformed one", async function () {
@@ -748,7 +855,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
               model: new ReadModel(gw.store.db, 42161),
               chains: gw.chains,
               chainLabels: CHAIN_LABELS,
-              bridgeFees: new BridgeFeeQuoter(gw.chains),
+              bridges: new BridgeReader(gw.chains),
               keys: gw.keys,
               redis,
               activity: { activity: async () => [] },

@@ -264,7 +264,10 @@ describe("Gateway /metrics, /livez, /readyz (no database)", function () {
       } as unknown as KeyService,
       chains: [],
       chainLabels: {},
-      bridgeFees: { quote: async () => Promise.reject(new Error("not used")) },
+      bridges: {
+        quote: async () => Promise.reject(new Error("not used")),
+        queue: async () => Promise.reject(new Error("not used")),
+      },
       activity: { activity: async () => [] },
       health: () => ({}),
       environment,

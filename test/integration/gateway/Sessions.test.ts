@@ -536,7 +536,7 @@ describe(`Portal sessions on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite
         model: absent,
         chains: [],
         chainLabels: {},
-        bridgeFees: absent,
+        bridges: absent,
         health: () => ({}),
         portal: { distDir: path.join(tmpdir(), "no-such-portal-build"), config: () => absent },
       });

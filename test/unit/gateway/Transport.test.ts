@@ -27,7 +27,10 @@ async function appWith(options: Partial<AppOptions>): Promise<{ app: FastifyInst
     keys: {} as KeyService,
     chains: [],
     chainLabels: {},
-    bridgeFees: { quote: async () => Promise.reject(new Error("not used")) },
+    bridges: {
+      quote: async () => Promise.reject(new Error("not used")),
+      queue: async () => Promise.reject(new Error("not used")),
+    },
     activity: { activity: async () => [] },
     health: () => ({ status: "ok" }),
     ...options,

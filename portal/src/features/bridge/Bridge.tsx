@@ -2,12 +2,12 @@ import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { FEE_OPTION_NAMES } from "@compute-capacity/sdk";
-import type { BridgeFee, FeeOptionName } from "@compute-capacity/sdk";
+import type { BridgeFee, BridgeTransaction, FeeOptionName } from "@compute-capacity/sdk";
 
 import { ErrorState, Loading } from "../../components/States";
 import { parseAmount, formatUnitsOf } from "../../lib/amount";
 import { useDeployment } from "../../lib/deployment";
-import { formatTime } from "../../lib/format";
+import { formatDuration, formatTime, plural } from "../../lib/format";
 import { useSingleFlight } from "../../lib/mutations";
 import { useWallet } from "../../lib/wallet";
 import type { WalletState } from "../../lib/wallet";
@@ -17,6 +17,7 @@ import {
   isOn,
   sstbBalanceQueryOptions,
   useBridgeStatus,
+  useExecuteQueued,
   useSendBridgeTransfer,
 } from "./api";
 import type { BridgeChain, BridgeStep } from "./api";
@@ -76,7 +77,10 @@ export function Bridge() {
           key={`${from.chain_id}`}
         />
       )}
-      {messageId === undefined ? null : <TransferStatus messageId={messageId} chains={chains} wallet={wallet} />}
+      <FollowTransfer onFollow={setMessageId} />
+      {messageId === undefined ? null : (
+        <TransferStatus messageId={messageId} chains={chains} wallet={wallet} key={messageId} />
+      )}
     </>
   );
 }
@@ -264,9 +268,40 @@ function ChainSelect(props: {
   );
 }
 
+/** A transfer sent earlier (or by someone else), followed by its CCIP message id. */
+function FollowTransfer({ onFollow }: { onFollow: (messageId: string) => void }) {
+  const [text, setText] = useState("");
+  const id = text.trim();
+  const valid = /^0x[0-9a-fA-F]{64}$/.test(id);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (valid) onFollow(id.toLowerCase());
+  };
+  return (
+    <section className="card" aria-labelledby="follow-title">
+      <h2 id="follow-title">Follow a transfer</h2>
+      <form onSubmit={submit} noValidate className="grid">
+        <label className="wide">
+          CCIP message id
+          <input value={text} onChange={(e) => setText(e.target.value)} placeholder="0x…" spellCheck={false} />
+        </label>
+        {id !== "" && !valid ? (
+          <p className="state warning wide">
+            A message id is 0x followed by 64 hexadecimal digits (the transfer's acknowledgement and the source chain's
+            `MessageSent` event name it).
+          </p>
+        ) : null}
+        <button type="submit" disabled={!valid}>
+          Follow
+        </button>
+      </form>
+    </section>
+  );
+}
+
 const STATUS_TEXT: Record<string, string> = {
   pending: "sent; on its way to the destination chain",
-  queued: "arrived; its delivery waits for the route's rate limit to refill (anyone may complete it then)",
+  queued: "arrived; its delivery waits in the destination's queue (see below)",
   completed: "delivered",
   failed: "failed on arrival",
 };
@@ -307,6 +342,16 @@ function TransferStatus({
               : `; delivered ${formatTime(t!.completed_at).utc} by ${labelOf(t!.destination_chain)}'s clock`}
             . CCIP message id <code>{t!.message_id}</code>.
           </p>
+          {t!.queue === null || destination === undefined ? null : (
+            <QueuedDelivery
+              messageId={t!.message_id}
+              queue={t!.queue}
+              destination={destination}
+              wallet={wallet}
+              onSwitch={() => switchOnce(destination.chain_id)}
+              switching={switchChain.isPending}
+            />
+          )}
           {t!.status === "completed" && destination !== undefined && wallet.chainId !== destination.chain_id ? (
             <button type="button" onClick={() => switchOnce(destination.chain_id)} disabled={switchChain.isPending}>
               {switchChain.isPending ? "Switching…" : `Switch your wallet to ${destination.label}`}
@@ -316,5 +361,90 @@ function TransferStatus({
         </div>
       )}
     </section>
+  );
+}
+
+type BridgeQueue = NonNullable<BridgeTransaction["queue"]>;
+
+/**
+ * Where a queued delivery stands in its destination's queue, when it can complete by that chain's clock
+ * (the gateway reads the queue, the limit and the pause live), and the button that completes it, which
+ * anyone may press once it heads its queue and the limit holds its next installment.
+ */
+function QueuedDelivery(props: {
+  messageId: string;
+  queue: BridgeQueue;
+  destination: BridgeChain;
+  wallet: WalletState;
+  onSwitch: () => void;
+  switching: boolean;
+}) {
+  const { queue: q, destination, wallet } = props;
+  const execute = useExecuteQueued(wallet);
+  const executeOnce = useSingleFlight(execute);
+  const remaining = BigInt(q.remaining_base_units);
+  const next = BigInt(q.next_installment_base_units);
+  const clock = `${destination.label}'s clock`;
+  const onDestination = isOn(wallet, destination);
+  return (
+    <div data-testid="bridge-queue" aria-live="polite">
+      <p>
+        {q.position === 0
+          ? "It is next in its queue"
+          : `${plural(q.position, "transfer")} from the same chain ${q.position === 1 ? "waits" : "wait"} before it, with ${sstb(BigInt(q.waiting_before_base_units))} still to deliver`}
+        ; it has {sstb(remaining)} to deliver.{" "}
+        {q.rate_limited
+          ? `${destination.label} lets in ${sstb(BigInt(q.available_base_units))} now from there (at most ${sstb(BigInt(q.capacity_base_units))} at once, refilling ${sstb(BigInt(q.refill_per_second_base_units))} a second).`
+          : `${destination.label} has no limit on it.`}
+        {q.paused_until === null
+          ? null
+          : ` The bridge there is paused until ${formatTime(q.paused_until).utc} by ${clock}.`}
+      </p>
+      <p data-testid="bridge-queue-eta">
+        {q.completes_at === null
+          ? "Its route's limit does not refill: it completes only once governance raises the limit."
+          : q.completes_at <= q.as_of
+            ? "All of it can be delivered now."
+            : `All of it can be delivered in about ${formatDuration(q.completes_at - q.as_of)} (at ${formatTime(q.completes_at).utc} by ${clock}), if each delivery before it is completed as soon as the limit allows.`}
+      </p>
+      {q.executable_now ? (
+        onDestination ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={execute.isPending}
+            onClick={() => executeOnce({ chain: destination, messageId: props.messageId, amount: next })}
+          >
+            {execute.isPending
+              ? "Delivering…"
+              : next < remaining
+                ? `Deliver ${sstb(next)} of it now (one installment)`
+                : `Deliver it now (${sstb(next)})`}
+          </button>
+        ) : (
+          <p className="state">
+            It can be delivered now by anyone, on {destination.label}.{" "}
+            {wallet.account === undefined ? null : (
+              <button type="button" onClick={props.onSwitch} disabled={props.switching}>
+                {props.switching ? "Switching…" : `Switch your wallet to ${destination.label} to deliver it`}
+              </button>
+            )}
+          </p>
+        )
+      ) : (
+        <p className="muted">
+          {q.position > 0
+            ? "Anyone may deliver it once the transfers before it have gone and the limit holds its next installment."
+            : "Anyone may deliver it once the limit holds its next installment" +
+              (q.paused_until === null ? "." : " and the pause is over.")}
+        </p>
+      )}
+      {execute.isError ? <ErrorState error={execute.error} /> : null}
+      {execute.isSuccess ? (
+        <p className="state success" role="status">
+          Delivered {sstb(execute.variables.amount)} on {destination.label}.
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import {
   deployedReader,
   ensureAllowance,
   erc20Abi,
+  executeQueuedMessageSync,
   prepareSendBridgeTransfer,
   quoteBridgeTransfer,
   readContract,
@@ -132,3 +133,20 @@ export const bridgeStatusQueryOptions = (messageId: string | undefined) =>
     retryDelay: 1_000,
   });
 export const useBridgeStatus = (messageId: string | undefined) => useQuery(bridgeStatusQueryOptions(messageId));
+
+/**
+ * Delivers a queued transfer on its destination (`executeQueued`, which anyone may send): the whole of it,
+ * or one installment of the route's capacity when it is larger.
+ */
+export function useExecuteQueued(wallet: WalletState) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // `amount`: the installment the page showed, for its acknowledgement
+    mutationFn: async ({ chain, messageId }: { chain: BridgeChain; messageId: string; amount: bigint }) =>
+      executeQueuedMessageSync(await walletClientOn(wallet, chain), { messageId }),
+    onSuccess: (_r, { messageId }) => {
+      void queryClient.invalidateQueries({ queryKey: ["bridge", "status", messageId] });
+      void queryClient.invalidateQueries({ queryKey: ["chain", "sstb-balance"] });
+    },
+  });
+}

@@ -1,8 +1,11 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { jsonRpc } from "../../../testing/chain";
+import type { BridgeTransaction } from "@compute-capacity/sdk";
+
+import { gateway } from "../../../testing/api";
+import { block, jsonRpc } from "../../../testing/chain";
 import { HOLDER } from "../../../testing/data";
 import { renderPortal, testDeployment } from "../../../testing/render";
 import { server } from "../../../testing/server";
@@ -66,5 +69,129 @@ describe("Bridge page: the amount", () => {
     await user.type(amount, "0");
     expect(screen.getByTestId("bridge-quote")).toHaveTextContent("Enter an amount above 0.");
     expect(rpc).toEqual([]);
+  });
+});
+
+const MESSAGE = `0x${"ab".repeat(32)}`;
+const E = 10n ** 18n;
+type Queue = NonNullable<BridgeTransaction["queue"]>;
+/** An amount's two fields, `name` (whole sSTB) and `name_base_units`. */
+const sstb = <N extends string>(name: N, wei: bigint) =>
+  ({ [name]: Number(wei) / 1e18, [`${name}_base_units`]: wei.toString() }) as { [K in N]: number } & {
+    [K in `${N}_base_units`]: string;
+  };
+/** A transfer of 0.5 sSTB from Arbitrum to Ethereum, waiting in Ethereum's queue as `queue` says. */
+function aQueuedTransfer(queue: Partial<Queue>): BridgeTransaction {
+  return {
+    message_id: MESSAGE,
+    source_chain: "arbitrum",
+    destination_chain: "ethereum",
+    token: "sSTB",
+    ...sstb("amount", E / 2n),
+    sender: HOLDER,
+    recipient: HOLDER,
+    status: "queued",
+    fee_option: "default",
+    created_at: 1_800_000_000,
+    completed_at: null,
+    source_transaction: `0x${"01".repeat(32)}`,
+    destination_transaction: `0x${"02".repeat(32)}`,
+    queue: {
+      position: 0,
+      ...sstb("remaining", E / 2n),
+      ...sstb("waiting_before", 0n),
+      rate_limited: true,
+      ...sstb("available", E),
+      ...sstb("capacity", E),
+      ...sstb("refill_per_second", E / 10n),
+      paused_until: null,
+      executable_now: true,
+      ...sstb("next_installment", E / 2n),
+      completes_at: 1_800_000_100,
+      as_of: 1_800_000_100,
+      ...queue,
+    },
+  };
+}
+
+/** The bridge page following MESSAGE (typed into "Follow a transfer"), the wallet on `chainId`. */
+async function followQueued(chainId: number, queue: Partial<Queue>) {
+  const sentTo: string[] = [];
+  server.use(gateway().get("/api/v1/bridge/status/{message_id}", aQueuedTransfer(queue)));
+  const { user, rpc } = openBridge(chainId, {
+    eth_call: () => `0x${(3n * E).toString(16).padStart(64, "0")}`,
+    eth_blockNumber: () => "0x64",
+    eth_getBlockByNumber: () => block(1_800_000_100),
+    eth_estimateGas: () => "0x30000",
+    eth_sendTransaction: (params) => {
+      sentTo.push((params[0] as { to: string }).to.toLowerCase());
+      return new Promise(() => {}); // the wallet is still asking
+    },
+  });
+  await user.type(screen.getByLabelText("CCIP message id"), MESSAGE);
+  await user.click(screen.getByRole("button", { name: "Follow" }));
+  return { user, rpc, sentTo, queue: await screen.findByTestId("bridge-queue") };
+}
+
+describe("Bridge page: a queued delivery", () => {
+  it("tells a holder who types a malformed message id what one looks like, and follows nothing", async () => {
+    const { user } = openBridge(42161);
+    await user.type(screen.getByLabelText("CCIP message id"), "0x1234");
+    expect(screen.getByText(/A message id is 0x followed by 64 hexadecimal digits/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Follow" })).toBeDisabled();
+  });
+
+  it("shows a transfer waiting behind others: what waits before it, and when it can complete by the destination's clock", async () => {
+    const { queue } = await followQueued(1, {
+      position: 2,
+      ...sstb("waiting_before", (15n * E) / 10n),
+      executable_now: false,
+      ...sstb("available", 0n),
+      completes_at: 1_800_000_120,
+      as_of: 1_800_000_100,
+    });
+    expect(queue).toHaveTextContent(
+      "2 transfers from the same chain wait before it, with 1.5 sSTB still to deliver; it has 0.5 sSTB to deliver.",
+    );
+    expect(queue).toHaveTextContent(
+      "Ethereum (devnet) lets in 0 sSTB now from there (at most 1 sSTB at once, refilling 0.1 sSTB a second).",
+    );
+    expect(screen.getByTestId("bridge-queue-eta")).toHaveTextContent(
+      "All of it can be delivered in about 20 s (at 2027-01-15 08:02:00 UTC by Ethereum (devnet)'s clock)",
+    );
+    expect(queue).toHaveTextContent("Anyone may deliver it once the transfers before it have gone");
+    expect(within(queue).queryByRole("button")).toBeNull();
+  });
+
+  it("says when a paused bridge holds it, and when a limit that never refills does", async () => {
+    const { queue } = await followQueued(1, {
+      executable_now: false,
+      paused_until: 1_800_003_700,
+      completes_at: null,
+    });
+    expect(queue).toHaveTextContent(
+      "The bridge there is paused until 2027-01-15 09:01:40 UTC by Ethereum (devnet)'s clock.",
+    );
+    expect(screen.getByTestId("bridge-queue-eta")).toHaveTextContent(
+      "Its route's limit does not refill: it completes only once governance raises the limit.",
+    );
+  });
+
+  it("delivers a transfer that heads its queue with one transaction on the destination, however often it is clicked", async () => {
+    const { user, sentTo } = await followQueued(1, {});
+    expect(screen.getByTestId("bridge-queue-eta")).toHaveTextContent("All of it can be delivered now.");
+    await user.dblClick(screen.getByRole("button", { name: "Deliver it now (0.5 sSTB)" }));
+    await waitFor(() => expect(sentTo).toEqual([testDeployment().chains[1]!.contracts.Bridge!.toLowerCase()]));
+    expect(screen.getByRole("button", { name: "Delivering…" })).toBeDisabled();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sentTo).toHaveLength(1);
+  });
+
+  it("offers one installment of a transfer larger than the limit, and asks a wallet on another chain to switch first", async () => {
+    await followQueued(42161, { ...sstb("remaining", 3n * E), ...sstb("next_installment", E) });
+    expect(screen.getByRole("button", { name: "Switch your wallet to Ethereum (devnet) to deliver it" })).toBeEnabled();
+    expect(screen.getByTestId("bridge-queue")).toHaveTextContent(
+      "It can be delivered now by anyone, on Ethereum (devnet).",
+    );
   });
 });

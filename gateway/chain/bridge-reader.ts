@@ -1,7 +1,7 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
-import { chainSelectorOf, contractAt } from "@compute-capacity/sdk";
-import type { DeployedChain } from "@compute-capacity/sdk";
+import { BridgeToken, chainSelectorOf, contractAt } from "@compute-capacity/sdk";
+import type { DeployedChain, QueuedDeliveryState } from "@compute-capacity/sdk";
 import { bridgeAbi } from "@compute-capacity/sdk/abis";
 
 /** Each chain's native gas token, for the CCIP transport fee. */
@@ -56,11 +56,12 @@ export class QuoteInputError extends Error {
 const ERC20_METADATA = ["function symbol() view returns (string)", "function decimals() view returns (uint8)"];
 
 /**
- * Live fee quotes from the source chain's bridge (`quoteFee`): fees depend on governed parameters
- * and CCIP's current transport price, so they are read at request time rather than indexed. The
+ * What the gateway reads live from the bridges rather than from its index: fee quotes from the source
+ * chain's bridge (`quoteFee`: fees depend on governed parameters and CCIP's current transport price),
+ * and the state of a queued delivery on its destination (the bucket refills by the second). The
  * stablecoin's symbol and decimals are read once per chain.
  */
-export class BridgeFeeQuoter {
+export class BridgeReader {
   private readonly providers = new Map<string, JsonRpcProvider>();
   private readonly stablecoins = new Map<string, Promise<{ symbol: string; decimals: number }>>();
 
@@ -99,6 +100,48 @@ export class BridgeFeeQuoter {
         stb_gov: { ...fee("STBGOV", q.governanceFee, 18), discount: percent(q.governanceDiscountBps) },
       },
       transport_fee: fee(NATIVE_SYMBOL[source] ?? "native", q.transportFee, 18),
+    };
+  }
+
+  /**
+   * What a queued transfer waits for on its destination chain (`estimateQueuedDelivery` turns it into a
+   * time): what it and the transfers `before` it in its queue (from the index) still have to deliver, whether
+   * it heads the queue, the route's inbound limit of the token, the pause and the chain's clock, the clock read
+   * last.
+   */
+  async queue(
+    destination: string,
+    transfer: { messageId: string; sourceSelector: string; token: "sSTB" | "STBGOV" },
+    before: readonly string[],
+  ): Promise<QueuedDeliveryState> {
+    const chain = this.chains.find((c) => c.chain === destination);
+    if (chain?.contracts.Bridge === undefined) throw new Error(`no bridge on ${destination}`);
+    const rpc = this.provider(chain);
+    const bridge = contractAt({ runner: rpc }, bridgeAbi, chain.contracts.Bridge);
+    const token = transfer.token === "sSTB" ? BridgeToken.SSTB : BridgeToken.Governance;
+    const source = BigInt(transfer.sourceSelector);
+    const remainingOf = async (id: string) => (await bridge.queuedDeliveryOf(id)).amount;
+    const [remaining, waiting, queue, limit, pausedUntil] = await Promise.all([
+      remainingOf(transfer.messageId),
+      Promise.all(before.map(remainingOf)),
+      bridge.queueOf(source, token),
+      bridge.rateLimitOf(source, token, false),
+      bridge.pausedUntil(),
+    ]);
+    // the clock read last: the bucket was read no later, so its refill since is not counted (late, never early)
+    const block = await rpc.getBlock("latest");
+    if (block === null) throw new Error(`no latest block on ${destination}`);
+    const [config, available] = [limit.config, limit.available];
+    // (queueOf's second output is named `length`, which its typed result cannot hold beside the tuple's own)
+    const [head] = queue as unknown as readonly [string, bigint];
+    return {
+      remaining,
+      waitingBefore: waiting.reduce((sum, amount) => sum + amount, 0n),
+      atHead: head.toLowerCase() === transfer.messageId.toLowerCase(),
+      limit: { enabled: config.enabled, capacity: config.capacity, rate: config.rate },
+      available,
+      pausedUntil,
+      now: BigInt(block.timestamp),
     };
   }
 
