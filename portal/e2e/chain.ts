@@ -1,5 +1,8 @@
 import { Interface, parseEther } from "ethers";
 
+import { chainSelectorOf } from "@compute-capacity/sdk/constants";
+import { bridgeAbi } from "@compute-capacity/sdk/abis";
+
 import { rpc } from "./wallet";
 
 /** The deployment as the portal reads it (the gateway's /portal/config.json). */
@@ -28,4 +31,67 @@ export async function transferSstb(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`transfer ${hash} was not mined`);
+}
+
+/** One chain of the deployment as `/portal/config.json` lists it. */
+export interface PortalConfigChain {
+  name: string;
+  label: string;
+  chain_id: number;
+  wallet_rpc_urls: string[];
+  contracts: Record<string, string>;
+}
+
+/** The deployment as the portal reads it, every chain included. */
+export async function portalConfigOf(
+  gatewayUrl: string,
+): Promise<{ chain: PortalConfigChain; chains: PortalConfigChain[] }> {
+  return (await (await fetch(`${gatewayUrl}/portal/config.json`)).json()) as {
+    chain: PortalConfigChain;
+    chains: PortalConfigChain[];
+  };
+}
+
+const BRIDGE = new Interface(bridgeAbi);
+
+/**
+ * Sets `chain`'s inbound limit of sSTB from `source` as its governance would (the devnet node impersonates
+ * the chain's SatelliteExecutor, whose address the devnet printed); `restore` puts the previous limit back.
+ */
+export async function setInboundSstbLimit(
+  devnet: { printed: string },
+  chain: PortalConfigChain,
+  source: PortalConfigChain,
+  limit: { capacity: string; rate: string },
+): Promise<{ restore: () => Promise<void> }> {
+  const url = chain.wallet_rpc_urls[0]!;
+  const executor = new RegExp(`Contracts on ${chain.name}:[\\s\\S]*?SatelliteExecutor\\s+(0x[0-9a-fA-F]{40})`).exec(
+    devnet.printed,
+  )?.[1];
+  if (executor === undefined) throw new Error(`the devnet printed no SatelliteExecutor for ${chain.name}`);
+  const bridge = chain.contracts.Bridge!;
+  const selector = chainSelectorOf(source.chain_id);
+  const read = BRIDGE.encodeFunctionData("rateLimitOf", [selector, 0, false]);
+  const [previous] = BRIDGE.decodeFunctionResult(
+    "rateLimitOf",
+    await rpc<string>(url, "eth_call", [{ to: bridge, data: read }]),
+  );
+  await rpc(url, "hardhat_impersonateAccount", [executor]);
+  await rpc(url, "hardhat_setBalance", [executor, "0xde0b6b3a7640000"]);
+  const set = async (config: readonly [boolean, bigint, bigint]) => {
+    const data = BRIDGE.encodeFunctionData("setRateLimit", [selector, 0, false, config]);
+    const hash = await rpc<string>(url, "eth_sendTransaction", [{ from: executor, to: bridge, data }]);
+    for (let i = 0; i < 100; i++) {
+      const receipt = await rpc<{ status: string } | null>(url, "eth_getTransactionReceipt", [hash]);
+      if (receipt !== null) {
+        if (receipt.status !== "0x1") throw new Error(`setRateLimit on ${chain.name} reverted`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`setRateLimit on ${chain.name} was not mined`);
+  };
+  await set([true, parseEther(limit.capacity), parseEther(limit.rate)]);
+  const before = previous as unknown as { enabled: boolean; capacity: bigint; rate: bigint };
+  return { restore: () => set([before.enabled, before.capacity, before.rate]) };
 }

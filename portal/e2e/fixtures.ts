@@ -30,6 +30,7 @@ export const ACCOUNT = {
   newHolder: 17,
   optionBuyer: 18,
   bridger: 19,
+  queuedBridger: 11,
 } as const;
 
 /** A browser page signed into nothing yet, with the test wallet of one account injected. */

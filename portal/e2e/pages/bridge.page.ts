@@ -15,6 +15,10 @@ export class BridgePage {
   readonly switchWalletTo = (chain: string) =>
     this.page.getByRole("button", { name: `Switch your wallet to ${chain}` });
   readonly status = () => this.page.getByTestId("bridge-status");
+  /** A queued transfer's place in the destination's queue, and the time until it completes. */
+  readonly queue = () => this.page.getByTestId("bridge-queue");
+  readonly queueEta = () => this.page.getByTestId("bridge-queue-eta");
+  readonly deliverButton = (name: RegExp) => this.page.getByRole("button", { name });
 
   async open(): Promise<void> {
     await this.page.goto("/portal/bridge");
