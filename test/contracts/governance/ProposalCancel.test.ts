@@ -44,7 +44,8 @@ function cancel(f: PendingFixture, caller = f.treasury) {
 
 /** The pending proposal, cancelled by its proposer. */
 async function cancelled(): Promise<PendingFixture> {
-  const f = await pending();
+  // built on the pending proposal's snapshot, so that switching between the two fixtures never redeploys
+  const f = await loadFixture(pending);
   await cancel(f);
   return f;
 }

@@ -52,7 +52,8 @@ async function holders(): Promise<BridgePair> {
 
 /** After `holders`, alice bridged her 60% to ethereum: the arbitrum bridge holds it in escrow. */
 async function bridgedOut(): Promise<BridgePair> {
-  const f = await holders();
+  // built on the holders' snapshot, so that switching between the two fixtures never redeploys
+  const f = await loadFixture(holders);
   const token = f.primary.governanceToken;
   await f.primary.bridge
     .connect(f.alice)
