@@ -142,12 +142,12 @@ export default defineConfig({
     // `npm run test:report` (passing and failing tests per file, two runs compared: docs/testing.md)
     mocha: {
       ...(process.env.TEST_REPORT ? { reporter: "json", reporterOptions: { output: process.env.TEST_REPORT } } : {}),
-      // `TEST_JOBS=<n>` (or `auto`: every core, at least 2) runs the files in n worker processes; the contract
+      // `TEST_JOBS=<n>` (or `auto`: every core, at least 2 and at most 4) runs the files in n worker processes; the contract
       // tier does (`npm run test:contracts`: each file has its own in-process chain), the integration tier
       // does not (its files share one live deployment through the root hooks below)
       ...(process.env.TEST_JOBS === undefined
         ? {}
-        : { parallel: true, jobs: Number(process.env.TEST_JOBS) || Math.max(2, availableParallelism()) }),
+        : { parallel: true, jobs: Number(process.env.TEST_JOBS) || Math.min(4, Math.max(2, availableParallelism())) }),
       // The integration tier's one live deployment per run: started before the first test when the run
       // holds a file of test/integration/, stopped after the last (testing/root-hooks.ts, docs/testing.md).
       rootHooks: {

@@ -32,6 +32,10 @@ if (names.every((name) => name === "unit")) {
 } else {
   command = [cli, ...tierArguments(process.cwd(), names, options)];
 }
-const child = spawn(process.execPath, command, { stdio: "inherit" });
+// worker processes (TEST_JOBS, hardhat.config.ts) only for the contract tier: the integration tier's files
+// share one live deployment through root hooks that run once per process
+const env = { ...process.env };
+if (names.some((name) => name !== "contracts")) delete env.TEST_JOBS;
+const child = spawn(process.execPath, command, { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 1));

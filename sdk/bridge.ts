@@ -53,20 +53,26 @@ export interface RateLimit {
 /** An unlimited (disabled) bucket. */
 export const NO_LIMIT: RateLimit = { enabled: false, capacity: 0n, rate: 0n };
 
+/** A bridge paused by governance rather than by the guardian: until governance lifts it (`type(uint40).max`). */
+export const PAUSED_INDEFINITELY = (1n << 40n) - 1n;
+
 /** What a queued delivery waits for, as its destination's bridge and queue show it (`estimateQueuedDelivery`). */
 export interface QueuedDeliveryState {
   /** What the message still has to deliver (`queuedDeliveryOf`: less than it carried once an installment went). */
   remaining: bigint;
-  /** What the deliveries queued before it, from the same chain in the same token, still have to deliver. */
-  waitingBefore: bigint;
+  /**
+   * What each delivery queued before it (from the same chain, in the same token) still has to deliver, first
+   * first; 0 for one that has gone since its queue was read.
+   */
+  waitingBefore: readonly bigint[];
   /** Whether it heads its queue (the only message `executeQueued` takes now). */
   atHead: boolean;
   /** The route's inbound limit of the token (`rateLimitOf(source, token, false)`) and what it lets in now. */
   limit: RateLimit;
   available: bigint;
-  /** The bridge's `pausedUntil` (Unix seconds; 0 or a past time when it is not paused). */
+  /** The bridge's `pausedUntil` (Unix seconds; 0 or a past time when it is not paused; `PAUSED_INDEFINITELY`). */
   pausedUntil: bigint;
-  /** The destination chain's clock (the latest block's timestamp). */
+  /** The destination chain's clock (the block the rest was read at). */
   now: bigint;
 }
 
@@ -78,35 +84,60 @@ export interface QueuedDeliveryEstimate {
   nextInstallment: bigint;
   /**
    * The earliest chain time at which all of it can have been delivered, if every delivery (its own and
-   * those before it) is completed as soon as the limit allows; null when the limit never refills
-   * enough (an enabled bucket with no rate).
+   * those before it) is completed as soon as the limit allows; null while governance's pause lasts, or
+   * when the limit never refills (an enabled bucket with no rate).
    */
   completesAt: bigint | null;
 }
 
 /**
- * When a queued delivery completes (`Bridge.executeQueued`): the queue drains first-in first-out through
- * the route's inbound bucket, each call taking min(what a message still has to deliver, the capacity),
- * so once the pause (if any) is over, what waits before it and its own rest pass after
- * (waitingBefore + remaining - level) / rate seconds of refill, `level` being what the bucket holds then (it
- * refills during a pause, up to its capacity; with deliveries taken as soon as they fit, none of the refill
- * after it is lost to the cap).
- * A message of a peer governance forgot, waiting before it, is refused without taking from the bucket:
- * counted here, it makes the estimate late, never early.
+ * When a queued delivery completes (`Bridge.executeQueued`). The queue drains first-in first-out through
+ * the route's inbound bucket (`TokenBucket`): each call takes min(what the head still has to deliver, the
+ * capacity) and needs that much in the bucket, which refills `rate` every whole second up to its capacity,
+ * during a pause too. The estimate follows those installments one by one, the deliveries before it then its
+ * own, each taken the first second the bucket holds it: so it is the earliest the contract allows, counting
+ * the refill the cap wastes while a full-capacity installment waits. A message of a peer governance forgot,
+ * waiting before it, is refused without taking from the bucket: counted here, it makes the estimate late,
+ * never early.
  */
 export function estimateQueuedDelivery(state: QueuedDeliveryState): QueuedDeliveryEstimate {
   const { remaining, waitingBefore, atHead, limit, available, pausedUntil, now } = state;
-  const unpausedAt = pausedUntil > now ? pausedUntil : now;
   const nextInstallment = limit.enabled && limit.capacity < remaining ? limit.capacity : remaining;
-  const executableNow = atHead && pausedUntil <= now && (!limit.enabled || available >= nextInstallment);
-  if (!limit.enabled) return { executableNow, nextInstallment, completesAt: unpausedAt };
-  // the level when deliveries may resume: what refilled during the pause, up to the capacity
-  const refilled = available + limit.rate * (unpausedAt - now);
-  const level = refilled < limit.capacity ? refilled : limit.capacity;
-  const needed = waitingBefore + remaining - level;
-  if (needed <= 0n) return { executableNow, nextInstallment, completesAt: unpausedAt };
-  if (limit.rate === 0n) return { executableNow, nextInstallment, completesAt: null };
-  return { executableNow, nextInstallment, completesAt: unpausedAt + (needed + limit.rate - 1n) / limit.rate };
+  const paused = pausedUntil > now;
+  const executableNow = atHead && !paused && (!limit.enabled || available >= nextInstallment);
+  const estimate = (completesAt: bigint | null) => ({ executableNow, nextInstallment, completesAt });
+  if (paused && pausedUntil >= PAUSED_INDEFINITELY) return estimate(null);
+  const start = paused ? pausedUntil : now;
+  if (!limit.enabled) return estimate(start);
+  const { capacity, rate } = limit;
+  const fill = (level: bigint, seconds: bigint) => {
+    const refilled = level + rate * seconds;
+    return refilled < capacity ? refilled : capacity;
+  };
+  // what the bucket holds at `start`, and the clock as the installments are taken
+  let level = fill(available, start - now);
+  let clock = start;
+  for (const rest of [...waitingBefore, remaining]) {
+    const full = rest / capacity;
+    const last = rest % capacity;
+    if (full > 0n) {
+      if (rate === 0n && (level < capacity || full > 1n)) return estimate(null);
+      // the first full installment waits for a full bucket; it leaves it empty, and so does each after it
+      const wait = level >= capacity ? 0n : (capacity - level + rate - 1n) / rate;
+      clock += wait + (full - 1n) * (rate === 0n ? 0n : (capacity + rate - 1n) / rate);
+      level = 0n;
+    }
+    if (last > 0n) {
+      if (level < last) {
+        if (rate === 0n) return estimate(null);
+        const wait = (last - level + rate - 1n) / rate;
+        clock += wait;
+        level = fill(level, wait);
+      }
+      level -= last;
+    }
+  }
+  return estimate(clock);
 }
 
 /** Per-token limits a route applies in both directions, indexed like `BridgeToken`. */

@@ -16,6 +16,7 @@ export {
   FeeOption,
   MESSAGE_STATUSES,
   NO_LIMIT,
+  PAUSED_INDEFINITELY,
   chainSelectorOf,
   estimateQueuedDelivery,
   routeTo,

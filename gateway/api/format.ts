@@ -1,4 +1,4 @@
-import { cost, estimateQueuedDelivery } from "@compute-capacity/sdk";
+import { PAUSED_INDEFINITELY, cost, estimateQueuedDelivery } from "@compute-capacity/sdk";
 import type { QueuedDeliveryState } from "@compute-capacity/sdk";
 import type {
   BridgeMessage,
@@ -268,18 +268,22 @@ export function bridgeTransaction(
   };
 }
 
-/** A queued delivery's `queue` (schemas.ts `bridgeQueueSchema`): what it waits for and when it can complete. */
+/** A queued delivery's `queue` (schemas.ts `bridgeTransactionSchema`): what it waits for and when it can complete. */
 function queuedDelivery(state: QueuedDeliveryState, position: number) {
   const estimate = estimateQueuedDelivery(state);
+  const limited = state.limit.enabled;
+  const paused = state.pausedUntil > state.now;
   return {
     position,
     ...amount("remaining", state.remaining.toString()),
-    ...amount("waiting_before", state.waitingBefore.toString()),
-    rate_limited: state.limit.enabled,
-    ...amount("available", state.available.toString()),
+    ...amount("waiting_before", state.waitingBefore.reduce((sum, rest) => sum + rest, 0n).toString()),
+    rate_limited: limited,
+    // a disabled bucket lets anything in: its figures are 0 rather than the contract's 2^256 - 1
+    ...amount("available", limited ? state.available.toString() : "0"),
     ...amount("capacity", state.limit.capacity.toString()),
     ...amount("refill_per_second", state.limit.rate.toString()),
-    paused_until: state.pausedUntil > state.now ? Number(state.pausedUntil) : null,
+    paused: paused,
+    paused_until: paused && state.pausedUntil < PAUSED_INDEFINITELY ? Number(state.pausedUntil) : null,
     executable_now: estimate.executableNow,
     ...amount("next_installment", estimate.nextInstallment.toString()),
     completes_at: estimate.completesAt === null ? null : Number(estimate.completesAt),

@@ -449,11 +449,19 @@ export const bridgeTransactionSchema = object(
             description:
               "whether the route's inbound limit of the token applies (false: deliveries wait only for a pause)",
           },
-          ...tokenAmount("available", "what the inbound limit lets in now", "10", 18, "tokens (18 decimals)"),
+          ...tokenAmount(
+            "available",
+            "what the inbound limit lets in now (0 when not rate-limited)",
+            "10",
+            18,
+            "tokens",
+          ),
           ...tokenAmount("capacity", "the most the inbound limit holds (and one delivery takes)", "50", 18, "tokens"),
           ...tokenAmount("refill_per_second", "what the inbound limit refills each second", "0.5", 18, "tokens"),
+          paused: { type: "boolean", description: "whether the destination's bridge is paused" },
           paused_until: nullableUnix(
-            "Unix seconds (the destination's clock) until which the bridge is paused; null: not paused",
+            "Unix seconds (the destination's clock) until which the bridge is paused; null: not paused, or paused by " +
+              "governance until governance lifts it (`paused` true)",
           ),
           executable_now: {
             type: "boolean",
@@ -463,13 +471,14 @@ export const bridgeTransactionSchema = object(
           ...tokenAmount("next_installment", "what the next `executeQueued` delivers of it", "25", 18, "tokens"),
           completes_at: nullableUnix(
             "Unix seconds (the destination's clock): the earliest the whole of it can be delivered, if each delivery " +
-              "(its own and those before it) is completed as soon as the limit allows; null: the limit never refills enough",
+              "(its own and those before it) is completed as soon as the limit allows; null while governance's pause lasts",
           ),
           as_of: { ...unix, description: "Unix seconds: the destination's latest block, at which this was read" },
         },
         "a queued transfer's place in its destination's delivery queue, read live at `as_of`",
       ),
-      "while `status` is `queued`: what its delivery waits for and when it can complete; otherwise null",
+      "while `status` is `queued`: what its delivery waits for and when it can complete; null otherwise, and when " +
+        "the destination's node did not answer",
     ),
   },
   "A bridge transfer (a CCIP message) as both chains' indexers have seen it.",

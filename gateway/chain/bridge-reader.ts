@@ -1,8 +1,13 @@
 import { Contract, JsonRpcProvider, formatUnits } from "ethers";
 
-import { BridgeToken, chainSelectorOf, contractAt } from "@compute-capacity/sdk";
-import type { DeployedChain, QueuedDeliveryState } from "@compute-capacity/sdk";
+import { BridgeToken, MESSAGE_STATUSES, chainSelectorOf, contractAt } from "@compute-capacity/sdk";
+import type { DeployedChain, QueuedDeliveryState, RateLimit } from "@compute-capacity/sdk";
 import { bridgeAbi } from "@compute-capacity/sdk/abis";
+
+import { readProvider } from "./rpc.js";
+
+/** How many transfers queued before one are read live from its destination; the index stands for the rest. */
+const MAX_LIVE_BEFORE = 32;
 
 /** Each chain's native gas token, for the CCIP transport fee. */
 const NATIVE_SYMBOL: Record<string, string> = {
@@ -105,43 +110,50 @@ export class BridgeReader {
 
   /**
    * What a queued transfer waits for on its destination chain (`estimateQueuedDelivery` turns it into a
-   * time): what it and the transfers `before` it in its queue (from the index) still have to deliver, whether
-   * it heads the queue, the route's inbound limit of the token, the pause and the chain's clock, the clock read
-   * last.
+   * time), read at one block: what it and each transfer `before` it in its queue (from the index, first
+   * first) still have to deliver, whether it heads the queue, the route's inbound limit of the token and
+   * the pause. Null when the chain has delivered (or refused) it since the index saw it queued. The first
+   * `MAX_LIVE_BEFORE` transfers before it are read live; the index's amounts stand for any further ones
+   * (never less than what they still have to deliver: the estimate is late, never early).
    */
   async queue(
     destination: string,
     transfer: { messageId: string; sourceSelector: string; token: "sSTB" | "STBGOV" },
-    before: readonly string[],
-  ): Promise<QueuedDeliveryState> {
+    before: readonly { messageId: string; amount: bigint }[],
+  ): Promise<{ state: QueuedDeliveryState; position: number } | null> {
     const chain = this.chains.find((c) => c.chain === destination);
     if (chain?.contracts.Bridge === undefined) throw new Error(`no bridge on ${destination}`);
     const rpc = this.provider(chain);
-    const bridge = contractAt({ runner: rpc }, bridgeAbi, chain.contracts.Bridge);
-    const token = transfer.token === "sSTB" ? BridgeToken.SSTB : BridgeToken.Governance;
-    const source = BigInt(transfer.sourceSelector);
-    const remainingOf = async (id: string) => (await bridge.queuedDeliveryOf(id)).amount;
-    const [remaining, waiting, queue, limit, pausedUntil] = await Promise.all([
-      remainingOf(transfer.messageId),
-      Promise.all(before.map(remainingOf)),
-      bridge.queueOf(source, token),
-      bridge.rateLimitOf(source, token, false),
-      bridge.pausedUntil(),
-    ]);
-    // the clock read last: the bucket was read no later, so its refill since is not counted (late, never early)
     const block = await rpc.getBlock("latest");
     if (block === null) throw new Error(`no latest block on ${destination}`);
-    const [config, available] = [limit.config, limit.available];
-    // (queueOf's second output is named `length`, which its typed result cannot hold beside the tuple's own)
-    const [head] = queue as unknown as readonly [string, bigint];
+    // untyped, for the block tag every read takes
+    const bridge = new Contract(chain.contracts.Bridge, bridgeAbi, rpc);
+    const at = { blockTag: block.number };
+    const token = transfer.token === "sSTB" ? BridgeToken.SSTB : BridgeToken.Governance;
+    const source = BigInt(transfer.sourceSelector);
+    const restOf = async (id: string) => ((await bridge.queuedDeliveryOf(id, at)) as { amount: bigint }).amount;
+    const live = before.slice(0, MAX_LIVE_BEFORE);
+    const [status, remaining, restsBefore, [head], [config, available], pausedUntil] = (await Promise.all([
+      bridge.messageStatus(transfer.messageId, at),
+      restOf(transfer.messageId),
+      Promise.all(live.map((t) => restOf(t.messageId))),
+      bridge.queueOf(source, token, at),
+      bridge.rateLimitOf(source, token, false, at),
+      bridge.pausedUntil(at),
+    ])) as [bigint, bigint, bigint[], [string, bigint], [RateLimit, bigint], bigint];
+    if (MESSAGE_STATUSES[Number(status)] !== "queued") return null;
+    const waitingBefore = [...restsBefore, ...before.slice(MAX_LIVE_BEFORE).map((t) => t.amount)];
     return {
-      remaining,
-      waitingBefore: waiting.reduce((sum, amount) => sum + amount, 0n),
-      atHead: head.toLowerCase() === transfer.messageId.toLowerCase(),
-      limit: { enabled: config.enabled, capacity: config.capacity, rate: config.rate },
-      available,
-      pausedUntil,
-      now: BigInt(block.timestamp),
+      state: {
+        remaining,
+        waitingBefore,
+        atHead: head.toLowerCase() === transfer.messageId.toLowerCase(),
+        limit: { enabled: config.enabled, capacity: config.capacity, rate: config.rate },
+        available,
+        pausedUntil,
+        now: BigInt(block.timestamp),
+      },
+      position: waitingBefore.filter((rest) => rest > 0n).length,
     };
   }
 
@@ -152,7 +164,10 @@ export class BridgeReader {
   private provider(chain: DeployedChain): JsonRpcProvider {
     let provider = this.providers.get(chain.chain);
     if (provider === undefined) {
-      provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+      // no cache of identical calls (ethers keeps one 250 ms by default): a queue read right after a
+      // delivery must not see the block before it
+      if (chain.rpcUrl === undefined) throw new Error(`no RPC URL for ${chain.chain}`);
+      provider = readProvider(chain.rpcUrl, chain.chainId!);
       this.providers.set(chain.chain, provider);
     }
     return provider;

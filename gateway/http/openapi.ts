@@ -10,7 +10,10 @@ import { buildApp } from "./app.js";
  * of a second) and each caller gets a copy of its own.
  */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
-  built ??= buildOpenApiDocument();
+  built ??= buildOpenApiDocument().catch((error: unknown) => {
+    built = undefined; // a failed build is not kept: the next caller tries again
+    throw error;
+  });
   return structuredClone(await built);
 }
 

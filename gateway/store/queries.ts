@@ -523,15 +523,14 @@ export class ReadModel {
       .limit(limit);
   }
 
-  /** Both sides of a bridge transfer by CCIP message id (lower-case hex); undefined if neither is indexed. */
   /**
    * The transfers waiting in the same delivery queue as `receipt` (its chain, from the same source chain, in
-   * the same token) that were queued before it, first first: the bridge's queues are first-in first-out, in
-   * the order of the arrivals' `MessageReceived` events.
+   * the same token) that were queued before it, first first, with the amounts they carried: the bridge's
+   * queues are first-in first-out, in the order of the arrivals' `MessageReceived` events.
    */
-  async queuedBefore(receipt: BridgeReceiptRow): Promise<string[]> {
+  async queuedBefore(receipt: BridgeReceiptRow): Promise<{ messageId: string; amount: bigint }[]> {
     const rows = await this.db
-      .select({ messageId: bridgeReceipts.messageId })
+      .select({ messageId: bridgeReceipts.messageId, amount: bridgeReceipts.amount })
       .from(bridgeReceipts)
       .innerJoin(
         events,
@@ -550,11 +549,11 @@ export class ReadModel {
         ),
       )
       .orderBy(asc(events.blockNumber), asc(events.logIndex));
-    const ids = rows.map((row) => row.messageId);
-    const at = ids.indexOf(receipt.messageId);
-    return at < 0 ? ids : ids.slice(0, at);
+    const at = rows.findIndex((row) => row.messageId === receipt.messageId);
+    return (at < 0 ? rows : rows.slice(0, at)).map((row) => ({ messageId: row.messageId, amount: BigInt(row.amount) }));
   }
 
+  /** Both sides of a bridge transfer by CCIP message id (lower-case hex); undefined if neither is indexed. */
   async bridgeMessage(messageId: string): Promise<BridgeMessage | undefined> {
     const [[send], [receipt]] = await Promise.all([
       this.db.select().from(bridgeSends).where(eq(bridgeSends.messageId, messageId)),

@@ -2925,6 +2925,7 @@ export interface components {
      *         "capacity_base_units": "50000000000000000000",
      *         "refill_per_second": 0.5,
      *         "refill_per_second_base_units": "500000000000000000",
+     *         "paused": true,
      *         "paused_until": 1795740000,
      *         "executable_now": true,
      *         "next_installment": 25,
@@ -2975,7 +2976,7 @@ export interface components {
        * @example 0x1f2e3d4c5b6a79880706f5e4d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a
        */
       message_id: string;
-      /** @description while `status` is `queued`: what its delivery waits for and when it can complete; otherwise null */
+      /** @description while `status` is `queued`: what its delivery waits for and when it can complete; null otherwise, and when the destination's node did not answer */
       queue: {
         /**
          * @description Unix seconds: the destination's latest block, at which this was read
@@ -2983,12 +2984,12 @@ export interface components {
          */
         as_of: number;
         /**
-         * @description what the inbound limit lets in now: whole tokens (18 decimals), a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_base_units` is exact.
+         * @description what the inbound limit lets in now (0 when not rate-limited): whole tokens, a JSON number (the exact decimal rounded once to a double; exact up to 15 significant digits). `available_base_units` is exact.
          * @example 10
          */
         available: number;
         /**
-         * @description what the inbound limit lets in now: exact, in tokens (18 decimals) base units (18 decimals), a decimal string
+         * @description what the inbound limit lets in now (0 when not rate-limited): exact, in tokens base units (18 decimals), a decimal string
          * @example 10000000000000000000
          */
         available_base_units: string;
@@ -3003,7 +3004,7 @@ export interface components {
          */
         capacity_base_units: string;
         /**
-         * @description Unix seconds (the destination's clock): the earliest the whole of it can be delivered, if each delivery (its own and those before it) is completed as soon as the limit allows; null: the limit never refills enough
+         * @description Unix seconds (the destination's clock): the earliest the whole of it can be delivered, if each delivery (its own and those before it) is completed as soon as the limit allows; null while governance's pause lasts
          * @example 1795740000
          */
         completes_at: number | null;
@@ -3019,8 +3020,10 @@ export interface components {
          * @example 25000000000000000000
          */
         next_installment_base_units: string;
+        /** @description whether the destination's bridge is paused */
+        paused: boolean;
         /**
-         * @description Unix seconds (the destination's clock) until which the bridge is paused; null: not paused
+         * @description Unix seconds (the destination's clock) until which the bridge is paused; null: not paused, or paused by governance until governance lifts it (`paused` true)
          * @example 1795740000
          */
         paused_until: number | null;

@@ -157,14 +157,19 @@ export async function bridgeRoutes(app: FastifyInstance, options: BridgeRouteOpt
       if (message === undefined) throw notFound("bridge message", raw);
       const receipt = message.receipt;
       if (receipt?.status !== "queued") return ok(format.bridgeTransaction(message, chainOf, null));
-      // a queued delivery: what waits before it from the index, the rest live from its destination
-      const before = await model.queuedBefore(receipt);
-      const state = await options.bridges.queue(
-        chainOf({ chainId: receipt.chainId }),
-        { messageId: receipt.messageId, sourceSelector: receipt.sourceSelector, token: bridgeTokenOf(receipt) },
-        before,
-      );
-      return ok(format.bridgeTransaction(message, chainOf, { state, position: before.length }));
+      // a queued delivery: what waits before it from the index, the rest live from its destination; an
+      // answer without it (null) rather than none when the destination's node does not answer
+      let queue: Awaited<ReturnType<BridgeRouteOptions["bridges"]["queue"]>> = null;
+      try {
+        queue = await options.bridges.queue(
+          chainOf({ chainId: receipt.chainId }),
+          { messageId: receipt.messageId, sourceSelector: receipt.sourceSelector, token: bridgeTokenOf(receipt) },
+          await model.queuedBefore(receipt),
+        );
+      } catch (error) {
+        request.log.warn({ err: error, messageId: receipt.messageId }, "queued delivery not read from its chain");
+      }
+      return ok(format.bridgeTransaction(message, chainOf, queue));
     },
   );
 }

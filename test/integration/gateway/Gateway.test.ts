@@ -667,6 +667,8 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       ) => {
         const q = await queueOf(messageId);
         const [now, level] = [await chainNow(), await available()];
+        // every amount here is a multiple of the refill (0.1 a second) and the capacity (1) too: the bucket never
+        // overshoots its capacity, so the installments take (what is left to pass - what it holds) / rate seconds
         const needed = e.before + e.remaining - level;
         const completesAt = needed <= 0n ? now : now + (needed + limit.rate - 1n) / limit.rate;
         expect(q).to.deep.equal({
@@ -682,6 +684,7 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
           capacity_base_units: limit.capacity.toString(),
           refill_per_second: 0.1,
           refill_per_second_base_units: limit.rate.toString(),
+          paused: false,
           paused_until: null,
           executable_now: e.executable,
           next_installment: sstbOf(e.next).amount,
@@ -776,9 +779,12 @@ describe(`Gateway HTTP API on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlit
       expect((await http.get("/api/v1/cu/list", { token: revoked })).status).to.equal(200);
       expect(await gw.keys.revoke(key.keyId)).to.equal(true);
       expectError(await http.get("/api/v1/cu/list", { token: revoked }), "authentication_error", 401);
-      const { token: shortLived } = await gw.keys.create({ tier: "standard", account: user, expiresIn: 1 });
+      // a key of 2 s: its `exp` counts whole seconds from a rounded-down issue time, so it lives 1 to 2 s (one of
+      // 1 s could expire at once); it is used at once, then again past its `exp`
+      const { token: shortLived } = await gw.keys.create({ tier: "standard", account: user, expiresIn: 2 });
       expect((await http.get("/api/v1/cu/list", { token: shortLived })).status).to.equal(200);
-      await new Promise((r) => setTimeout(r, 2_100));
+      const { exp } = JSON.parse(Buffer.from(shortLived.split(".")[1], "base64url").toString()) as { exp: number };
+      await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 100));
       expectError(await http.get("/api/v1/cu/list", { token: shortLived }), "authentication_error", 401);
     });
 

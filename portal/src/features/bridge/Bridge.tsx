@@ -283,10 +283,17 @@ function FollowTransfer({ onFollow }: { onFollow: (messageId: string) => void })
       <form onSubmit={submit} noValidate className="grid">
         <label className="wide">
           CCIP message id
-          <input value={text} onChange={(e) => setText(e.target.value)} placeholder="0x…" spellCheck={false} />
+          <input
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="0x…"
+            spellCheck={false}
+            aria-invalid={id !== "" && !valid}
+            aria-describedby={id !== "" && !valid ? "follow-hint" : undefined}
+          />
         </label>
         {id !== "" && !valid ? (
-          <p className="state warning wide">
+          <p className="state warning wide" id="follow-hint">
             A message id is 0x followed by 64 hexadecimal digits (the transfer's acknowledgement and the source chain's
             `MessageSent` event name it).
           </p>
@@ -332,8 +339,9 @@ function TransferStatus({
       ) : (
         <div data-testid="bridge-status">
           <p>
-            {t!.amount} sSTB from {labelOf(t!.source_chain)} to {labelOf(t!.destination_chain)}: status{" "}
-            <strong>{t!.status}</strong> ({STATUS_TEXT[t!.status] ?? t!.status}).
+            {formatUnitsOf(BigInt(t!.amount_base_units), 18, t!.token)} from {labelOf(t!.source_chain)} to{" "}
+            {labelOf(t!.destination_chain)}: status <strong>{t!.status}</strong> ({STATUS_TEXT[t!.status] ?? t!.status}
+            ).
           </p>
           <p className="muted">
             Sent {formatTime(t!.created_at).utc} by {labelOf(t!.source_chain)}'s clock
@@ -345,6 +353,7 @@ function TransferStatus({
           {t!.queue === null || destination === undefined ? null : (
             <QueuedDelivery
               messageId={t!.message_id}
+              token={t!.token}
               queue={t!.queue}
               destination={destination}
               wallet={wallet}
@@ -373,6 +382,7 @@ type BridgeQueue = NonNullable<BridgeTransaction["queue"]>;
  */
 function QueuedDelivery(props: {
   messageId: string;
+  token: string;
   queue: BridgeQueue;
   destination: BridgeChain;
   wallet: WalletState;
@@ -382,27 +392,33 @@ function QueuedDelivery(props: {
   const { queue: q, destination, wallet } = props;
   const execute = useExecuteQueued(wallet);
   const executeOnce = useSingleFlight(execute);
+  const tokens = (value: bigint | string) => formatUnitsOf(BigInt(value), 18, props.token);
   const remaining = BigInt(q.remaining_base_units);
   const next = BigInt(q.next_installment_base_units);
   const clock = `${destination.label}'s clock`;
   const onDestination = isOn(wallet, destination);
+  const pause = !q.paused
+    ? ""
+    : q.paused_until === null
+      ? ` The bridge there is paused by governance until governance lifts the pause.`
+      : ` The bridge there is paused until ${formatTime(q.paused_until).utc} by ${clock}.`;
   return (
-    <div data-testid="bridge-queue" aria-live="polite">
+    <div data-testid="bridge-queue">
       <p>
         {q.position === 0
           ? "It is next in its queue"
-          : `${plural(q.position, "transfer")} from the same chain ${q.position === 1 ? "waits" : "wait"} before it, with ${sstb(BigInt(q.waiting_before_base_units))} still to deliver`}
-        ; it has {sstb(remaining)} to deliver.{" "}
+          : `${plural(q.position, "transfer")} from the same chain ${q.position === 1 ? "waits" : "wait"} before it, with ${tokens(q.waiting_before_base_units)} still to deliver`}
+        ; it has {tokens(remaining)} to deliver.{" "}
         {q.rate_limited
-          ? `${destination.label} lets in ${sstb(BigInt(q.available_base_units))} now from there (at most ${sstb(BigInt(q.capacity_base_units))} at once, refilling ${sstb(BigInt(q.refill_per_second_base_units))} a second).`
+          ? `${destination.label} lets in ${tokens(q.available_base_units)} now from there (at most ${tokens(q.capacity_base_units)} at once, refilling ${tokens(q.refill_per_second_base_units)} a second).`
           : `${destination.label} has no limit on it.`}
-        {q.paused_until === null
-          ? null
-          : ` The bridge there is paused until ${formatTime(q.paused_until).utc} by ${clock}.`}
+        {pause}
       </p>
       <p data-testid="bridge-queue-eta">
         {q.completes_at === null
-          ? "Its route's limit does not refill: it completes only once governance raises the limit."
+          ? q.paused
+            ? "No time can be given while governance's pause lasts."
+            : "Its route's limit does not refill: it completes only once governance raises the limit."
           : q.completes_at <= q.as_of
             ? "All of it can be delivered now."
             : `All of it can be delivered in about ${formatDuration(q.completes_at - q.as_of)} (at ${formatTime(q.completes_at).utc} by ${clock}), if each delivery before it is completed as soon as the limit allows.`}
@@ -418,8 +434,8 @@ function QueuedDelivery(props: {
             {execute.isPending
               ? "Delivering…"
               : next < remaining
-                ? `Deliver ${sstb(next)} of it now (one installment)`
-                : `Deliver it now (${sstb(next)})`}
+                ? `Deliver ${tokens(next)} of it now (one installment)`
+                : `Deliver it now (${tokens(next)})`}
           </button>
         ) : (
           <p className="state">
@@ -436,13 +452,13 @@ function QueuedDelivery(props: {
           {q.position > 0
             ? "Anyone may deliver it once the transfers before it have gone and the limit holds its next installment."
             : "Anyone may deliver it once the limit holds its next installment" +
-              (q.paused_until === null ? "." : " and the pause is over.")}
+              (q.paused ? " and the pause is over." : ".")}
         </p>
       )}
       {execute.isError ? <ErrorState error={execute.error} /> : null}
       {execute.isSuccess ? (
         <p className="state success" role="status">
-          Delivered {sstb(execute.variables.amount)} on {destination.label}.
+          Delivered {tokens(execute.variables.amount)} on {destination.label}.
         </p>
       ) : null}
     </div>

@@ -144,9 +144,10 @@ export function useExecuteQueued(wallet: WalletState) {
     // `amount`: the installment the page showed, for its acknowledgement
     mutationFn: async ({ chain, messageId }: { chain: BridgeChain; messageId: string; amount: bigint }) =>
       executeQueuedMessageSync(await walletClientOn(wallet, chain), { messageId }),
-    onSuccess: (_r, { messageId }) => {
-      void queryClient.invalidateQueries({ queryKey: ["bridge", "status", messageId] });
+    // pending until the transfer is read again: the button it enabled must not come back on the old figures
+    onSuccess: async (_r, { messageId }) => {
       void queryClient.invalidateQueries({ queryKey: ["chain", "sstb-balance"] });
+      await queryClient.invalidateQueries({ queryKey: ["bridge", "status", messageId] });
     },
   });
 }

@@ -2,6 +2,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { Interface } from "ethers";
+
 import type { BridgeTransaction } from "@compute-capacity/sdk";
 
 import { gateway } from "../../../testing/api";
@@ -104,6 +106,7 @@ function aQueuedTransfer(queue: Partial<Queue>): BridgeTransaction {
       ...sstb("available", E),
       ...sstb("capacity", E),
       ...sstb("refill_per_second", E / 10n),
+      paused: false,
       paused_until: null,
       executable_now: true,
       ...sstb("next_installment", E / 2n),
@@ -124,7 +127,8 @@ async function followQueued(chainId: number, queue: Partial<Queue>) {
     eth_getBlockByNumber: () => block(1_800_000_100),
     eth_estimateGas: () => "0x30000",
     eth_sendTransaction: (params) => {
-      sentTo.push((params[0] as { to: string }).to.toLowerCase());
+      const { to, data } = params[0] as { to: string; data: string };
+      sentTo.push(`${to.toLowerCase()} ${data.slice(0, 10)} ${data.slice(10)}`);
       return new Promise(() => {}); // the wallet is still asking
     },
   });
@@ -163,17 +167,32 @@ describe("Bridge page: a queued delivery", () => {
     expect(within(queue).queryByRole("button")).toBeNull();
   });
 
-  it("says when a paused bridge holds it, and when a limit that never refills does", async () => {
+  it("says until when a paused bridge holds it, by the destination's clock", async () => {
     const { queue } = await followQueued(1, {
       executable_now: false,
+      paused: true,
       paused_until: 1_800_003_700,
-      completes_at: null,
+      completes_at: 1_800_003_700,
     });
     expect(queue).toHaveTextContent(
       "The bridge there is paused until 2027-01-15 09:01:40 UTC by Ethereum (devnet)'s clock.",
     );
+    expect(queue).toHaveTextContent(
+      "Anyone may deliver it once the limit holds its next installment and the pause is over.",
+    );
+    expect(screen.getByTestId("bridge-queue-eta")).toHaveTextContent("All of it can be delivered in about 1 h 0 min");
+  });
+
+  it("says that no time can be given while governance's pause lasts", async () => {
+    const { queue } = await followQueued(1, {
+      executable_now: false,
+      paused: true,
+      paused_until: null,
+      completes_at: null,
+    });
+    expect(queue).toHaveTextContent("The bridge there is paused by governance until governance lifts the pause.");
     expect(screen.getByTestId("bridge-queue-eta")).toHaveTextContent(
-      "Its route's limit does not refill: it completes only once governance raises the limit.",
+      "No time can be given while governance's pause lasts.",
     );
   });
 
@@ -181,13 +200,21 @@ describe("Bridge page: a queued delivery", () => {
     const { user, sentTo } = await followQueued(1, {});
     expect(screen.getByTestId("bridge-queue-eta")).toHaveTextContent("All of it can be delivered now.");
     await user.dblClick(screen.getByRole("button", { name: "Deliver it now (0.5 sSTB)" }));
-    await waitFor(() => expect(sentTo).toEqual([testDeployment().chains[1]!.contracts.Bridge!.toLowerCase()]));
+    // executeQueued(MESSAGE) on Ethereum's bridge
+    const call = new Interface(["function executeQueued(bytes32)"]).encodeFunctionData("executeQueued", [MESSAGE]);
+    const bridge = testDeployment().chains[1]!.contracts.Bridge!.toLowerCase();
+    await waitFor(() => expect(sentTo).toEqual([`${bridge} ${call.slice(0, 10)} ${call.slice(10)}`]));
     expect(screen.getByRole("button", { name: "Delivering…" })).toBeDisabled();
     await new Promise((r) => setTimeout(r, 300));
     expect(sentTo).toHaveLength(1);
   });
 
-  it("offers one installment of a transfer larger than the limit, and asks a wallet on another chain to switch first", async () => {
+  it("offers one installment of a transfer larger than the limit", async () => {
+    await followQueued(1, { ...sstb("remaining", 3n * E), ...sstb("next_installment", E) });
+    expect(screen.getByRole("button", { name: "Deliver 1 sSTB of it now (one installment)" })).toBeEnabled();
+  });
+
+  it("asks a wallet on another chain to switch to the destination before delivering", async () => {
     await followQueued(42161, { ...sstb("remaining", 3n * E), ...sstb("next_installment", E) });
     expect(screen.getByRole("button", { name: "Switch your wallet to Ethereum (devnet) to deliver it" })).toBeEnabled();
     expect(screen.getByTestId("bridge-queue")).toHaveTextContent(
