@@ -2,14 +2,13 @@ import { Interface, parseEther } from "ethers";
 
 import { chainSelectorOf } from "@compute-capacity/sdk/constants";
 import { bridgeAbi } from "@compute-capacity/sdk/abis";
+import type { PortalChain, PortalConfig } from "@compute-capacity/sdk";
 
 import { rpc } from "./wallet";
 
-/** The deployment as the portal reads it (the gateway's /portal/config.json). */
-export async function deploymentOf(gatewayUrl: string): Promise<{ chain: { contracts: Record<string, string> } }> {
-  return (await (await fetch(`${gatewayUrl}/portal/config.json`)).json()) as {
-    chain: { contracts: Record<string, string> };
-  };
+/** The deployment as the portal reads it (the gateway's /portal/config.json), every chain included. */
+export async function deploymentOf(gatewayUrl: string): Promise<PortalConfig> {
+  return (await (await fetch(`${gatewayUrl}/portal/config.json`)).json()) as PortalConfig;
 }
 
 /** An sSTB transfer between two of the node's unlocked accounts (an event for webhooks); waits for it to be mined. */
@@ -25,31 +24,8 @@ export async function transferSstb(
     parseEther(amount),
   ]);
   const hash = await rpc<string>(rpcUrl, "eth_sendTransaction", [{ from, to: sstb, data }]);
-  for (let i = 0; i < 100; i++) {
-    const receipt = await rpc<{ status: string } | null>(rpcUrl, "eth_getTransactionReceipt", [hash]);
-    if (receipt !== null) return hash;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`transfer ${hash} was not mined`);
-}
-
-/** One chain of the deployment as `/portal/config.json` lists it. */
-export interface PortalConfigChain {
-  name: string;
-  label: string;
-  chain_id: number;
-  wallet_rpc_urls: string[];
-  contracts: Record<string, string>;
-}
-
-/** The deployment as the portal reads it, every chain included. */
-export async function portalConfigOf(
-  gatewayUrl: string,
-): Promise<{ chain: PortalConfigChain; chains: PortalConfigChain[] }> {
-  return (await (await fetch(`${gatewayUrl}/portal/config.json`)).json()) as {
-    chain: PortalConfigChain;
-    chains: PortalConfigChain[];
-  };
+  await mined(rpcUrl, hash);
+  return hash;
 }
 
 const BRIDGE = new Interface(bridgeAbi);
@@ -60,8 +36,8 @@ const BRIDGE = new Interface(bridgeAbi);
  */
 export async function setInboundSstbLimit(
   devnet: { printed: string },
-  chain: PortalConfigChain,
-  source: PortalConfigChain,
+  chain: PortalChain,
+  source: PortalChain,
   limit: { capacity: string; rate: string },
 ): Promise<{ restore: () => Promise<void> }> {
   const url = chain.wallet_rpc_urls[0]!;

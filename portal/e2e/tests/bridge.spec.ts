@@ -1,4 +1,4 @@
-import { deploymentOf, portalConfigOf, setInboundSstbLimit, transferSstb } from "../chain";
+import { deploymentOf, setInboundSstbLimit, transferSstb } from "../chain";
 import { ACCOUNT, checkPage, expect, test } from "../fixtures";
 import { BridgePage } from "../pages/bridge.page";
 import { SignInPage } from "../pages/sign-in.page";
@@ -78,7 +78,7 @@ test.describe("Bridge: a queued delivery", () => {
   }) => {
     const { page, address } = await actor(ACCOUNT.queuedBridger);
     const accounts = await rpc<string[]>(devnet.rpcUrl, "eth_accounts");
-    const config = await portalConfigOf(devnet.gatewayUrl);
+    const config = await deploymentOf(devnet.gatewayUrl);
     await transferSstb(devnet.rpcUrl, config.chain.contracts.SSTB, accounts[ACCOUNT.provider], address, "3");
     // Ethereum's governance (its executor) lets in at most 1 sSTB from Arbitrum, refilling 0.05 a second
     const ethereum = config.chains.find((c) => c.chain_id === 1)!;
