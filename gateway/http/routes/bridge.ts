@@ -22,15 +22,15 @@ export interface BridgeRouteOptions {
   bridges: Pick<BridgeReader, "quote" | "queue">;
 }
 
+/** The bridge token a receipt names (the index keeps its symbol). */
+const bridgeTokenOf = (receipt: { tokenSymbol: string }): "sSTB" | "STBGOV" =>
+  receipt.tokenSymbol === "STBGOV" ? "STBGOV" : "sSTB";
+
 /**
  * The bridge: the deployment's chains and their bridge contracts, the fees of a transfer (read
  * live from the source chain's bridge), and a transfer by its CCIP message id as both chains'
  * indexers saw it. Every route answers the same to every key: cacheable.
  */
-/** The bridge token a receipt names (the index keeps its symbol). */
-const bridgeTokenOf = (receipt: { tokenSymbol: string }): "sSTB" | "STBGOV" =>
-  receipt.tokenSymbol === "STBGOV" ? "STBGOV" : "sSTB";
-
 export async function bridgeRoutes(app: FastifyInstance, options: BridgeRouteOptions): Promise<void> {
   const { model } = options;
   const config = { cache: true };
