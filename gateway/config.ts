@@ -66,6 +66,8 @@ export interface GatewayConfig {
   migrate?: boolean;
   /** Most connections to PostgreSQL. */
   dbPoolSize?: number;
+  /** Connections on which the read routes' queries are pipelined (0: through the pool). */
+  dbReadConnections?: number;
 }
 
 /** Readiness: blocks an indexer may lag behind its indexable head (the head less the confirmation depth). */
@@ -242,6 +244,9 @@ export function loadConfig(
     ),
     migrate: migrateSetting === "true",
     ...(pick("dbPoolSize") ? { dbPoolSize: positiveInteger(pick("dbPoolSize")!, nameOf("dbPoolSize")) } : {}),
+    ...(pick("dbReadConnections")
+      ? { dbReadConnections: nonNegativeInteger(pick("dbReadConnections")!, nameOf("dbReadConnections")) }
+      : {}),
   };
 }
 

@@ -128,6 +128,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     dataDir: config.dataDir,
     ...(config.migrate === undefined ? {} : { migrate: config.migrate }),
     ...(config.dbPoolSize === undefined ? {} : { poolSize: config.dbPoolSize }),
+    ...(config.dbReadConnections === undefined ? {} : { readConnections: config.dbReadConnections }),
   });
   const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   // ioredis reconnects by itself; an outage fails the requests that need it, not the process
@@ -199,7 +200,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         },
       ),
   );
-  const model = new ReadModel(store.db, primary.chainId!);
+  const model = new ReadModel(store.db, primary.chainId!, store.reads);
   const bridges = new BridgeReader(chains);
   const verification = await VerificationService.start(store.db, primary, {
     keys: config.verifierKeys,

@@ -53,7 +53,17 @@ export const SETTINGS = {
     default: "none: PGlite in the data folder",
     meaning: "PostgreSQL (`postgres://user:password@host:5432/db`), what several instances share.",
   },
-  dbPoolSize: { env: "GATEWAY_DB_POOL_SIZE", default: "`pg`'s (10)", meaning: "Most connections to PostgreSQL." },
+  dbPoolSize: {
+    env: "GATEWAY_DB_POOL_SIZE",
+    default: "`pg`'s (10)",
+    meaning: "Most connections of the pool to PostgreSQL.",
+  },
+  dbReadConnections: {
+    env: "GATEWAY_DB_READ_CONNECTIONS",
+    default: "`2`",
+    meaning:
+      "PostgreSQL connections, besides the pool, on which the read routes' queries are pipelined; `0`: they use the pool (behind a pooler in transaction mode).",
+  },
   migrate: {
     env: "GATEWAY_MIGRATE",
     flag: "migrate",

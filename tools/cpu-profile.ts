@@ -59,8 +59,16 @@ export const GATEWAY_CATEGORIES: Category[] = [
   { name: "rate-limit counter (@fastify/rate-limit)", matches: packages("@fastify/rate-limit", "toad-cache") },
   { name: "connection pool (pg-pool)", matches: packages("pg-pool") },
   {
-    name: "PostgreSQL client (pg: protocol, parsing)",
-    matches: packages("pg", "pg-protocol", "pg-types", "pg-connection-string", "postgres-array", "postgres-date"),
+    name: "PostgreSQL clients (pg, postgres.js: protocol, parsing)",
+    matches: packages(
+      "pg",
+      "pg-protocol",
+      "pg-types",
+      "pg-connection-string",
+      "postgres-array",
+      "postgres-date",
+      "postgres",
+    ),
   },
   { name: "embedded database (PGlite)", matches: packages("@electric-sql/pglite") },
   { name: "query building and row mapping (drizzle-orm)", matches: packages("drizzle-orm") },

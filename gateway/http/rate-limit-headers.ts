@@ -17,17 +17,18 @@ export function rateLimitOf(
   request: FastifyRequest,
   reply: FastifyReply,
 ): { limit: number | null; remaining: number | null; reset: number | null } {
-  const header = (name: string) => {
-    const value = reply.getHeader(name);
-    return value === undefined ? null : Number(value);
-  };
-  const untilReset = header("x-ratelimit-reset");
+  const untilReset = numberHeader(reply, "x-ratelimit-reset");
   if (untilReset !== null && request.rateLimitResetAt === undefined) {
     request.rateLimitResetAt = Math.floor(Date.now() / 1000) + untilReset;
   }
   return {
-    limit: header("x-ratelimit-limit"),
-    remaining: header("x-ratelimit-remaining"),
+    limit: numberHeader(reply, "x-ratelimit-limit"),
+    remaining: numberHeader(reply, "x-ratelimit-remaining"),
     reset: request.rateLimitResetAt ?? null,
   };
+}
+
+function numberHeader(reply: FastifyReply, name: string): number | null {
+  const value = reply.getHeader(name);
+  return value === undefined ? null : Number(value);
 }

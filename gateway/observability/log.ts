@@ -91,10 +91,52 @@ export function redactSecrets<T>(fields: T, depth = SECRET_DEPTH): T {
   return (copy ?? fields) as T;
 }
 
-/** A URL as logged: the value of an `api_key` query parameter is replaced. */
+/**
+ * A URL as logged: the value of every `api_key` query parameter is replaced, whatever the case of
+ * its name and however its name is percent-encoded (`api%5Fkey` is the key the query parser reads).
+ * A URL without a query, most of them, is returned as it is.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&#]*/gi, `$1${REDACTED}`);
+  const query = url.indexOf("?");
+  if (query === -1) return url;
+  const hash = url.indexOf("#", query);
+  const end = hash === -1 ? url.length : hash;
+  const parameters = url.slice(query + 1, end).split("&");
+  let changed = false;
+  for (let i = 0; i < parameters.length; i++) {
+    const eq = parameters[i].indexOf("=");
+    const name = eq === -1 ? parameters[i] : parameters[i].slice(0, eq);
+    if (decodedName(name).toLowerCase() === "api_key") {
+      parameters[i] = `${name}=${REDACTED}`;
+      changed = true;
+    }
+  }
+  return changed ? `${url.slice(0, query + 1)}${parameters.join("&")}${url.slice(end)}` : url;
 }
+
+function decodedName(name: string): string {
+  if (!name.includes("%") && !name.includes("+")) return name;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, " "));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * pino's ISO time (`,"time":"2026-11-27T18:00:00.000Z"`), formatted once per millisecond: a busy
+ * gateway writes several lines in the same millisecond, and formatting a date was a measurable part
+ * of each request's line (docs/gateway-bench.md).
+ */
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== lastTime.ms) {
+    lastTime.ms = now;
+    lastTime.text = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime.text;
+}
+const lastTime = { ms: -1, text: "" };
 
 /** Fastify's request as a log line shows it (its id is the line's `reqId`). */
 function requestFields(request: {
@@ -127,7 +169,7 @@ export function createLogger(options: LogOptions = {}): Logger {
     level: options.level ?? "info",
     base: { service: "gateway" },
     messageKey: "msg",
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
     formatters: {
       level: (label) => ({ level: label }),
       log: (fields) => redactSecrets(fields),

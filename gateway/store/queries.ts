@@ -304,8 +304,10 @@ export class ReadModel {
     private readonly db: Db,
     /** The chain whose projections the API shows (the one with the registry). */
     readonly primaryChainId: number,
+    /** Where the prepared statements of the read routes run (the store's `reads`: pipelined on PostgreSQL). */
+    reads: Db = db,
   ) {
-    this.statements = statementsOf(db);
+    this.statements = statementsOf(reads);
   }
 
   /**

@@ -68,7 +68,16 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
   const purge = setInterval(() => void purgeExpiredKeys(db).catch(() => {}), 3_600_000).unref();
   app.addHook("onClose", async () => clearInterval(purge));
 
-  app.addHook("preHandler", async (request, reply) => {
+  // the hooks are the POST routes' own (a GET pays nothing for them), first among the route's hooks
+  // as they were among the app's
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes("POST") || route.config?.idempotency === false) return;
+    route.preHandler = [claim, ...asArray(route.preHandler)];
+    route.onSend = [store, ...asArray(route.onSend)];
+  });
+
+  async function claim(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     if (request.method !== "POST" || request.is404 || request.routeOptions.config?.idempotency === false) return;
     // GraphQL serves queries only (reads): nothing to deduplicate
     if (request.routeOptions.url === "/graphql") return;
@@ -128,7 +137,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
       }
       await sleep(POLL_MS);
     }
-  });
+  }
 
   /** Whether a pending key's owner (`pending:<instance>`) has stopped. */
   async function ownerStopped(state: string): Promise<boolean> {
@@ -137,7 +146,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
     return !(await options.instance.alive(owner));
   }
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const claim = request.idempotencyClaim;
     if (claim === undefined) return payload;
     request.idempotencyClaim = undefined;
@@ -155,7 +164,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
         ),
       );
     return payload;
-  });
+  }
+}
+
+/** A route's hooks of one kind as an array (Fastify takes one function or several). */
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** Deletes expired keys; returns how many. */

@@ -37,9 +37,9 @@ export const rateLimiting = fp(async (app: FastifyInstance, options: RateLimitOp
       }),
   });
   // the spec's X-RateLimit-Reset is a Unix time; the plugin sends seconds until the reset
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const { reset } = rateLimitOf(request, reply);
     if (reset !== null) reply.header("x-ratelimit-reset", reset);
-    return payload;
+    done(null, payload);
   });
 });

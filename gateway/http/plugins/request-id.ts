@@ -30,6 +30,8 @@ export function rewriteMalformedUrl(request: { url?: string }): string {
 
 /** Whether the path of a request target decodes (the router refuses one that does not). */
 function decodablePath(url: string): boolean {
+  // only a percent sign can make decoding fail
+  if (!url.includes("%")) return true;
   try {
     decodeURIComponent(url.split("?")[0]);
     return true;

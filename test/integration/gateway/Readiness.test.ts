@@ -57,12 +57,22 @@ describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server 
 
   describe("the database", function () {
     it("answers 503 naming the database while PostgreSQL is stopped, /livez still 200, and ready again once it is back", async function () {
+      // no response cache: every read below queries, on the read routes' own (pipelined) connections
       gateway = await startGateway(
         testConfig(live, { databaseUrl: postgres.url(), dataDir: path.join(live.dir, "db-stop") }),
+        { responseCache: false },
       );
       await gateway.synced();
       expect(await readyz(gateway)).to.deep.equal({ status: 200, ready: true, reasons: [] });
       expect(await livez(gateway)).to.equal(200);
+      const { token } = await gateway.keys.create({ tier: "enterprise", account: live.signers[6].address });
+      const read = (path: string) =>
+        fetch(`${gateway!.url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { success: boolean; error?: { code: string } },
+        }));
+      expect((await read("/api/v1/cu/list")).status).to.equal(200);
+      expect((await read("/api/v1/providers/list")).status).to.equal(200);
 
       postgres.stop();
       try {
@@ -73,11 +83,22 @@ describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server 
           down.reasons.join("; "),
         ).to.equal(true);
         expect(await livez(gateway)).to.equal(200);
+        // a read fails at once with the error envelope, rather than waiting for the server
+        const failed = await read("/api/v1/cu/list");
+        expect(failed.status).to.equal(500);
+        expect(failed.body.error?.code).to.equal("internal_error");
       } finally {
         postgres.start();
       }
       // the pool opens new connections once the server answers again
       expect(await readyzUntil(gateway, (p) => p.status === 200)).to.deep.include({ ready: true, reasons: [] });
+      // and so do the read routes' connections
+      await eventually(
+        async () => ((await read("/api/v1/cu/list")).status === 200 ? true : undefined),
+        30_000,
+        "a read",
+      );
+      expect((await read("/api/v1/providers/list")).status).to.equal(200);
       // and no client was lost on the way: the webhook workers' transactions whose `begin` met the
       // dropped connections gave their clients back, so the pool can end and the gateway closes
       const closing = gateway.close();

@@ -106,6 +106,18 @@ describe("The gateway's settings: one table in code (gateway/settings.ts) and in
       expect(loadConfig({}, { GATEWAY_DATA_DIR: dir }, dir).batchBlocks).to.equal(500);
     });
 
+    it("pipelines the read routes' queries on GATEWAY_DB_READ_CONNECTIONS connections, 0 to use the pool, and refuses a bad count", function () {
+      const base = { GATEWAY_DATA_DIR: dir };
+      expect(loadConfig({}, base, dir).dbReadConnections, "unset: the store's default").to.equal(undefined);
+      expect(loadConfig({}, { ...base, GATEWAY_DB_READ_CONNECTIONS: "4" }, dir).dbReadConnections).to.equal(4);
+      expect(loadConfig({}, { ...base, GATEWAY_DB_READ_CONNECTIONS: "0" }, dir).dbReadConnections).to.equal(0);
+      for (const bad of ["-1", "two", "1.5"]) {
+        expect(() => loadConfig({}, { ...base, GATEWAY_DB_READ_CONNECTIONS: bad }, dir), bad).to.throw(
+          "GATEWAY_DB_READ_CONNECTIONS must be a whole number, 0 or more",
+        );
+      }
+    });
+
     it("finds the built portal beside the gateway's code by default, a relative GATEWAY_PORTAL_DIR from the working folder", function () {
       expect(loadConfig({}, { GATEWAY_DATA_DIR: dir }, dir).portal!.distDir).to.equal(
         path.join(ROOT, "portal", "dist"),
