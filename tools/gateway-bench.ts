@@ -11,7 +11,10 @@ import pg from "pg";
 
 import { pino } from "pino";
 
+import * as format from "../gateway/api/format.js";
 import { startGateway } from "../gateway/server.js";
+import { openStore } from "../gateway/store/db.js";
+import { ReadModel } from "../gateway/store/queries.js";
 import { createLogger } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
 import { populate, resetDatabase, startLiveDeployment, testConfig } from "../testing/fixtures.js";
@@ -38,6 +41,8 @@ interface Route {
   kind: "list" | "detail";
   label: string;
   path: string;
+  /** What the route's handler reads and formats, alone: the driver's and the ORM's part of it. */
+  query: (model: ReadModel) => Promise<unknown>;
 }
 
 /** One row of the report: medians over the rounds. */
@@ -46,6 +51,8 @@ export interface BenchRow {
   route: string;
   kind: "bare" | "list" | "detail";
   cached: boolean;
+  /** The route's query alone (no gateway around it): a floor, with no goal. */
+  queryAlone?: boolean;
   rps: number;
   p50: number;
   p99: number;
@@ -138,6 +145,27 @@ async function benchGateway(
   return { gateway, token };
 }
 
+/** A bare Fastify app whose route `/<i>` runs `routes[i]`'s query alone on its own store's read model. */
+async function queryAloneServer(
+  databaseUrl: string,
+  dataDir: string,
+  chainId: number,
+  routes: Route[],
+): Promise<{ url: string; close(): Promise<void> }> {
+  const store = await openStore({ databaseUrl, dataDir, migrate: false });
+  const model = new ReadModel(store.db, chainId, store.reads);
+  const app = Fastify();
+  routes.forEach((route, i) => app.get(`/${i}`, async () => ({ success: true, data: await route.query(model) })));
+  const url = await app.listen({ host: "127.0.0.1", port: 0 });
+  return {
+    url,
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
 /** Runs the benchmark and writes its report under docs/ (see the header of this file). */
 export async function runGatewayBench(
   start: StartGateway = startGateway,
@@ -150,20 +178,35 @@ export async function runGatewayBench(
   const loadBefore = loadavg();
   const live = await startLiveDeployment("bench", { satellite: false });
   await populate(live);
+  const page = { page: 1, limit: 20 };
+  const providerId = live.signers[5].address;
   const routes: Route[] = [
-    { kind: "list", label: "list: GET /api/v1/cu/list", path: "/api/v1/cu/list" },
+    {
+      kind: "list",
+      label: "list: GET /api/v1/cu/list",
+      path: "/api/v1/cu/list",
+      query: async (model) => (await model.listComputeUnits({}, page)).rows.map(format.computeUnitItem),
+    },
     {
       kind: "list",
       label: "list: GET /api/v1/providers/list?status=active",
       path: "/api/v1/providers/list?status=active",
+      query: async (model) => (await model.listProviders({ status: "active" }, page)).rows.map(format.providerItem),
     },
-    { kind: "detail", label: "detail: GET /api/v1/cu/1", path: "/api/v1/cu/1" },
+    {
+      kind: "detail",
+      label: "detail: GET /api/v1/cu/1",
+      path: "/api/v1/cu/1",
+      query: async (model) => format.computeUnitDetail((await model.computeUnit(1))!),
+    },
     {
       kind: "detail",
       label: "detail: GET /api/v1/providers/:id",
-      path: `/api/v1/providers/${live.signers[5].address}`,
+      path: `/api/v1/providers/${providerId}`,
+      query: async (model) => format.providerDetail((await model.provider(providerId))!),
     },
   ];
+  const chainId = Number((await live.rpc.getNetwork()).chainId);
   const rows: BenchRow[] = [];
   const profiles: ProfileRow[] = [];
   const databases = [{ name: "PGlite", url: undefined as string | undefined }];
@@ -178,6 +221,13 @@ export async function runGatewayBench(
       // every request querying; on PostgreSQL both share the database, as two instances do
       const withCache = await benchGateway(start, live, db.name, true, true);
       const noCache = await benchGateway(start, live, db.name, false, db.url === undefined);
+      // on PostgreSQL, each route's query alone, through the read model as the gateway opens it, in a
+      // bare Fastify route: what the driver and the ORM leave of the bare route (PGlite's folder is
+      // the gateway's alone)
+      const queryAlone =
+        db.url === undefined
+          ? undefined
+          : await queryAloneServer(db.url, `${live.dir}/bench-query-alone`, chainId, routes);
       const samples = new Map<string, { m: Measurement[]; shares: number[] }>();
       const record = (label: string, m: Measurement, bareRps?: number) => {
         const entry = samples.get(label) ?? { m: [], shares: [] };
@@ -191,6 +241,10 @@ export async function runGatewayBench(
             // the bare route right before each pair: the load of the machine changes by the minute
             const b = await measure(`${bareUrl}/bare`);
             record("bare Fastify route", b);
+            if (queryAlone !== undefined) {
+              const q = await measure(`${queryAlone.url}/${routes.indexOf(route)}`);
+              record(`${route.label} (the query alone)`, q, b.rps);
+            }
             const c = await measure(withCache.gateway.url + route.path, withCache.token);
             record(route.label, c, b.rps);
             const u = await measure(noCache.gateway.url + route.path, noCache.token);
@@ -207,7 +261,8 @@ export async function runGatewayBench(
             database: db.name,
             route: label,
             kind: route?.kind ?? "bare",
-            cached: !label.endsWith("(no cache)"),
+            cached: !label.endsWith("(no cache)") && !label.endsWith("(the query alone)"),
+            ...(label.endsWith("(the query alone)") ? { queryAlone: true } : {}),
             rps: Math.round(median(m.map((x) => x.rps))),
             p50: median(m.map((x) => x.p50)),
             p99: median(m.map((x) => x.p99)),
@@ -236,6 +291,7 @@ export async function runGatewayBench(
       } finally {
         await withCache.gateway.close();
         await noCache.gateway.close();
+        await queryAlone?.close();
       }
     }
   } finally {
@@ -249,8 +305,8 @@ export async function runGatewayBench(
 }
 
 /** The goal of a row (percent of the bare route), or undefined for the bare route itself. */
-export function goalOf(row: Pick<BenchRow, "kind" | "cached">): number | undefined {
-  if (row.kind === "bare") return undefined;
+export function goalOf(row: Pick<BenchRow, "kind" | "cached" | "queryAlone">): number | undefined {
+  if (row.kind === "bare" || row.queryAlone === true) return undefined;
   if (row.cached) return GOALS.cached;
   return row.kind === "detail" ? GOALS.uncachedDetail : GOALS.uncachedList;
 }
@@ -276,7 +332,10 @@ export function renderGatewayBench(
       "the bare one just before it. Figures are medians over the rounds. Rows without a mark: the gateway as it " +
       "runs (each read route's serialized answer kept until the indexer commits new events, at most 1 s), as a " +
       "client polling a route sees it; rows marked (no cache): a second gateway with the cache off, so every " +
-      "request authenticates, counts, validates, queries the database and serializes.",
+      "request authenticates, counts, validates, queries the database and serializes; rows marked (the query " +
+      "alone), on PostgreSQL: the route's read-model call and formatting in a bare Fastify route of the same " +
+      "process, on connections of its own opened as the gateway opens them (no key, log, metrics or validation), " +
+      "measured right after the bare route: the floor the driver and the ORM leave to an uncached request.",
     "",
     "| database | route | req/s | p50 ms | p99 ms | errors | vs bare | goal |",
     "|---|---|---:|---:|---:|---:|---:|---|",
