@@ -27,6 +27,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** Issue 26's goals, as shares of the bare route's throughput (on PostgreSQL; PGlite shown beside). */
 export const GOALS = { cached: 60, uncachedDetail: 35, uncachedList: 25 } as const;
+/** The marks of the rows that are not the gateway as it runs (see the report's header). */
+const NO_CACHE = " (no cache)";
+const QUERY_ALONE = " (the query alone)";
 /** Issue 12's latency bound. */
 const P99_BOUND_MS = 50;
 
@@ -243,12 +246,12 @@ export async function runGatewayBench(
             record("bare Fastify route", b);
             if (queryAlone !== undefined) {
               const q = await measure(`${queryAlone.url}/${routes.indexOf(route)}`);
-              record(`${route.label} (the query alone)`, q, b.rps);
+              record(route.label + QUERY_ALONE, q, b.rps);
             }
             const c = await measure(withCache.gateway.url + route.path, withCache.token);
             record(route.label, c, b.rps);
             const u = await measure(noCache.gateway.url + route.path, noCache.token);
-            record(`${route.label} (no cache)`, u, b.rps);
+            record(route.label + NO_CACHE, u, b.rps);
             console.log(
               `${db.name.padEnd(10)} round ${round}  ${route.label.padEnd(50)} bare ${b.rps}  cached ${c.rps} ` +
                 `(${((c.rps / b.rps) * 100).toFixed(1)}%)  uncached ${u.rps} (${((u.rps / b.rps) * 100).toFixed(1)}%)`,
@@ -261,8 +264,8 @@ export async function runGatewayBench(
             database: db.name,
             route: label,
             kind: route?.kind ?? "bare",
-            cached: !label.endsWith("(no cache)") && !label.endsWith("(the query alone)"),
-            ...(label.endsWith("(the query alone)") ? { queryAlone: true } : {}),
+            cached: !label.endsWith(NO_CACHE) && !label.endsWith(QUERY_ALONE),
+            ...(label.endsWith(QUERY_ALONE) ? { queryAlone: true } : {}),
             rps: Math.round(median(m.map((x) => x.rps))),
             p50: median(m.map((x) => x.p50)),
             p99: median(m.map((x) => x.p99)),

@@ -78,7 +78,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, options: Idemp
   });
 
   async function claim(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (request.method !== "POST" || request.is404 || request.routeOptions.config?.idempotency === false) return;
+    // a route of several methods has the hooks for all of them (the opted-out ones have none)
+    if (request.method !== "POST") return;
     // GraphQL serves queries only (reads): nothing to deduplicate
     if (request.routeOptions.url === "/graphql") return;
     const header = request.headers[IDEMPOTENCY_HEADER];
