@@ -1,6 +1,6 @@
 // Commands run side by side with their output kept apart: `npm run test:unit` runs the unit tier and the
-// portal's unit tier at once (two cores, two runs that each keep one busy), then prints each run's output
-// whole, in the order given.
+// portal's unit tier at once, and `npm test` the integration and end-to-end tiers (two cores, runs that each
+// keep about one busy); each prints every run's output whole, in the order given, when all have ended.
 import { spawn } from "node:child_process";
 
 export interface Job {

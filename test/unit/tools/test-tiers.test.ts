@@ -77,7 +77,7 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
     });
   });
 
-  describe("runConcurrently (npm run test:unit's two runs)", function () {
+  describe("runConcurrently (npm run test:unit's two runs; npm test's integration and end-to-end tiers)", function () {
     it("runs the jobs at the same time and keeps each one's output and exit code apart", async function () {
       // each job waits for the other's file: they only finish if they run at the same time
       const dir = await mkdtemp(path.join(tmpdir(), "concurrent-"));

@@ -1,0 +1,38 @@
+// `npm test`: every tier. The unit tier, then the contract tier (its own workers keep both cores busy),
+// then the integration tier and the end-to-end tier (with the portal's browser suite) side by side:
+// each of those keeps about one core busy and waits on its chains the rest of the time, so on two cores
+// the pair takes little more than the longer of the two (decision 0172). Each side's output is printed
+// whole when both have ended (tools/concurrent.ts); the run fails when any tier fails.
+import { spawnSync } from "node:child_process";
+
+import { runConcurrently } from "../tools/concurrent.js";
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const started = performance.now();
+const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+
+for (const tier of ["test:unit", "test:contracts"]) {
+  const at = performance.now();
+  const run = spawnSync(npm, ["run", tier], { stdio: "inherit" });
+  console.log(
+    `\n=== npm run ${tier}: ${run.status === 0 ? "passed" : "failed"} in ${seconds(performance.now() - at)}\n`,
+  );
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
+console.log(
+  "=== npm run test:integration and npm run test:e2e, side by side (each one's output follows when both end)",
+);
+const results = await runConcurrently([
+  { name: "npm run test:integration", command: npm, args: ["run", "test:integration"] },
+  { name: "npm run test:e2e", command: npm, args: ["run", "test:e2e"] },
+]);
+for (const result of results) {
+  console.log(
+    `\n=== ${result.name}: ${result.code === 0 ? "passed" : `failed (exit ${result.code})`} in ${seconds(result.ms)}\n`,
+  );
+  process.stdout.write(result.output);
+}
+console.log("\n=== every tier: " + results.map((r) => `${r.name.replace("npm run ", "")} ${seconds(r.ms)}`).join(", "));
+console.log(`=== npm test took ${seconds(performance.now() - started)}`);
+process.exit(results.some((result) => result.code !== 0) ? 1 : 0);
