@@ -203,7 +203,11 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
     const gateway: GatewayProcess = await spawnGatewayProcess(env);
     const url = new URL(gateway.url);
     const body = JSON.stringify({ url: receiver.url, events: ["sstb.minted"] });
-    // four subscriptions being created, each body sent in two halves a second apart
+    // four subscriptions being created, each body sent in two halves three seconds apart; SIGTERM comes
+    // 1.5 s after every connection is open, when the gateway has read each request's headers (300 ms
+    // was too short beside another tier's run on two cores: a request not yet read is an idle
+    // connection, which a stopping server closes)
+    const connected: Array<Promise<void>> = [];
     const answers = Array.from(
       { length: 4 },
       (_, i) =>
@@ -228,11 +232,17 @@ describe(`Gateway graceful shutdown on ${process.env.DATABASE_URL ? "PostgreSQL"
             },
           );
           request.on("error", reject);
+          connected.push(
+            new Promise((open) =>
+              request.once("socket", (socket) => (socket.connecting ? socket.once("connect", () => open()) : open())),
+            ),
+          );
           request.write(body.slice(0, 10));
-          setTimeout(() => request.end(body.slice(10)), 1_000);
+          setTimeout(() => request.end(body.slice(10)), 3_000);
         }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all(connected);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const exit = gateway.terminate("SIGTERM");
     const results = await Promise.all(answers);
     for (const r of results) expect(r.status, r.text).to.equal(201);
