@@ -5,7 +5,7 @@
 // whole when both have ended (tools/concurrent.ts); the run fails when any tier fails.
 import { spawnSync } from "node:child_process";
 
-import { runConcurrently } from "../tools/concurrent.js";
+import { printResults, runConcurrently } from "../tools/concurrent.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const started = performance.now();
@@ -27,12 +27,7 @@ const results = await runConcurrently([
   { name: "npm run test:integration", command: npm, args: ["run", "test:integration"] },
   { name: "npm run test:e2e", command: npm, args: ["run", "test:e2e"] },
 ]);
-for (const result of results) {
-  console.log(
-    `\n=== ${result.name}: ${result.code === 0 ? "passed" : `failed (exit ${result.code})`} in ${seconds(result.ms)}\n`,
-  );
-  process.stdout.write(result.output);
-}
+printResults(results, 0);
 console.log("\n=== every tier: " + results.map((r) => `${r.name.replace("npm run ", "")} ${seconds(r.ms)}`).join(", "));
 console.log(`=== npm test took ${seconds(performance.now() - started)}`);
 process.exit(results.some((result) => result.code !== 0) ? 1 : 0);

@@ -1,7 +1,7 @@
 // `npm run test:unit`: the unit tier (scripts/test-tier.ts unit) and the portal's unit tier (Vitest) side by
 // side (tools/concurrent.ts), each one's output printed whole when both are done; fails when either fails.
 // Options (`--grep x`, `--bail`) go to the unit tier's mocha.
-import { runConcurrently } from "../tools/concurrent.js";
+import { printResults, runConcurrently } from "../tools/concurrent.js";
 
 const options = process.argv.slice(2);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -13,10 +13,5 @@ const results = await runConcurrently([
   },
   { name: "portal unit tier (npm run test:portal:unit)", command: npm, args: ["run", "--silent", "test:portal:unit"] },
 ]);
-for (const result of results) {
-  console.log(
-    `\n=== ${result.name}: ${result.code === 0 ? "passed" : `failed (exit ${result.code})`} in ${(result.ms / 1000).toFixed(1)} s\n`,
-  );
-  process.stdout.write(result.output);
-}
+printResults(results);
 process.exit(results.some((result) => result.code !== 0) ? 1 : 0);

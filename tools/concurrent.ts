@@ -52,3 +52,12 @@ export function runConcurrently(jobs: readonly Job[]): Promise<JobResult[]> {
     ),
   );
 }
+
+/** Prints each run's output whole, headed with its name, whether it passed and how long it took. */
+export function printResults(results: readonly JobResult[], digits = 1): void {
+  for (const result of results) {
+    const outcome = result.code === 0 ? "passed" : `failed (exit ${result.code})`;
+    console.log(`\n=== ${result.name}: ${outcome} in ${(result.ms / 1000).toFixed(digits)} s\n`);
+    process.stdout.write(result.output);
+  }
+}

@@ -40,8 +40,8 @@ interface Measurement {
   errors: number;
   /**
    * CPU per request, microseconds: this process's (the server and the load generator, user + system)
-   * plus, on PostgreSQL, the database server's (its backends, in 10 ms ticks). Unlike the requests per
-   * second, it hardly moves with what else the machine runs.
+   * plus, on PostgreSQL, the database server's (its backends, in 10 ms ticks). It moves with the host's
+   * speed as the requests per second do (the report gives the bare route's spread).
    */
   cpuUs: number;
 }
