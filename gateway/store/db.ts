@@ -12,8 +12,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgresJs } from "drizzle-orm/postgres-js";
 import pg from "pg";
-import postgres from "postgres";
 
+import { readConnections as openReadConnections } from "./read-connections.js";
 import * as schema from "./schema.js";
 
 /** The drizzle database, whichever driver is under it. */
@@ -64,7 +64,8 @@ export interface StoreOptions {
  * the system calls that one query at a time per pooled connection (node-postgres) costs each of
  * them. Measured with the benchmark's CPU profile: an uncached detail read spent 127 us of its
  * 630 us in the kernel's socket writes through the pool, 24 us of about 420 us pipelined on two
- * connections (docs/gateway-bench.md, decision 0171).
+ * connections (docs/gateway-bench.md, decision 0171). Each is a client of its own
+ * ({@link openReadConnections}, decision 0173).
  */
 export const DEFAULT_READ_CONNECTIONS = 2;
 
@@ -163,7 +164,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // connections are opened on first use and again after the server went away (a failed query
     // fails its request only); notices are the server's, not the gateway's, to log
     const readClient =
-      readConnections > 0 ? postgres(options.databaseUrl, { max: readConnections, onnotice: () => {} }) : undefined;
+      readConnections > 0
+        ? openReadConnections(options.databaseUrl, readConnections, { onnotice: () => {} })
+        : undefined;
     const db = pooledDatabase(pool);
     return {
       db,
