@@ -2,6 +2,8 @@ import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNul
 import type { SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 
+import { compiledPage, compiledStatement, pageOf } from "./compiled-statement.js";
+import type { PageOf } from "./compiled-statement.js";
 import type { Db, Tx } from "./db.js";
 import {
   accessKeys,
@@ -230,67 +232,77 @@ const p = sql.placeholder;
  * largest single cost of an uncached read (docs/gateway-bench.md). Optional filters are parameters
  * that may be null (`$n is null or column = $n`), so that each route has one statement.
  */
-function statementsOf(db: Db) {
+export function statementsOf(db: Db) {
   const cu = { ...getTableColumns(computeUnits), country: providers.country, region: providers.region };
   const unitsJoin = eq(providers.addressLower, computeUnits.providerLower);
   const optional = (name: string, type: string, condition: SQL) =>
     sql`(${p(name)}::${sql.raw(type)} is null or ${condition})`;
   return {
-    computeUnit: db
-      .select(cu)
-      .from(computeUnits)
-      .leftJoin(providers, unitsJoin)
-      .where(and(eq(computeUnits.chainId, p("chainId")), eq(computeUnits.cuId, p("cuId"))))
-      .limit(1)
-      .prepare("read_compute_unit"),
-    listComputeUnits: db
-      .select({ ...cu, total: totalOver })
-      .from(computeUnits)
-      .leftJoin(providers, unitsJoin)
-      .where(
-        and(
-          eq(computeUnits.chainId, p("chainId")),
-          optional("providerLower", "text", sql`${computeUnits.providerLower} = ${p("providerLower")}`),
-          optional("minValue", "numeric", sql`${computeUnits.cuValue} >= ${p("minValue")}::numeric * ${WEI}`),
-          optional("maxValue", "numeric", sql`${computeUnits.cuValue} <= ${p("maxValue")}::numeric * ${WEI}`),
-        ),
-      )
-      .orderBy(asc(computeUnits.cuId))
-      .limit(p("limit"))
-      .offset(p("offset"))
-      .prepare("read_compute_units"),
-    provider: db
-      .select()
-      .from(providers)
-      .where(and(eq(providers.chainId, p("chainId")), eq(providers.addressLower, p("addressLower"))))
-      .limit(1)
-      .prepare("read_provider"),
-    listProviders: db
-      .select({ ...getTableColumns(providers), total: totalOver })
-      .from(providers)
-      .where(
-        and(
-          eq(providers.chainId, p("chainId")),
-          optional("status", "text", sql`${providers.status} = ${p("status")}`),
-          // reputation is stored 0..10000 and shown 0..100.00
-          optional("minReputation", "numeric", sql`${providers.reputation} >= ${p("minReputation")}::numeric * 100`),
-          optional(
-            "location",
-            "text",
-            sql`(lower(${providers.country}) = ${p("location")} or lower(${providers.region}) = ${p("location")})`,
+    computeUnit: compiledStatement(
+      db
+        .select(cu)
+        .from(computeUnits)
+        .leftJoin(providers, unitsJoin)
+        .where(and(eq(computeUnits.chainId, p("chainId")), eq(computeUnits.cuId, p("cuId"))))
+        .limit(1)
+        .prepare("read_compute_unit"),
+    ),
+    listComputeUnits: compiledPage(
+      db
+        .select({ ...cu, total: totalOver })
+        .from(computeUnits)
+        .leftJoin(providers, unitsJoin)
+        .where(
+          and(
+            eq(computeUnits.chainId, p("chainId")),
+            optional("providerLower", "text", sql`${computeUnits.providerLower} = ${p("providerLower")}`),
+            optional("minValue", "numeric", sql`${computeUnits.cuValue} >= ${p("minValue")}::numeric * ${WEI}`),
+            optional("maxValue", "numeric", sql`${computeUnits.cuValue} <= ${p("maxValue")}::numeric * ${WEI}`),
           ),
-        ),
-      )
-      .orderBy(asc(providers.registeredAt), asc(providers.providerId))
-      .limit(p("limit"))
-      .offset(p("offset"))
-      .prepare("read_providers"),
-    listing: db
-      .select()
-      .from(listings)
-      .where(and(eq(listings.chainId, p("chainId")), eq(listings.listingId, p("listingId"))))
-      .limit(1)
-      .prepare("read_listing"),
+        )
+        .orderBy(asc(computeUnits.cuId))
+        .limit(p("limit"))
+        .offset(p("offset"))
+        .prepare("read_compute_units"),
+    ),
+    provider: compiledStatement(
+      db
+        .select()
+        .from(providers)
+        .where(and(eq(providers.chainId, p("chainId")), eq(providers.addressLower, p("addressLower"))))
+        .limit(1)
+        .prepare("read_provider"),
+    ),
+    listProviders: compiledPage(
+      db
+        .select({ ...getTableColumns(providers), total: totalOver })
+        .from(providers)
+        .where(
+          and(
+            eq(providers.chainId, p("chainId")),
+            optional("status", "text", sql`${providers.status} = ${p("status")}`),
+            // reputation is stored 0..10000 and shown 0..100.00
+            optional("minReputation", "numeric", sql`${providers.reputation} >= ${p("minReputation")}::numeric * 100`),
+            optional(
+              "location",
+              "text",
+              sql`(lower(${providers.country}) = ${p("location")} or lower(${providers.region}) = ${p("location")})`,
+            ),
+          ),
+        )
+        .orderBy(asc(providers.registeredAt), asc(providers.providerId))
+        .limit(p("limit"))
+        .offset(p("offset"))
+        .prepare("read_providers"),
+    ),
+    listing: compiledStatement(
+      db
+        .select()
+        .from(listings)
+        .where(and(eq(listings.chainId, p("chainId")), eq(listings.listingId, p("listingId"))))
+        .limit(1)
+        .prepare("read_listing"),
+    ),
   };
 }
 
@@ -314,12 +326,8 @@ export class ReadModel {
    * A page and its total from one query (`count(*) over ()` on each row). A page past the end has
    * no row to carry the total: only then a second query counts.
    */
-  private async paged<R extends { total: number }>(
-    rows: R[],
-    count: () => Promise<number>,
-  ): Promise<{ rows: Array<Omit<R, "total">>; total: number }> {
-    const total = rows.length > 0 ? rows[0].total : await count();
-    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  private async paged<R>(page: PageOf<R>, count: () => Promise<number>): Promise<{ rows: R[]; total: number }> {
+    return { rows: page.rows, total: page.total ?? (await count()) };
   }
 
   private async count(table: PgTable, where: SQL | undefined): Promise<number> {
@@ -479,7 +487,7 @@ export class ReadModel {
       .orderBy(asc(listings.listingId))
       .limit(page.limit)
       .offset((page.page - 1) * page.limit);
-    return this.paged(rows, () => this.count(listings, where));
+    return this.paged(pageOf(rows), () => this.count(listings, where));
   }
 
   async listing(listingId: number): Promise<ListingRow | undefined> {
@@ -512,7 +520,7 @@ export class ReadModel {
       .orderBy(desc(claimableBalances.amount), asc(claimableBalances.market), asc(claimableBalances.token))
       .limit(page.limit)
       .offset((page.page - 1) * page.limit);
-    return this.paged(rows, () => this.count(claimableBalances, where));
+    return this.paged(pageOf(rows), () => this.count(claimableBalances, where));
   }
 
   /** The latest trades, newest first. */
