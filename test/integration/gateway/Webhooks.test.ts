@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { promisify } from "node:util";
 
 import { expect } from "chai";
@@ -20,6 +23,8 @@ import { DeliveryWorkers } from "../../../gateway/webhooks/worker.js";
 import { WebhookSecrets } from "../../../gateway/webhooks/secrets.js";
 import { Sealer } from "../../../gateway/accounts/sealed.js";
 import { silentLog } from "../../../gateway/observability/log.js";
+import { openStore } from "../../../gateway/store/db.js";
+import type { Db } from "../../../gateway/store/db.js";
 import { events, webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../../../gateway/store/schema.js";
 import { sampleAccessDetails, sampleProfile } from "../../../devnet/samples.js";
 import {
@@ -1132,6 +1137,52 @@ describe(`Webhooks on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (rea
       } finally {
         await user.request("DELETE", `/api/v1/webhooks/${sub.subscription_id}`);
         await sink.stop();
+      }
+    });
+  });
+
+  describe("an idle worker", function () {
+    it("polls with one probe of the due deliveries and opens no transaction while none is due", async function () {
+      // a database of its own, with nothing queued (PGlite: the shared one holds other tests' rows)
+      const dir = mkdtempSync(path.join(tmpdir(), "idle-worker-"));
+      const store = await openStore({ dataDir: dir });
+      let probes = 0;
+      let transactions = 0;
+      const counted = Object.assign(Object.create(store.db) as Db, {
+        select: (...args: Parameters<Db["select"]>) => {
+          probes++;
+          return store.db.select(...args);
+        },
+        transaction: (...args: Parameters<Db["transaction"]>) => {
+          transactions++;
+          return store.db.transaction(...args);
+        },
+      });
+      const idle = new DeliveryWorkers(counted, webhookSettings("devnet", { pollMs: 20 }), undefined, silentLog);
+      try {
+        idle.start(1);
+        await eventually(async () => (probes >= 5 ? true : undefined));
+        expect(transactions).to.equal(0);
+        // the probe's answer when a row is due: the claim's transaction runs (and finds the row)
+        const now = Date.now();
+        await store.db.insert(webhookDeliveries).values({
+          deliveryId: randomUUID(),
+          eventId: "idle:probe",
+          event: "verification.completed",
+          channel: "email",
+          target: "ops@example.org",
+          body: "{}",
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: now,
+          giveUpAt: now + 60_000,
+          createdAt: now,
+        });
+        await eventually(async () => (transactions > 0 ? true : undefined));
+      } finally {
+        await idle.stop();
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   });
