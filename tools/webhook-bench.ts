@@ -11,10 +11,12 @@ import { getAddress } from "ethers";
 import { DELIVERY_HEADER, EVENT_HEADER, signatureHeaders } from "@compute-capacity/sdk";
 import { webhookSettings } from "../gateway/webhooks/settings.js";
 import { DeliveryWorkers } from "../gateway/webhooks/worker.js";
+import { WebhookSecrets } from "../gateway/webhooks/secrets.js";
+import { Sealer } from "../gateway/accounts/sealed.js";
 import { nodeHmac } from "../gateway/webhooks/signature.js";
 import { silentLog } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
-import { ROLE, startLiveDeployment, startTestGateway } from "../testing/fixtures.js";
+import { ROLE, startLiveDeployment, startTestGateway, TEST_ACCOUNT_KEY } from "../testing/fixtures.js";
 import { TestReceiver } from "../testing/local-servers.js";
 
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 50);
@@ -106,7 +108,15 @@ async function drain(
       });
     }
   });
-  const pool = new DeliveryWorkers(gateway.store.db, webhookSettings("devnet", { pollMs: 20 }), undefined, silentLog);
+  // as another gateway's workers on the database: they open the subscriptions' secrets with the master
+  // key the gateway sealed them under (decision 0167; with a key of their own they could send nothing)
+  const pool = new DeliveryWorkers(
+    gateway.store.db,
+    webhookSettings("devnet", { pollMs: 20 }),
+    undefined,
+    silentLog,
+    new WebhookSecrets(new Sealer(TEST_ACCOUNT_KEY)),
+  );
   const started = Date.now();
   pool.start(workers);
   const received = () => subscriptions.reduce((sum, s) => sum + s.receiver.received.length, 0);
