@@ -6,6 +6,7 @@ import http from "node:http";
 import { cpus, loadavg } from "node:os";
 import { writeFile } from "node:fs/promises";
 
+import { and, isNotNull, like } from "drizzle-orm";
 import { getAddress } from "ethers";
 
 import { DELIVERY_HEADER, EVENT_HEADER, signatureHeaders } from "@compute-capacity/sdk";
@@ -16,6 +17,7 @@ import { Sealer } from "../gateway/accounts/sealed.js";
 import { nodeHmac } from "../gateway/webhooks/signature.js";
 import { silentLog } from "../gateway/observability/log.js";
 import type { Gateway } from "../gateway/server.js";
+import { webhookDeliveries } from "../gateway/store/schema.js";
 import { ROLE, startLiveDeployment, startTestGateway, TEST_ACCOUNT_KEY } from "../testing/fixtures.js";
 import { TestReceiver } from "../testing/local-servers.js";
 
@@ -121,6 +123,16 @@ async function drain(
   pool.start(workers);
   const received = () => subscriptions.reduce((sum, s) => sum + s.receiver.received.length, 0);
   while (received() < count) {
+    // a pool that can send nothing (it cannot open the secrets, the receivers refuse it) says why at once
+    if (received() === 0 && Date.now() - started > 15_000) {
+      const [failed] = await gateway.store.db
+        .select({ error: webhookDeliveries.lastError })
+        .from(webhookDeliveries)
+        .where(and(like(webhookDeliveries.eventId, `bench:${label}:%`), isNotNull(webhookDeliveries.lastError)))
+        .limit(1);
+      await pool.close();
+      throw new Error(`${label}: nothing delivered in 15 s (a delivery's last error: ${failed?.error ?? "none"})`);
+    }
     if (Date.now() - started > 600_000) throw new Error(`${label}: ${received()} of ${count} delivered in 10 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
