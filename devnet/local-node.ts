@@ -16,7 +16,11 @@ export interface LocalNode {
 
 export interface LocalNodeOptions {
   chainId: bigint;
-  /** A fixed port; a free one is picked when omitted. */
+  /**
+   * A fixed port. When omitted the node listens on port 0, so the operating system gives it a free
+   * port as it binds, and the port is read from the node's own announcement: no other process can
+   * take it between a check and the bind.
+   */
   port?: number;
   hostname?: string;
   /** Project directory whose Hardhat config the node loads (default: the current directory). */
@@ -56,17 +60,19 @@ export async function freePort(): Promise<number> {
  */
 export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNode> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const port = options.port ?? (await freePort());
+  const requested = options.port ?? 0;
+  let port = requested;
   const cwd = options.cwd ?? process.cwd();
   const cli = path.join(path.dirname(require.resolve("hardhat/package.json", { paths: [cwd] })), "dist/src/cli.js");
   const child = spawn(
     process.execPath,
-    [cli, "node", "--hostname", hostname, "--port", String(port), "--chain-id", options.chainId.toString()],
+    [cli, "node", "--hostname", hostname, "--port", String(requested), "--chain-id", options.chainId.toString()],
     { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8_000);
+    if (port === 0) port = announcedPort(output) ?? 0;
   };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
@@ -74,7 +80,6 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
   const onExit = () => kill(child);
   process.once("exit", onExit);
 
-  const url = `http://${hostname}:${port}`;
   let stopped = false;
   const stop = async () => {
     if (stopped) return exited;
@@ -87,11 +92,21 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
   };
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const where = () => (port === 0 ? "on a port of the system's choosing" : `on port ${port}`);
   while (true) {
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new LocalNodeError(`hardhat node on port ${port} exited before it was ready`, output);
+      throw new LocalNodeError(`hardhat node ${where()} exited before it was ready`, output);
     }
+    if (port === 0) {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new LocalNodeError(`hardhat node did not announce its port within the timeout`, output);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    const url = `http://${hostname}:${port}`;
     const chainId = await rpcChainId(url);
     if (chainId !== undefined) {
       if (chainId !== options.chainId) {
@@ -106,7 +121,17 @@ export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNo
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, port, chainId: options.chainId, pid: child.pid!, stop };
+  return { url: `http://${hostname}:${port}`, port, chainId: options.chainId, pid: child.pid!, stop };
+}
+
+/**
+ * The port in `hardhat node`'s "Started HTTP and WebSocket JSON-RPC server at http://host:port/"
+ * line (colours stripped), or undefined before the line is printed.
+ */
+export function announcedPort(output: string): number | undefined {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const match = /JSON-RPC server at http:\/\/[^\s/]+:(\d+)\//.exec(plain);
+  return match === null ? undefined : Number(match[1]);
 }
 
 /** Whether a process with this id is alive. */

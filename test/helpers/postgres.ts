@@ -26,15 +26,31 @@ export class PrivatePostgres {
     return `postgres://gateway@127.0.0.1:${this.port}/${database}`;
   }
 
+  /**
+   * Initialises and starts a server on a port that was free a moment before. When another process
+   * takes the port in between, `pg_ctl start` fails and the server is made again on another port,
+   * up to three times.
+   */
   static async create(): Promise<PrivatePostgres> {
     const bin = postgresBin();
-    const dir = mkdtempSync(path.join(tmpdir(), "gateway-pg-"));
-    chmodSync(dir, 0o777); // the postgres user writes here when the test runs as root
-    const server = new PrivatePostgres(bin, dir, await freePort());
-    server.run("initdb", ["-D", server.data, "-U", "gateway", "--auth=trust", "--no-sync", "-E", "UTF8"]);
-    server.start();
-    server.psql("postgres", "CREATE DATABASE gateway");
-    return server;
+    for (let attempt = 1; ; attempt++) {
+      const dir = mkdtempSync(path.join(tmpdir(), "gateway-pg-"));
+      chmodSync(dir, 0o777); // the postgres user writes here when the test runs as root
+      const server = new PrivatePostgres(bin, dir, await freePort());
+      try {
+        server.run("initdb", ["-D", server.data, "-U", "gateway", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+        server.start();
+        server.psql("postgres", "CREATE DATABASE gateway");
+        return server;
+      } catch (error) {
+        try {
+          server.destroy();
+        } catch {
+          // the start's error is the one to report
+        }
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   private get data(): string {

@@ -23,29 +23,35 @@ export class LocalRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it and resolves once it answers PING (throws after `timeoutMs`, the server stopped). */
+  /**
+   * Starts it and resolves once it answers PING (throws after `timeoutMs`, the server stopped). The
+   * port was free a moment before: a server that exits because another process took it in between
+   * is started again on another port, up to three times.
+   */
   static async start(timeoutMs = 10_000): Promise<LocalRedis> {
     if (REDIS_SERVER === undefined) {
       throw new Error("redis-server is needed for this test (apt-get install redis-server)");
     }
-    const port = await freePort();
-    const server = spawn(
-      REDIS_SERVER,
-      ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
-      {
-        stdio: "ignore",
-      },
-    );
-    const redis = new LocalRedis(server, port);
-    const until = Date.now() + timeoutMs;
-    while (!(await answersPing(port))) {
-      if (Date.now() > until || server.exitCode !== null) {
-        redis.stop();
-        throw new Error(`redis-server did not answer on port ${port} within ${timeoutMs} ms`);
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const server = spawn(
+        REDIS_SERVER,
+        ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"],
+        { stdio: "ignore" },
+      );
+      const redis = new LocalRedis(server, port);
+      const until = Date.now() + timeoutMs;
+      while (server.exitCode === null && !(await answersPing(port))) {
+        if (Date.now() > until) {
+          redis.stop();
+          throw new Error(`redis-server did not answer on port ${port} within ${timeoutMs} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // answering while exited: another process holds the port
+      if (server.exitCode === null) return redis;
+      if (attempt === 3) throw new Error(`redis-server exited with code ${server.exitCode} on port ${port}`);
     }
-    return redis;
   }
 
   stop(): void {

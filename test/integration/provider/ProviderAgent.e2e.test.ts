@@ -22,6 +22,7 @@ import {
   terminateLeaseSync,
 } from "@compute-capacity/sdk";
 import type { ProtocolClient } from "@compute-capacity/sdk";
+import { freePort } from "../../../devnet/local-node.js";
 import { startGateway } from "../../../gateway/server.js";
 import type { Gateway } from "../../../gateway/server.js";
 import { sampleProfile } from "../../../devnet/samples.js";
@@ -135,14 +136,6 @@ class AgentProcess {
   lines(pattern: RegExp): string[] {
     return this.output.split("\n").filter((l) => pattern.test(l));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe(`The provider agent as a child process on ${database} (real hardhat node, real gateway, real HTTP)`, function () {
