@@ -24,6 +24,8 @@ export interface GatewayConfig {
   /** PostgreSQL server; PGlite in `dataDir` when absent. */
   databaseUrl?: string;
   dataDir: string;
+  /** Where a migrated, empty PGlite database is kept, to copy a new data folder from (none: `initdb`). */
+  pgliteTemplates?: string;
   redisUrl?: string;
   jwtSecret: string;
   /** Master key (32 bytes, hex) sealing managed accounts' signing keys; none: no managed accounts. */
@@ -156,6 +158,8 @@ export function loadConfig(
   const pick = settings.value;
   const environment = pick("environment") ?? "devnet";
   const dataDir = path.resolve(root, pick("dataDir") ?? path.join(".gateway", environment));
+  const pgliteTemplates =
+    pick("pgliteTemplates") ?? (environment === "devnet" ? path.join(".gateway", "pglite-templates") : undefined);
   // `--port` is the deprecated name of `--gateway-port` (the devnet's flag, and GATEWAY_PORT's)
   const port = Number(pick("port") ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -211,6 +215,7 @@ export function loadConfig(
     deploymentFile: path.resolve(root, pick("deploymentFile") ?? path.join("deployments", `${environment}.json`)),
     ...(pick("databaseUrl") ? { databaseUrl: pick("databaseUrl") } : {}),
     dataDir,
+    ...(pgliteTemplates === undefined ? {} : { pgliteTemplates: path.resolve(root, pgliteTemplates) }),
     ...(pick("redisUrl") ? { redisUrl: pick("redisUrl") } : {}),
     jwtSecret: jwtSecret(settings, environment, dataDir),
     ...accountKey(settings, environment, dataDir),

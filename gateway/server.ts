@@ -126,6 +126,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    ...(config.pgliteTemplates === undefined ? {} : { pgliteTemplates: config.pgliteTemplates }),
     ...(config.migrate === undefined ? {} : { migrate: config.migrate }),
     ...(config.dbPoolSize === undefined ? {} : { poolSize: config.dbPoolSize }),
     ...(config.dbReadConnections === undefined ? {} : { readConnections: config.dbReadConnections }),

@@ -48,6 +48,13 @@ export const SETTINGS = {
     default: "`.gateway/<environment>`",
     meaning: "The embedded database (PGlite) without `DATABASE_URL`, and the devnet's generated secrets.",
   },
+  pgliteTemplates: {
+    env: "GATEWAY_PGLITE_TEMPLATES",
+    flag: "pglite-templates",
+    default: "`.gateway/pglite-templates` on the devnet; none elsewhere",
+    meaning:
+      "A folder where a migrated, empty PGlite database is kept: a new data folder starts as its copy (0.5 s of CPU instead of 4.5 s for `initdb` and the migrations).",
+  },
   databaseUrl: {
     env: "DATABASE_URL",
     default: "none: PGlite in the data folder",

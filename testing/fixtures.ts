@@ -323,7 +323,16 @@ export async function populate(live: LiveDeployment): Promise<void> {
  */
 export const TEST_ACCOUNT_KEY = "7e57".repeat(16);
 
-/** Gateway configuration for a test: a free port, PGlite in a temporary folder unless DATABASE_URL is set. */
+/**
+ * Where test gateways keep the migrated, empty PGlite database their folders start from (the devnet's
+ * default folder: `.gateway/pglite-templates`, decision 0177).
+ */
+export const TEST_PGLITE_TEMPLATES = path.resolve(import.meta.dirname, "..", ".gateway", "pglite-templates");
+
+/**
+ * Gateway configuration for a test: a free port, PGlite in a temporary folder (a copy of the migrated
+ * template) unless DATABASE_URL is set.
+ */
 export function testConfig(live: LiveDeployment, overrides: Partial<GatewayConfig> = {}): GatewayConfig {
   return {
     accountKey: TEST_ACCOUNT_KEY,
@@ -333,6 +342,7 @@ export function testConfig(live: LiveDeployment, overrides: Partial<GatewayConfi
     deploymentFile: live.deploymentFile,
     ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     dataDir: path.join(live.dir, "gateway"),
+    pgliteTemplates: TEST_PGLITE_TEMPLATES,
     jwtSecret: "test-secret-of-at-least-thirty-two-characters",
     confirmations: {},
     defaultConfirmations: 0,

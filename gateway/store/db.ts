@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -13,6 +13,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgresJs } from "drizzle-orm/postgres-js";
 import pg from "pg";
 
+import { copyFromTemplate } from "./pglite-template.js";
 import { readConnections as openReadConnections } from "./read-connections.js";
 import * as schema from "./schema.js";
 
@@ -44,6 +45,11 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** PGlite data folder. */
   dataDir: string;
+  /**
+   * Where a migrated, empty PGlite database is kept: a data folder without a database starts as its
+   * copy rather than by `initdb` and the migrations ({@link copyFromTemplate}). Not with `migrate: false`.
+   */
+  pgliteTemplates?: string;
   /**
    * Apply the committed migrations at open (default true). False: a release step applies them
    * (`gateway migrate`); meanwhile `/readyz` reports them pending.
@@ -187,7 +193,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   mkdirSync(options.dataDir, { recursive: true });
   const releaseLock = takeFolderLock(options.dataDir);
   try {
-    const client = await PGlite.create(path.join(options.dataDir, "pgdata"));
+    const pgdata = path.join(options.dataDir, "pgdata");
+    if (options.pgliteTemplates !== undefined && options.migrate !== false && !existsSync(pgdata)) {
+      await copyFromTemplate(pgdata, options.pgliteTemplates, MIGRATIONS);
+    }
+    const client = await PGlite.create(pgdata);
     const db = drizzlePglite(client, { schema });
     if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS });
     return {
