@@ -124,6 +124,8 @@ export class ChainIndexer {
   private lastProgressAt: number | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
   private projectionsCurrent = false;
+  /** The latest block when a step last found the cursor at the indexable head (none since a change). */
+  private idleAt: { number: number; hash: string } | undefined;
 
   constructor(
     private readonly db: Db,
@@ -225,6 +227,15 @@ export class ChainIndexer {
   /** One batch; true when the cursor is at the indexable head. */
   async step(): Promise<boolean> {
     if (!this.projectionsCurrent) await this.upgradeProjections();
+    // The chain's latest block, which commits by its hash to every block below it: the same block as
+    // when the last step found the cursor at the indexable head means no new block and no reorg since,
+    // so an idle poll is this one request (not the cursor's query and two more) (decision 0178).
+    const latest = await this.rpc.getBlock("latest");
+    if (latest === null) throw new Error("the node has no latest block");
+    if (this.idleAt !== undefined && latest.number === this.idleAt.number && latest.hash === this.idleAt.hash) {
+      return true;
+    }
+    this.idleAt = undefined;
     const cursor = await this.cursor();
     if (cursor.hash !== "") {
       const block = await this.rpc.getBlock(cursor.number);
@@ -236,10 +247,13 @@ export class ChainIndexer {
     this.indexed = cursor.number;
     this.notify();
 
-    const head = await this.rpc.getBlockNumber();
+    const head = latest.number;
     this.head = head;
     const target = head - this.source.confirmations;
-    if (target <= cursor.number) return true;
+    if (target <= cursor.number) {
+      this.idleAt = { number: latest.number, hash: latest.hash! };
+      return true;
+    }
     const to = Math.min(cursor.number + this.options.batchBlocks, target);
     const from = cursor.number + 1;
 

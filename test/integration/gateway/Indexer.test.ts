@@ -227,6 +227,68 @@ describe(`Indexer on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (real
       expect(after).to.deep.equal(await dump(fresh.store.db));
       await fresh.close();
     });
+
+    it("notices a reorg to another block of the same height while idle, where only the latest block's hash differs", async function () {
+      await resetDatabase();
+      gateway = await startGateway(testConfig(live, { dataDir: path.join(live.dir, "same-height") }));
+      await gateway.synced();
+      const user = live.signers[ROLE.user];
+      const other = live.signers[ROLE.user2];
+      ({ token } = await gateway.keys.create({ tier: "premium", account: other.address }));
+      const start = await live.d.sstb.balanceOf(other.address);
+
+      const snapshot = await live.rpc.send("evm_snapshot", []);
+      await (await live.d.sstb.connect(user).transfer(other.address, parseEther("4"))).wait();
+      const height = await live.rpc.getBlockNumber();
+      await gateway.synced();
+      await new Promise((r) => setTimeout(r, 300)); // idle polls at that head
+      expect(await balanceOf(other.address)).to.equal((start + parseEther("4")).toString());
+
+      await live.rpc.send("evm_revert", [snapshot]);
+      await (await live.d.sstb.connect(user).transfer(other.address, parseEther("0.25"))).wait();
+      expect(await live.rpc.getBlockNumber(), "the new branch's block has the old one's height").to.equal(height);
+      const until = Date.now() + 20_000;
+      while ((await balanceOf(other.address)) !== (start + parseEther("0.25")).toString()) {
+        if (Date.now() > until) expect.fail(`still ${await balanceOf(other.address)} after 20 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(gateway.indexers[0].status().reorgs).to.equal(1);
+    });
+  });
+
+  describe("polling", function () {
+    it("asks an idle chain for its latest block only: no cursor query, no other request", async function () {
+      await resetDatabase();
+      const gateway = await startGateway(testConfig(live, { dataDir: path.join(live.dir, "idle") }), {
+        listen: false,
+      });
+      try {
+        await gateway.synced();
+        await new Promise((r) => setTimeout(r, 300));
+        const rpc = gateway.indexers[0].rpc;
+        const sent: string[] = [];
+        const send = rpc.send.bind(rpc);
+        rpc.send = (method: string, params: unknown[] | Record<string, unknown>) => {
+          sent.push(`${method} ${JSON.stringify(params)}`);
+          return send(method, params);
+        };
+        const queries: string[] = [];
+        const execute = gateway.store.db.select.bind(gateway.store.db);
+        gateway.store.db.select = ((...args: Parameters<typeof execute>) => {
+          queries.push(new Error().stack ?? "");
+          return execute(...args);
+        }) as typeof execute;
+        await new Promise((r) => setTimeout(r, 1_000));
+        rpc.send = send;
+        gateway.store.db.select = execute;
+        // the test configuration polls every 50 ms
+        expect(sent.length).to.be.greaterThan(5);
+        expect(new Set(sent)).to.deep.equal(new Set(['eth_getBlockByNumber ["latest",false]']));
+        expect(queries.filter((stack) => stack.includes("indexer/indexer"))).to.deep.equal([]);
+      } finally {
+        await gateway.close();
+      }
+    });
   });
 
   it("reports the lag from a mined event to the API showing it", async function () {
