@@ -12,6 +12,9 @@ const args = process.argv.slice(2);
 const count = args.findIndex((argument) => !isTier(argument));
 const names = (count < 0 ? args : args.slice(0, count)).filter(isTier);
 const options = count < 0 ? [] : args.slice(count);
+// `TEST_NO_COMPILE=1`: as `--no-compile` (npm test sets it for the tiers it runs side by side after
+// the contract tier's build, scripts/test-all.ts)
+if (process.env.TEST_NO_COMPILE === "1" && !options.includes("--no-compile")) options.push("--no-compile");
 if (names.length === 0) {
   console.error(`usage: tsx scripts/test-tier.ts <${TIERS.join("|")}>… [hardhat test mocha options]`);
   process.exit(2);
