@@ -59,12 +59,15 @@ console.log(JSON.stringify({
   documentation_url: "https://docs.fake.example/ssh",
 }));
 `;
-/** The deprovisioning command: records the lease and why, removes the fake host. */
+/**
+ * The deprovisioning command: removes the fake host, then records the lease and why (in that order:
+ * the tests wait for the line, then look for the host).
+ */
 const DEPROVISION = `import { appendFileSync, readFileSync, rmSync } from "node:fs";
 const dir = process.env.HOSTS_DIR;
 const r = JSON.parse(readFileSync(0, "utf8"));
-appendFileSync(dir + "/deprovision.log", r.redemption_id + " " + process.env.LEASE_END_REASON + "\\n");
 rmSync(dir + "/host-" + r.redemption_id + ".json", { force: true });
+appendFileSync(dir + "/deprovision.log", r.redemption_id + " " + process.env.LEASE_END_REASON + "\\n");
 `;
 
 /**
