@@ -212,7 +212,10 @@ async function serve(config: GatewayConfig): Promise<number> {
     closeWithGrace(
       {
         delay: delayMs + timeoutMs + 2_000,
-        logger: { error: (message: unknown) => logger.error({ err: message }, "shutdown") },
+        // past the bound: what held it, if the database did (on PGlite, the operation everything waits behind)
+        logger: {
+          error: (message: unknown) => logger.error({ err: message, database: gateway.store.pending?.() }, "shutdown"),
+        },
       },
       async ({ signal, err }) => {
         if (err !== undefined) logger.fatal({ err }, `stopping after an uncaught error: ${err.message}`);

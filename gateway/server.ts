@@ -369,7 +369,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
           work,
           new Promise((resolve) =>
             setTimeout(() => {
-              logger.warn(`shutdown: ${what} did not finish in time`);
+              // on PGlite, what its one connection is busy with (the rest queue behind it)
+              logger.warn({ database: store.pending?.() }, `shutdown: ${what} did not finish in time`);
               resolve(undefined);
             }, left()).unref(),
           ),

@@ -13,6 +13,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgresJs } from "drizzle-orm/postgres-js";
 import pg from "pg";
 
+import { PgliteActivity } from "./pglite-activity.js";
+import type { PendingOperation } from "./pglite-activity.js";
 import { copyFromTemplate } from "./pglite-template.js";
 import { readConnections as openReadConnections } from "./read-connections.js";
 import * as schema from "./schema.js";
@@ -35,6 +37,12 @@ export interface Store {
   location: string;
   /** The connections: PostgreSQL's pool, or PGlite's one connection. */
   pool(): { total: number; idle: number; waiting: number };
+  /**
+   * PGlite only: the statements and transactions pending on its one connection, the running one
+   * first (what holds the database when everything else waits; a shutdown that runs out of time
+   * logs it).
+   */
+  pending?(limit?: number): PendingOperation[];
   /** This process among those sharing the database: work it leaves unfinished can be told from work in progress. */
   instance: Instance;
   close(): Promise<void>;
@@ -198,6 +206,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       await copyFromTemplate(pgdata, options.pgliteTemplates, MIGRATIONS);
     }
     const client = await PGlite.create(pgdata);
+    const activity = new PgliteActivity(client);
     const db = drizzlePglite(client, { schema });
     if (options.migrate !== false) await migratePglite(db, { migrationsFolder: MIGRATIONS });
     return {
@@ -205,7 +214,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       reads: db as unknown as Db,
       kind: "pglite",
       location: path.resolve(options.dataDir),
-      pool: () => ({ total: 1, idle: 1, waiting: 0 }),
+      pool: () => activity.reading(),
+      pending: (limit) => activity.oldest(limit),
       // one process per folder: any other owner is a process that has stopped
       instance: { id: process.pid, alive: async (id) => id === process.pid },
       close: async () => {
