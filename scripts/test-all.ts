@@ -1,8 +1,10 @@
 // `npm test`: every tier. The unit tier, then the contract tier (its own workers keep both cores busy),
 // then the integration tier and the end-to-end tier (with the portal's browser suite) side by side:
 // each of those keeps about one core busy and waits on its chains the rest of the time, so on two cores
-// the pair takes little more than the longer of the two (decision 0172). Each side's output is printed
-// whole when both have ended (tools/concurrent.ts); the run fails when any tier fails.
+// the pair takes little more than the longer of the two (decision 0172). With `TEST_POSTGRES_URL` (CI
+// sets it), the integration tier runs a second time on that PostgreSQL database as a third side
+// (decision 0180). Each side's output is printed whole when all have ended (tools/concurrent.ts); the
+// run fails when any tier fails.
 import { spawnSync } from "node:child_process";
 
 import { printResults, runConcurrently } from "../tools/concurrent.js";
@@ -20,17 +22,28 @@ for (const tier of ["test:unit", "test:contracts"]) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-console.log(
-  "=== npm run test:integration and npm run test:e2e, side by side (each one's output follows when both end)",
-);
-// The contract tier has just built the contracts: the two tiers skip Hardhat's build check, whose
-// cache file two runs starting at once would both write and rename (CI at dddbdec: ENOENT on
+// The contract tier has just built the contracts: the tiers below skip Hardhat's build check, whose
+// cache file runs starting at once would all write and rename (CI at dddbdec: ENOENT on
 // cache/compile-cache.json.tmp, the end-to-end tier failed in 3 s)
-const env = { ...process.env, TEST_NO_COMPILE: "1" };
-const results = await runConcurrently([
+const env: NodeJS.ProcessEnv = { ...process.env, TEST_NO_COMPILE: "1" };
+const postgres = process.env.TEST_POSTGRES_URL;
+// with the PostgreSQL side, the other integration run is the PGlite one (both on one database would
+// reset each other's tables)
+if (postgres !== undefined && postgres !== "") delete env.DATABASE_URL;
+const sides = [
   { name: "npm run test:integration", command: npm, args: ["run", "test:integration"], env },
   { name: "npm run test:e2e", command: npm, args: ["run", "test:e2e"], env },
-]);
+];
+if (postgres !== undefined && postgres !== "") {
+  sides.push({
+    name: "npm run test:integration (PostgreSQL)",
+    command: npm,
+    args: ["run", "test:integration"],
+    env: { ...env, DATABASE_URL: postgres },
+  });
+}
+console.log(`=== ${sides.map((side) => side.name).join(", ")}: side by side (each one's output follows when all end)`);
+const results = await runConcurrently(sides);
 printResults(results, 0);
 console.log("\n=== every tier: " + results.map((r) => `${r.name.replace("npm run ", "")} ${seconds(r.ms)}`).join(", "));
 console.log(`=== npm test took ${seconds(performance.now() - started)}`);

@@ -1,0 +1,27 @@
+// The lint checks of `npm run lint` (scripts/lint.ts), in two lanes run side by side (decision 0180). Each
+// check is mostly one process on one core; one after the other they took about two minutes on this 2-core
+// machine. The lanes share no output: the first builds (`hardhat build` for the TypeChain types `tsc` reads,
+// then the SDK package that publint and attw inspect, in that order); the second only reads sources,
+// dependency-cruiser first (before the first lane rebuilds `sdk/dist/`).
+
+/** The `lint:*` scripts of package.json, each in one lane; a lane runs its scripts one after the other. */
+export const LINT_LANES: readonly (readonly string[])[] = [
+  ["lint:ts", "lint:package", "lint:links"],
+  ["lint:deps", "lint:format", "lint:sol", "lint:openapi"],
+];
+
+/** The lint scripts of a package.json's `scripts` that no lane runs, and those a lane runs that it lacks. */
+export function laneGaps(scripts: Record<string, string>): { unrun: string[]; missing: string[] } {
+  const laned = LINT_LANES.flat();
+  return {
+    unrun: Object.keys(scripts).filter((name) => name.startsWith("lint:") && !laned.includes(name)),
+    missing: laned.filter((name) => scripts[name] === undefined),
+  };
+}
+
+/** A lane as one shell command: its scripts through npm, stopping at the first that fails. */
+export function laneCommand(lane: readonly string[], platform: NodeJS.Platform = process.platform) {
+  const npm = platform === "win32" ? "npm.cmd" : "npm";
+  const line = lane.map((script) => `${npm} run --silent ${script}`).join(" && ");
+  return platform === "win32" ? { command: "cmd", args: ["/c", line] } : { command: "sh", args: ["-c", line] };
+}
