@@ -169,6 +169,20 @@ describe(`Indexer on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (real
       await gateway?.close();
     });
 
+    /**
+     * A fresh database and a synced gateway on it (in `dir` under the deployment's folder), with a key
+     * of the account whose balance a test watches: the sender, that account, and its balance now.
+     */
+    async function watchBalance(dir: string, options: { defaultConfirmations?: number } = {}) {
+      await resetDatabase();
+      gateway = await startGateway(testConfig(live, { dataDir: path.join(live.dir, dir), ...options }));
+      await gateway.synced();
+      const user = live.signers[ROLE.user];
+      const other = live.signers[ROLE.user2];
+      ({ token } = await gateway.keys.create({ tier: "premium", account: other.address }));
+      return { user, other, start: await live.d.sstb.balanceOf(other.address) };
+    }
+
     it("never shows blocks shallower than the confirmation depth, so a shallower reorg is invisible", async function () {
       await resetDatabase();
       gateway = await startGateway(
@@ -196,14 +210,7 @@ describe(`Indexer on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (real
     });
 
     it("notices a reorg under its cursor (depth 0) and rebuilds from the events still on the chain", async function () {
-      await resetDatabase();
-      const dataDir = path.join(live.dir, "reorg");
-      gateway = await startGateway(testConfig(live, { dataDir, defaultConfirmations: 0 }));
-      await gateway.synced();
-      const user = live.signers[ROLE.user];
-      const other = live.signers[ROLE.user2];
-      ({ token } = await gateway.keys.create({ tier: "premium", account: other.address }));
-      const start = await live.d.sstb.balanceOf(other.address);
+      const { user, other, start } = await watchBalance("reorg", { defaultConfirmations: 0 });
 
       const snapshot = await live.rpc.send("evm_snapshot", []);
       await (await live.d.sstb.connect(user).transfer(other.address, parseEther("3"))).wait();
@@ -229,13 +236,7 @@ describe(`Indexer on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"} (real
     });
 
     it("notices a reorg to another block of the same height while idle, where only the latest block's hash differs", async function () {
-      await resetDatabase();
-      gateway = await startGateway(testConfig(live, { dataDir: path.join(live.dir, "same-height") }));
-      await gateway.synced();
-      const user = live.signers[ROLE.user];
-      const other = live.signers[ROLE.user2];
-      ({ token } = await gateway.keys.create({ tier: "premium", account: other.address }));
-      const start = await live.d.sstb.balanceOf(other.address);
+      const { user, other, start } = await watchBalance("same-height");
 
       const snapshot = await live.rpc.send("evm_snapshot", []);
       await (await live.d.sstb.connect(user).transfer(other.address, parseEther("4"))).wait();
