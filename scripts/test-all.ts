@@ -1,10 +1,10 @@
-// `npm test`: every tier. The unit tier first (it builds the contracts, and a failure there stops the
-// run in about three minutes), then the contract tier, the integration tier and the end-to-end tier (with
-// the portal's browser suite) side by side: the contract tier's workers keep the cores busy while the
-// others wait on their chains, gateways and browser (decisions 0172, 0180, 0181). With `TEST_POSTGRES_URL`
-// (CI sets it), the integration tier runs a second time on that PostgreSQL database as a fourth side.
-// Each side's output is printed whole when all have ended (tools/concurrent.ts); the run fails when any
-// tier fails.
+// `npm test`: every tier. The unit tier, then the contract tier (its own workers keep both cores busy),
+// then the integration tier and the end-to-end tier (with the portal's browser suite) side by side:
+// each of those keeps about one core busy and waits on its chains the rest of the time, so on two cores
+// the pair takes little more than the longer of the two (decision 0172). With `TEST_POSTGRES_URL` (CI
+// sets it), the integration tier runs a second time on that PostgreSQL database as a third side
+// (decision 0180). Each side's output is printed whole when all have ended (tools/concurrent.ts); the
+// run fails when any tier fails.
 import { spawnSync } from "node:child_process";
 
 import { printResults, runConcurrently } from "../tools/concurrent.js";
@@ -13,25 +13,24 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const started = performance.now();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 
-{
+for (const tier of ["test:unit", "test:contracts"]) {
   const at = performance.now();
-  const unit = spawnSync(npm, ["run", "test:unit"], { stdio: "inherit" });
+  const run = spawnSync(npm, ["run", tier], { stdio: "inherit" });
   console.log(
-    `\n=== npm run test:unit: ${unit.status === 0 ? "passed" : "failed"} in ${seconds(performance.now() - at)}\n`,
+    `\n=== npm run ${tier}: ${run.status === 0 ? "passed" : "failed"} in ${seconds(performance.now() - at)}\n`,
   );
-  if (unit.status !== 0) process.exit(unit.status ?? 1);
+  if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-// The unit tier has just built the contracts (and the Solidity tests): the tiers below skip Hardhat's
-// build check, whose cache file runs starting at once would all write and rename (CI at dddbdec: ENOENT
-// on cache/compile-cache.json.tmp, the end-to-end tier failed in 3 s)
+// The contract tier has just built the contracts: the tiers below skip Hardhat's build check, whose
+// cache file runs starting at once would all write and rename (CI at dddbdec: ENOENT on
+// cache/compile-cache.json.tmp, the end-to-end tier failed in 3 s)
 const env: NodeJS.ProcessEnv = { ...process.env, TEST_NO_COMPILE: "1" };
 const postgres = process.env.TEST_POSTGRES_URL;
 // with the PostgreSQL side, the other integration run is the PGlite one (both on one database would
 // reset each other's tables)
 if (postgres !== undefined && postgres !== "") delete env.DATABASE_URL;
 const sides = [
-  { name: "npm run test:contracts", command: npm, args: ["run", "test:contracts", "--", "--no-compile"], env },
   { name: "npm run test:integration", command: npm, args: ["run", "test:integration"], env },
   { name: "npm run test:e2e", command: npm, args: ["run", "test:e2e"], env },
 ];
