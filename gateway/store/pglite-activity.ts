@@ -57,7 +57,12 @@ export class PgliteActivity {
   /** The pending operations, oldest (the running one) first; at most `limit`. */
   oldest(limit = 3): PendingOperation[] {
     const now = Date.now();
-    return [...this.pending.values()].slice(0, limit).map(({ what, since }) => ({ what, ms: now - since }));
+    const shown: PendingOperation[] = [];
+    for (const { what, since } of this.pending.values()) {
+      if (shown.length === limit) break;
+      shown.push({ what: shorten(what), ms: now - since });
+    }
+    return shown;
   }
 
   private around<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -67,13 +72,14 @@ export class PgliteActivity {
 
   private open(what: string): number {
     const id = this.next++;
-    this.pending.set(id, { what: shorten(what), since: Date.now() });
+    // shortened when read: most statements settle within a millisecond, never read
+    this.pending.set(id, { what, since: Date.now() });
     return id;
   }
 
   private describe(id: number, what: string): void {
     const entry = this.pending.get(id);
-    if (entry !== undefined) entry.what = shorten(what);
+    if (entry !== undefined) entry.what = what;
   }
 }
 
