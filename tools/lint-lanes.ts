@@ -19,9 +19,12 @@ export function laneGaps(scripts: Record<string, string>): { unrun: string[]; mi
   };
 }
 
-/** A lane as one shell command: its scripts through npm, stopping at the first that fails. */
+/**
+ * A lane as one shell command: its scripts through npm, stopping at the first that fails (npm's own
+ * lines name each script as it starts, and the one that failed).
+ */
 export function laneCommand(lane: readonly string[], platform: NodeJS.Platform = process.platform) {
   const npm = platform === "win32" ? "npm.cmd" : "npm";
-  const line = lane.map((script) => `${npm} run --silent ${script}`).join(" && ");
+  const line = lane.map((script) => `${npm} run ${script}`).join(" && ");
   return platform === "win32" ? { command: "cmd", args: ["/c", line] } : { command: "sh", args: ["-c", line] };
 }
