@@ -1,7 +1,7 @@
 // `npm test`: every tier. The unit tier, then the contract tier (its own workers keep both cores busy),
 // then the integration tier and the end-to-end tier (with the portal's browser suite) side by side:
 // each of those keeps about one core busy and waits on its chains the rest of the time, so on two cores
-// the pair takes little more than the longer of the two (decision 0172). With `TEST_POSTGRES_URL` (CI
+// the pair takes little more than the longer of the two (decision 0172). With `DATABASE_URL` (CI
 // sets it), the integration tier runs a second time on that PostgreSQL database as a third side
 // (decision 0180). Each side's output is printed whole when all have ended (tools/concurrent.ts); the
 // run fails when any tier fails.
@@ -22,14 +22,14 @@ for (const tier of ["test:unit", "test:contracts"]) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
+// The PostgreSQL server, if any, is the third side's alone: the other integration run is the PGlite one
+// (two runs on one database would reset each other's tables)
+const postgres = process.env.DATABASE_URL;
 // The contract tier has just built the contracts: the tiers below skip Hardhat's build check, whose
 // cache file runs starting at once would all write and rename (CI at dddbdec: ENOENT on
 // cache/compile-cache.json.tmp, the end-to-end tier failed in 3 s)
 const env: NodeJS.ProcessEnv = { ...process.env, TEST_NO_COMPILE: "1" };
-const postgres = process.env.TEST_POSTGRES_URL;
-// with the PostgreSQL side, the other integration run is the PGlite one (both on one database would
-// reset each other's tables)
-if (postgres !== undefined && postgres !== "") delete env.DATABASE_URL;
+delete env.DATABASE_URL;
 const sides = [
   { name: "npm run test:integration", command: npm, args: ["run", "test:integration"], env },
   { name: "npm run test:e2e", command: npm, args: ["run", "test:e2e"], env },

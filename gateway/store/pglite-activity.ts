@@ -23,17 +23,14 @@ export class PgliteActivity {
 
   /** Wraps `client`'s `query`, `exec` and `transaction` (the calls drizzle and the migrator make). */
   constructor(client: PGlite) {
-    const query = client.query.bind(client);
-    const exec = client.exec.bind(client);
+    type Call = (...args: unknown[]) => Promise<unknown>;
+    const tracked =
+      (label: string, call: Call) =>
+      (sqlText: string, ...rest: unknown[]) =>
+        this.around(`${label}: ${sqlText}`, () => call(sqlText, ...rest));
     const transaction = client.transaction.bind(client);
-    client.query = ((sqlText: string, ...rest: unknown[]) =>
-      this.around(`query: ${sqlText}`, () =>
-        (query as (...args: unknown[]) => Promise<unknown>)(sqlText, ...rest),
-      )) as PGlite["query"];
-    client.exec = ((sqlText: string, ...rest: unknown[]) =>
-      this.around(`exec: ${sqlText}`, () =>
-        (exec as (...args: unknown[]) => Promise<unknown>)(sqlText, ...rest),
-      )) as PGlite["exec"];
+    client.query = tracked("query", client.query.bind(client) as Call) as PGlite["query"];
+    client.exec = tracked("exec", client.exec.bind(client) as Call) as PGlite["exec"];
     client.transaction = (<T>(work: (tx: Transaction) => Promise<T>) => {
       const id = this.open("transaction (not begun)");
       return transaction(async (tx) => {
