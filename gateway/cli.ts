@@ -212,9 +212,9 @@ async function serve(config: GatewayConfig): Promise<number> {
     closeWithGrace(
       {
         delay: delayMs + timeoutMs + 2_000,
-        // past the bound: what held it, if the database did (on PGlite, the operation everything waits behind)
+        // past the bound: what held it (the oldest requests, the indexers' steps, PGlite's operations)
         logger: {
-          error: (message: unknown) => logger.error({ err: message, database: gateway.store.pending?.() }, "shutdown"),
+          error: (message: unknown) => logger.error({ err: message, ...gateway.inFlight() }, "shutdown"),
         },
       },
       async ({ signal, err }) => {

@@ -36,6 +36,8 @@ export interface GatewayConfig {
   /** RPC URL per chain name (missing: the deployment file's `rpcUrl`). */
   rpcUrls: Record<string, string>;
   pollIntervalMs: number;
+  /** A read of a chain's node unanswered this long fails (and is retried by the indexer); default 10 s. */
+  rpcTimeoutMs?: number;
   batchBlocks: number;
   /** PEM certificate and key: the gateway serves HTTPS itself. */
   tls?: { cert: string; key: string };
@@ -79,6 +81,8 @@ export const DEFAULT_READY_STALE_SECONDS = 60;
 /** Shutdown: the load balancer's delay (devnet: none) and the bound on the whole stop. */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 5_000;
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
+/** How long a read of a chain's node may go unanswered (ethers' own default is five minutes). */
+export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 
 /** The portal's settings. */
 export interface PortalSettings {
@@ -223,6 +227,7 @@ export function loadConfig(
     defaultConfirmations: depths.default,
     rpcUrls,
     pollIntervalMs: Number(pick("pollMs") ?? (environment === "devnet" ? 200 : 2_000)),
+    rpcTimeoutMs: positiveMilliseconds(pick("rpcTimeoutMs") ?? String(DEFAULT_RPC_TIMEOUT_MS), nameOf("rpcTimeoutMs")),
     batchBlocks: Number(pick("batchBlocks") ?? 500),
     ...(tls === undefined ? {} : { tls }),
     trustedProxies,
@@ -243,7 +248,7 @@ export function loadConfig(
       pick("shutdownDelayMs") ?? String(environment === "devnet" ? 0 : DEFAULT_SHUTDOWN_DELAY_MS),
       nameOf("shutdownDelayMs"),
     ),
-    shutdownTimeoutMs: positiveInteger(
+    shutdownTimeoutMs: positiveMilliseconds(
       pick("shutdownTimeoutMs") ?? String(DEFAULT_SHUTDOWN_TIMEOUT_MS),
       nameOf("shutdownTimeoutMs"),
     ),
@@ -300,6 +305,12 @@ function jwtSecret(settings: SettingsReader, environment: string, dataDir: strin
     writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   }
   return readFileSync(file, "utf8").trim();
+}
+
+function positiveMilliseconds(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer (milliseconds)`);
+  return n;
 }
 
 function positiveInteger(value: string, name: string): number {

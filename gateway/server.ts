@@ -23,9 +23,10 @@ import { buildApp } from "./http/app.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { activity } from "./api/format.js";
 import { ChainIndexer } from "./indexer/indexer.js";
-import type { IndexerOptions } from "./indexer/indexer.js";
+import type { IndexerOptions, StepInFlight } from "./indexer/indexer.js";
 import { openStore, pendingMigrations, ping } from "./store/db.js";
 import type { Store } from "./store/db.js";
+import type { PendingOperation } from "./store/pglite-activity.js";
 import { ReadModel } from "./store/queries.js";
 import { VerificationService } from "./verification/service.js";
 import { WriteService } from "./writes/operations.js";
@@ -40,8 +41,20 @@ import { lineLogger, silentLog } from "./observability/log.js";
 import type { Logger } from "./observability/log.js";
 import { GatewayMetrics } from "./observability/metrics.js";
 import { Readiness } from "./observability/health.js";
+import { RequestsInFlight } from "./observability/in-flight.js";
+import type { OpenRequest } from "./observability/in-flight.js";
 
 /** A running gateway: the indexers, the store and the HTTP server in one process. */
+/** What a gateway process is waiting for (logged when a shutdown's bound runs out). */
+export interface WorkInFlight {
+  /** The oldest HTTP requests not yet answered. */
+  requests: OpenRequest[];
+  /** Each indexer's step in progress and its calls to the node not yet answered. */
+  indexers: StepInFlight[];
+  /** PGlite only: the operations on its one connection, the running one first. */
+  database?: PendingOperation[];
+}
+
 export interface Gateway {
   url: string;
   app: FastifyInstance;
@@ -62,6 +75,8 @@ export interface Gateway {
   /** What `/readyz` answers. */
   readiness: Readiness;
   logger: Logger;
+  /** What this process is waiting for: the oldest requests, each indexer's step, PGlite's operations. */
+  inFlight(): WorkInFlight;
   /** Resolves once every chain is indexed up to its head as of now (minus its depth). */
   synced(timeoutMs?: number): Promise<void>;
   /**
@@ -190,6 +205,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         },
         {
           pollIntervalMs: config.pollIntervalMs,
+          ...(config.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: config.rpcTimeoutMs }),
           batchBlocks: config.batchBlocks,
           log: logger.child({ component: "indexer", chain: c.chain }),
           afterApply: options.afterApply,
@@ -202,7 +218,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       ),
   );
   const model = new ReadModel(store.db, primary.chainId!, store.reads);
-  const bridges = new BridgeReader(chains);
+  const bridges = new BridgeReader(
+    chains,
+    config.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: config.rpcTimeoutMs },
+  );
   const verification = await VerificationService.start(store.db, primary, {
     keys: config.verifierKeys,
     environment: config.environment,
@@ -297,6 +316,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     portal: { distDir: portal.distDir, config: () => portalConfigOf(config.environment, chains, primary, portal) },
   });
 
+  const requestsInFlight = new RequestsInFlight().watch(app.server);
+  const inFlight = (): WorkInFlight => ({
+    requests: requestsInFlight.oldest(),
+    indexers: indexers.map((i) => i.inFlight()),
+    // on PGlite, what its one connection is busy with (the rest queue behind it)
+    ...(store.pending === undefined ? {} : { database: store.pending() }),
+  });
+
   if (options.index !== false) {
     for (const indexer of indexers) indexer.start();
     leaseNotices.start();
@@ -317,6 +344,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     if (closed) return;
     closed = true;
     if (url !== "" && store.kind === "pglite") rmSync(urlFileOf(config), { force: true });
+    requestsInFlight.drain();
     const step = async (what: string, work: () => unknown) => {
       const started = Date.now();
       await work();
@@ -348,6 +376,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     metrics,
     readiness,
     logger,
+    inFlight,
     async synced(timeoutMs = 60_000) {
       await Promise.all(
         indexers.map(async (indexer) => {
@@ -360,21 +389,27 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       if (closed) return;
       const started = Date.now();
       readiness.drain();
+      requestsInFlight.drain();
       logger.info({ delayMs, timeoutMs }, "shutting down: not ready; still serving for the load balancer's delay");
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       // what is left of the bound, less a margin for closing the store
       const left = () => Math.max(0, timeoutMs - (Date.now() - started) - 1_000);
-      const bounded = (work: Promise<unknown>, what: string) =>
-        Promise.race([
-          work,
-          new Promise((resolve) =>
-            setTimeout(() => {
-              // on PGlite, what its one connection is busy with (the rest queue behind it)
-              logger.warn({ database: store.pending?.() }, `shutdown: ${what} did not finish in time`);
-              resolve(undefined);
-            }, left()).unref(),
-          ),
-        ]);
+      // the work, or its bound: a part that runs out of time is logged with what the process waits for
+      // (only then: the timer of a part that finished is cleared, or it would warn while another part runs)
+      const bounded = async (work: Promise<unknown>, what: string) => {
+        let timer: NodeJS.Timeout | undefined;
+        const outOfTime = new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            logger.warn(inFlight(), `shutdown: ${what} did not finish in time`);
+            resolve();
+          }, left());
+        });
+        try {
+          await Promise.race([work, outOfTime]);
+        } finally {
+          clearTimeout(timer);
+        }
+      };
       logger.info("shutting down: no new connections; finishing the requests, deliveries and batches in flight");
       await Promise.all([
         bounded(app.close(), "the requests in flight"),

@@ -111,6 +111,12 @@ export const SETTINGS = {
     default: "devnet 200, else 2000",
     meaning: "How often the indexers ask their node for new blocks (ms).",
   },
+  rpcTimeoutMs: {
+    env: "GATEWAY_RPC_TIMEOUT_MS",
+    flag: "rpc-timeout-ms",
+    default: "`10000`",
+    meaning: "How long a read of a chain's node may go unanswered before it fails and is retried (ms).",
+  },
   batchBlocks: {
     env: "GATEWAY_BATCH_BLOCKS",
     flag: "batch-blocks",

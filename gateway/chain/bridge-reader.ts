@@ -70,7 +70,10 @@ export class BridgeReader {
   private readonly providers = new Map<string, JsonRpcProvider>();
   private readonly stablecoins = new Map<string, Promise<{ symbol: string; decimals: number }>>();
 
-  constructor(private readonly chains: readonly DeployedChain[]) {}
+  constructor(
+    private readonly chains: readonly DeployedChain[],
+    private readonly options: { rpcTimeoutMs?: number } = {},
+  ) {}
 
   async quote(source: string, destination: string, token: "sSTB" | "STBGOV", amount: bigint): Promise<BridgeFeeQuote> {
     const from = this.chains.find((c) => c.chain === source);
@@ -167,7 +170,9 @@ export class BridgeReader {
       // no cache of identical calls (ethers keeps one 250 ms by default): a queue read right after a
       // delivery must not see the block before it
       if (chain.rpcUrl === undefined) throw new Error(`no RPC URL for ${chain.chain}`);
-      provider = readProvider(chain.rpcUrl, chain.chainId!);
+      provider = readProvider(chain.rpcUrl, chain.chainId!, {
+        ...(this.options.rpcTimeoutMs === undefined ? {} : { timeoutMs: this.options.rpcTimeoutMs }),
+      });
       this.providers.set(chain.chain, provider);
     }
     return provider;

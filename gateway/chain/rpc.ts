@@ -1,46 +1,104 @@
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+
 import { FetchRequest, JsonRpcProvider } from "ethers";
 import type { JsonRpcPayload, JsonRpcResult } from "ethers";
+
+import { DEFAULT_RPC_TIMEOUT_MS } from "../config.js";
 
 /** Failures of a transport that nothing was answered on: the connection was closed under the request. */
 const RESET = new Set(["ECONNRESET", "EPIPE"]);
 
-/**
- * A JSON-RPC provider for the gateway's reads of a chain: a request whose kept-alive connection the
- * node had already closed (a race that widens while the event loop is busy: the close is read after
- * the request is written) is sent once more on a new one, and every failed call, of the transport
- * or answered with a JSON-RPC error, is counted through `onError` (the RPC error metric).
- */
-export function readProvider(rpcUrl: string, chainId: number, onError: () => void = () => {}): JsonRpcProvider {
-  const connection = new FetchRequest(rpcUrl);
-  const send = FetchRequest.createGetUrlFunc();
-  connection.getUrlFunc = async (request, signal) => {
-    try {
-      return await send(request, signal);
-    } catch (error) {
-      if (!RESET.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
-      return send(request, signal);
-    }
-  };
-  return new CountingProvider(connection, chainId, onError);
+export interface ReadProviderOptions {
+  /** Called once per failed call, of the transport or answered with a JSON-RPC error (the RPC error metric). */
+  onError?: () => void;
+  /** A request the node has not answered within this time fails (and its caller retries). */
+  timeoutMs?: number;
 }
 
-class CountingProvider extends JsonRpcProvider {
-  constructor(
-    connection: FetchRequest,
-    chainId: number,
-    private readonly onError: () => void,
-  ) {
+/** A call sent to the node and not yet answered: its JSON-RPC method(s) and its age. */
+export interface RpcCallInFlight {
+  method: string;
+  ms: number;
+}
+
+/**
+ * A JSON-RPC provider for the gateway's reads of a chain.
+ * - A request whose kept-alive connection the node had already closed (a race that widens while the
+ *   event loop is busy: the close is read after the request is written) is sent once more on a new one.
+ * - A request the node does not answer within `timeoutMs` fails, rather than holding its caller
+ *   (an indexer's step, a stop waiting for that step) for ethers' default five minutes.
+ * - Every failed call is counted through `onError`; the calls in flight can be listed (a stalled
+ *   shutdown's log names them) and aborted at once (a stop need not wait for the node's answers).
+ */
+export function readProvider(rpcUrl: string, chainId: number, options: ReadProviderOptions = {}): ReadProvider {
+  return new ReadProvider(rpcUrl, chainId, options);
+}
+
+export class ReadProvider extends JsonRpcProvider {
+  readonly #agent: HttpAgent;
+  readonly #onError: () => void;
+  readonly #calls = new Map<number, { method: string; since: number }>();
+  /** Read by the transport, which is made before `this` exists. */
+  readonly #state: { generation: number; destroyed: boolean };
+  #nextCall = 0;
+
+  constructor(rpcUrl: string, chainId: number, options: ReadProviderOptions = {}) {
+    const connection = new FetchRequest(rpcUrl);
+    connection.timeout = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+    // its own connections, so that aborting this provider's calls closes only them
+    const agent = rpcUrl.startsWith("https:")
+      ? new HttpsAgent({ keepAlive: true })
+      : new HttpAgent({ keepAlive: true });
+    const send = FetchRequest.createGetUrlFunc({ agent });
+    const state = { generation: 0, destroyed: false };
+    connection.getUrlFunc = async (request, signal) => {
+      if (state.destroyed) throw new Error("the provider was destroyed");
+      const generation = state.generation;
+      try {
+        return await send(request, signal);
+      } catch (error) {
+        // (not when its connection was closed by `abort`)
+        if (generation !== state.generation || !RESET.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+        return send(request, signal);
+      }
+    };
     super(connection, chainId, { staticNetwork: true, cacheTimeout: -1 });
+    this.#agent = agent;
+    this.#state = state;
+    this.#onError = options.onError ?? (() => {});
   }
 
   override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    const id = this.#nextCall++;
+    const method = Array.isArray(payload) ? payload.map((p) => p.method).join(",") : payload.method;
+    this.#calls.set(id, { method, since: Date.now() });
     try {
       const results = await super._send(payload);
-      for (const result of results) if ("error" in result && result.error !== undefined) this.onError();
+      for (const result of results) if ("error" in result && result.error !== undefined) this.#onError();
       return results;
     } catch (error) {
-      this.onError();
+      this.#onError();
       throw error;
+    } finally {
+      this.#calls.delete(id);
     }
+  }
+
+  /** The calls sent and not yet answered, oldest first. */
+  inFlight(now = Date.now()): RpcCallInFlight[] {
+    return [...this.#calls.values()].map(({ method, since }) => ({ method, ms: now - since }));
+  }
+
+  /** Fails the calls in flight at once (their connections are closed); later calls are sent as usual. */
+  abort(): void {
+    this.#state.generation++;
+    this.#agent.destroy();
+  }
+
+  override destroy(): void {
+    this.#state.destroyed = true;
+    this.abort();
+    super.destroy();
   }
 }

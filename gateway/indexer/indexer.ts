@@ -1,4 +1,4 @@
-import type { Block, JsonRpcProvider, Log } from "ethers";
+import type { Block, Log } from "ethers";
 import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 
 import type { Db, Tx } from "../store/db.js";
@@ -26,6 +26,7 @@ import { moduleOf } from "./modules/index.js";
 import type { EventSink } from "./sink.js";
 import type { Log as GatewayLog } from "../observability/log.js";
 import { readProvider } from "../chain/rpc.js";
+import type { ReadProvider, RpcCallInFlight } from "../chain/rpc.js";
 
 /** One chain to index: where it is, which contracts, how deep a block must be to count. */
 export interface ChainSource {
@@ -41,6 +42,8 @@ export interface ChainSource {
 
 export interface IndexerOptions {
   pollIntervalMs: number;
+  /** A call the node has not answered within this time fails, and the step is retried (none: 10 s). */
+  rpcTimeoutMs?: number;
   /** Most blocks per `eth_getLogs` (and per transaction). */
   batchBlocks: number;
   log: GatewayLog;
@@ -93,6 +96,15 @@ export interface ChainStatus {
   lastProgressAt: number | null;
 }
 
+/** A step in progress, as a stalled shutdown's log shows it: since when, and the calls it awaits. */
+export interface StepInFlight {
+  chain: string;
+  /** Since the step began (null: no step is running). */
+  ms: number | null;
+  /** Its calls to the node not yet answered (none while it reads or writes the database). */
+  rpc: RpcCallInFlight[];
+}
+
 /** A module bound to an address, or a contract the gateway has no ABI for (kept as raw logs). */
 interface Source {
   contract: string;
@@ -110,7 +122,7 @@ interface Source {
  * it and rebuilds the chain's projections from the remaining events.
  */
 export class ChainIndexer {
-  readonly rpc: JsonRpcProvider;
+  readonly rpc: ReadProvider;
   private readonly byAddress = new Map<string, Source>();
   private readonly context: ChainContext;
   private stopped = false;
@@ -122,6 +134,7 @@ export class ChainIndexer {
   private reorgs = 0;
   private rpcErrors = 0;
   private lastProgressAt: number | null = null;
+  private stepSince: number | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
   private projectionsCurrent = false;
   /** The latest block when a step last found the cursor at the indexable head (none since a change). */
@@ -132,7 +145,10 @@ export class ChainIndexer {
     readonly source: ChainSource,
     private readonly options: IndexerOptions,
   ) {
-    this.rpc = readProvider(source.rpcUrl, source.chainId, () => this.rpcErrors++);
+    this.rpc = readProvider(source.rpcUrl, source.chainId, {
+      onError: () => this.rpcErrors++,
+      ...(options.rpcTimeoutMs === undefined ? {} : { timeoutMs: options.rpcTimeoutMs }),
+    });
     for (const [contract, address] of Object.entries(source.contracts)) {
       if (contract.endsWith("Implementation")) continue;
       this.byAddress.set(address.toLowerCase(), { contract, module: moduleOf(contract) });
@@ -159,15 +175,30 @@ export class ChainIndexer {
     };
   }
 
+  /** The step in progress and what it awaits of the node. */
+  inFlight(now = Date.now()): StepInFlight {
+    return {
+      chain: this.source.chain,
+      ms: this.stepSince === null ? null : now - this.stepSince,
+      rpc: this.rpc.inFlight(now),
+    };
+  }
+
   start(): void {
     if (this.loop !== undefined) return;
     this.stopped = false;
     this.loop = this.run();
   }
 
+  /**
+   * Ends the loop: its calls to the node in flight fail at once (nothing is written before a batch's
+   * reads are done, and a batch's transaction either commits or leaves the cursor where it was), and a
+   * write to the database in progress finishes.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
+    if (this.loop !== undefined) this.rpc.abort();
     await this.loop;
     this.loop = undefined;
     this.rpc.destroy();
@@ -199,17 +230,21 @@ export class ChainIndexer {
     let failures = 0;
     while (!this.stopped) {
       let caughtUp = true;
+      this.stepSince = Date.now();
       try {
         caughtUp = await this.step();
         failures = 0;
         this.lastError = null;
         this.lastProgressAt = Date.now();
       } catch (error) {
+        if (this.stopped) break; // its calls to the node were aborted
         failures++;
         this.lastError = error instanceof Error ? error.message : String(error);
         if (failures === 1 || failures % 20 === 0) {
           this.options.log.warn({ failures, err: error }, `indexer ${this.source.chain}: ${this.lastError} (retrying)`);
         }
+      } finally {
+        this.stepSince = null;
       }
       if (this.stopped) break;
       if (caughtUp || failures > 0) {

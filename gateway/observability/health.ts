@@ -39,7 +39,8 @@ export interface ReadinessReport {
   ready: boolean;
   reasons: string[];
   checks: {
-    database: "ok" | "down";
+    /** `unchecked` while shutting down (the answer is 503 whatever the database says). */
+    database: "ok" | "down" | "unchecked";
     migrations: "ok" | "pending" | "unknown";
     indexers: Array<{ chain: string; status: "ok" | "lagging" | "stalled" | "starting"; lag: number | null }>;
     shutting_down: boolean;
@@ -74,22 +75,12 @@ export class Readiness {
   async check(now = Date.now()): Promise<ReadinessReport> {
     const reasons: string[] = [];
     if (this.shuttingDown) reasons.push("shutting down");
-    let database: ReadinessReport["checks"]["database"] = "ok";
-    let migrations: ReadinessReport["checks"]["migrations"] = "unknown";
-    try {
-      await withTimeout(this.sources.ping(), this.settings.timeoutMs, "no answer");
-      const pending = await withTimeout(this.sources.pendingMigrations(), this.settings.timeoutMs, "no answer");
-      migrations = pending.length === 0 ? "ok" : "pending";
-      if (pending.length > 0) {
-        reasons.push(`migrations pending: ${pending.join(", ")} (run the gateway's migrate command)`);
-      } else if (this.sources.sealingKey !== undefined) {
-        const problem = await withTimeout(this.sources.sealingKey(), this.settings.timeoutMs, "no answer");
-        if (problem !== undefined) reasons.push(`master key: ${problem}`);
-      }
-    } catch (error) {
-      database = "down";
-      reasons.push(`database: ${(error as Error).message}`);
-    }
+    // shutting down, the answer is 503 whatever the database says: it is not asked, so that a load
+    // balancer's probe is answered at once even while the database is busy (the requests still sent
+    // during the shutdown's delay are what it should stop sending)
+    const { database, migrations } = this.shuttingDown
+      ? { database: "unchecked" as const, migrations: "unknown" as const }
+      : await this.checkDatabase(reasons);
     const indexers = this.sources.indexers().map((indexer) => {
       const limit = this.settings.maxLagBlocks[indexer.chain] ?? this.settings.defaultMaxLagBlocks;
       const lag = lagOf(indexer);
@@ -119,6 +110,26 @@ export class Readiness {
       reasons,
       checks: { database, migrations, indexers, shutting_down: this.shuttingDown },
     };
+  }
+
+  /** The database answers, its migrations are applied, and the master key opens its sealed data. */
+  private async checkDatabase(reasons: string[]): Promise<Pick<ReadinessReport["checks"], "database" | "migrations">> {
+    let migrations: ReadinessReport["checks"]["migrations"] = "unknown";
+    try {
+      await withTimeout(this.sources.ping(), this.settings.timeoutMs, "no answer");
+      const pending = await withTimeout(this.sources.pendingMigrations(), this.settings.timeoutMs, "no answer");
+      migrations = pending.length === 0 ? "ok" : "pending";
+      if (pending.length > 0) {
+        reasons.push(`migrations pending: ${pending.join(", ")} (run the gateway's migrate command)`);
+      } else if (this.sources.sealingKey !== undefined) {
+        const problem = await withTimeout(this.sources.sealingKey(), this.settings.timeoutMs, "no answer");
+        if (problem !== undefined) reasons.push(`master key: ${problem}`);
+      }
+      return { database: "ok", migrations };
+    } catch (error) {
+      reasons.push(`database: ${(error as Error).message}`);
+      return { database: "down", migrations };
+    }
   }
 }
 

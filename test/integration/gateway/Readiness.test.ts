@@ -162,6 +162,70 @@ describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server 
       }
     });
 
+    /** A gateway indexing the primary chain through a proxy of its node, and the proxy. */
+    async function behindProxy(name: string, rpcTimeoutMs: number) {
+      const node = new URL(live.nodes[0].url);
+      const proxy = await new TcpProxy({ host: node.hostname, port: Number(node.port) }).start();
+      gateway = await startGateway(
+        testConfig(live, {
+          databaseUrl: postgres.url(),
+          dataDir: path.join(live.dir, name),
+          rpcUrls: { arbitrum: proxy.url },
+          rpcTimeoutMs,
+        }),
+      );
+      await gateway.synced();
+      return { gateway, proxy };
+    }
+
+    /** The primary indexer's step once it has awaited a call of the node for more than `ms`. */
+    function heldFor(gateway: Gateway, ms: number) {
+      return eventually(async () => {
+        const step = gateway.inFlight().indexers[0];
+        return step.rpc.some((call) => call.ms > ms) ? step : undefined;
+      }, 10_000);
+    }
+
+    it("names the read a stalled node holds, and fails it after GATEWAY_RPC_TIMEOUT_MS (the indexer retries)", async function () {
+      const { gateway, proxy } = await behindProxy("stall-timeout", 1_500);
+      try {
+        const indexer = gateway.indexers[0];
+        const errorsBefore = indexer.status().rpcErrors;
+        proxy.stall();
+        // the step in progress and the call it awaits, by name and age
+        const held = await heldFor(gateway, 300);
+        expect(held.chain).to.equal("arbitrum");
+        expect(held.ms).to.be.a("number").that.is.at.least(300);
+        expect(held.rpc.map((call) => call.method).join(",")).to.match(/eth_getBlockByNumber/);
+        // unanswered past the bound: the call fails (counted, named in the status) and is retried
+        await eventually(async () => (indexer.status().rpcErrors > errorsBefore ? true : undefined), 10_000);
+        expect(indexer.status().lastError).to.match(/timeout/);
+        // answered again: the next step succeeds (after the retry's back-off) and clears the error
+        await proxy.restore();
+        await eventually(async () => (indexer.status().lastError === null ? true : undefined), 30_000);
+        expect(indexer.status().rpcErrors).to.be.greaterThan(errorsBefore);
+      } finally {
+        await proxy.cut();
+      }
+    });
+
+    it("stops without waiting for a read the stalled node holds: the read is aborted, not awaited until its bound", async function () {
+      const { gateway: stopping, proxy } = await behindProxy("stall-stop", 120_000);
+      try {
+        proxy.stall();
+        await heldFor(stopping, 300);
+        const outcome = await Promise.race([
+          stopping.close().then(() => "stopped"),
+          new Promise((resolve) => setTimeout(resolve, 30_000, "still waiting for the node")),
+        ]);
+        gateway = undefined;
+        expect(outcome).to.equal("stopped");
+        expect(stopping.indexers[0].inFlight()).to.deep.include({ ms: null, rpc: [] });
+      } finally {
+        await proxy.cut();
+      }
+    });
+
     it("answers 503 while an indexer lags more than the configured blocks behind, until it has caught up", async function () {
       gateway = await startGateway(
         testConfig(live, {

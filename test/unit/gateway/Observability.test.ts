@@ -240,7 +240,7 @@ describe("Gateway observability (unit)", function () {
       expect(await readiness.check()).to.deep.include({ ready: true, reasons: [] });
     });
 
-    it("names each reason it is not: the database, pending migrations, a lag, a stalled indexer, a shutdown", async function () {
+    it("names each reason it is not: the database, pending migrations, a lag, a stalled indexer", async function () {
       const down = new Readiness(
         {
           ping: async () => Promise.reject(new Error("connect ECONNREFUSED")),
@@ -269,16 +269,36 @@ describe("Gateway observability (unit)", function () {
         },
         settings,
       );
-      readiness.drain();
       const report = await readiness.check(now);
       expect(report.ready).to.equal(false);
       expect(report.reasons).to.deep.equal([
-        "shutting down",
         "migrations pending: 0004_next (run the gateway's migrate command)",
         "arbitrum: the indexer is 7 blocks behind (head 60, depth 3, indexed 50; at most 5)",
         "ethereum: the indexer has not reached its node and the database for 11 s (last error: connect ECONNREFUSED)",
       ]);
       expect(report.checks.indexers.map((i) => i.status)).to.deep.equal(["lagging", "ok", "stalled"]);
+    });
+
+    it("answers at once once shutting down, without asking the database, with the indexers' state", async function () {
+      let asked = 0;
+      const readiness = new Readiness(
+        {
+          // a database that would hold the probe until its timeout
+          ping: () => (asked++, new Promise(() => {})),
+          pendingMigrations: async () => (asked++, []),
+          indexers: () => [indexer({ head: 60, indexedBlock: 50, confirmations: 3 })],
+        },
+        settings,
+      );
+      readiness.drain();
+      const report = await readiness.check();
+      expect(asked, "the database was asked").to.equal(0);
+      expect(report).to.deep.include({ ready: false });
+      expect(report.reasons).to.deep.equal([
+        "shutting down",
+        "arbitrum: the indexer is 7 blocks behind (head 60, depth 3, indexed 50; at most 5)",
+      ]);
+      expect(report.checks).to.deep.include({ database: "unchecked", migrations: "unknown", shutting_down: true });
     });
 
     it("checks the master key once the migrations are applied, and says why a wrong one keeps it out", async function () {
