@@ -46,10 +46,11 @@ export class ReadProvider extends JsonRpcProvider {
   constructor(rpcUrl: string, chainId: number, options: ReadProviderOptions = {}) {
     const connection = new FetchRequest(rpcUrl);
     connection.timeout = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-    // its own connections, so that aborting this provider's calls closes only them
-    const agent = rpcUrl.startsWith("https:")
-      ? new HttpsAgent({ keepAlive: true })
-      : new HttpAgent({ keepAlive: true });
+    // its own connections, so that aborting this provider's calls closes only them; an idle one is
+    // closed after 4 s, before the 5 s a Node server (a hardhat node among them) keeps it, so that the
+    // close is usually the client's (as Node's global agent does, with 5 s)
+    const keepAlive = { keepAlive: true, timeout: 4_000 };
+    const agent = rpcUrl.startsWith("https:") ? new HttpsAgent(keepAlive) : new HttpAgent(keepAlive);
     const send = FetchRequest.createGetUrlFunc({ agent });
     const state = { generation: 0, destroyed: false };
     connection.getUrlFunc = async (request, signal) => {
