@@ -231,8 +231,9 @@ describe("Gateway readiness: /livez and /readyz (real node, a PostgreSQL server 
         testConfig(live, {
           databaseUrl: postgres.url(),
           dataDir: path.join(live.dir, "lag"),
-          // one block per batch: 400 new blocks take the indexer a while
-          batchBlocks: 1,
+          // five blocks per batch: 400 new blocks take the indexer 80 batches, long enough to be seen
+          // lagging (one per batch took 400, and 27 s of the tier in CI)
+          batchBlocks: 5,
           pollIntervalMs: 20,
           defaultReadyMaxLagBlocks: 10,
         }),
