@@ -9,6 +9,12 @@ export const AXE_FILE = path.join(RESULTS_DIR, "axe.jsonl");
 export const METRICS_FILE = path.join(RESULTS_DIR, "metrics.json");
 /** Screenshots of each page, committed and shown in docs/portal.md. */
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "..", "..", "docs", "portal");
+/**
+ * Whether this run writes the portal's record in the docs (the screenshots and `docs/portal/metrics.md`):
+ * `npm run docs:portal` does; a test run checks the same pages (axe, no sideways scroll at both widths)
+ * and leaves the committed record alone.
+ */
+export const WRITE_DOCS = process.env.PORTAL_WRITE_DOCS === "1";
 
 /** The devnet the global setup started. */
 export interface DevnetState {

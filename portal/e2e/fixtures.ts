@@ -6,7 +6,7 @@ import { test as base, expect } from "@playwright/test";
 import { getAddress } from "ethers";
 import type { Browser, Page } from "@playwright/test";
 
-import { AXE_FILE, SCREENSHOT_DIR, devnetState } from "./devnet-state";
+import { AXE_FILE, SCREENSHOT_DIR, WRITE_DOCS, devnetState } from "./devnet-state";
 import type { DevnetState } from "./devnet-state";
 import { injectWallet, rpc } from "./wallet";
 import type { WalletCall } from "./wallet";
@@ -121,7 +121,8 @@ async function overflowOf(page: Page): Promise<{ scrollWidth: number; clientWidt
  * The checks every state a test reaches gets (a page at rest, a dialog, a "shown once" panel, an
  * error): axe-core (WCAG 2.1 A/AA, plus the label-content-name-mismatch rule axe ships as
  * experimental, run by name) with no serious or critical violation; no horizontal scroll at 390 px (a phone) or
- * 1280 px; and screenshots at both widths written to docs/portal/<name>-<width>.png.
+ * 1280 px; and, when the run writes the docs (`npm run docs:portal`), screenshots at both widths in
+ * docs/portal/<name>-<width>.png.
  */
 export async function checkPage(page: Page, name: string): Promise<void> {
   const wcag = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
@@ -146,7 +147,6 @@ export async function checkPage(page: Page, name: string): Promise<void> {
     blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
     `axe on ${name}`,
   ).toEqual([]);
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const size = page.viewportSize() ?? { width: 1280, height: 900 };
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
@@ -155,11 +155,14 @@ export async function checkPage(page: Page, name: string): Promise<void> {
       overflow.scrollWidth,
       `${name} at ${width} px scrolls sideways (${overflow.scrollWidth} px of content in ${overflow.clientWidth}): ${overflow.culprits.join("; ")}`,
     ).toBeLessThanOrEqual(overflow.clientWidth);
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`),
-      fullPage: true,
-      animations: "disabled",
-    });
+    if (WRITE_DOCS) {
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({
+        path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`),
+        fullPage: true,
+        animations: "disabled",
+      });
+    }
   }
   await page.setViewportSize(size);
 }
