@@ -12,7 +12,10 @@ const RESET = new Set(["ECONNRESET", "EPIPE"]);
 export interface ReadProviderOptions {
   /** Called once per failed call, of the transport or answered with a JSON-RPC error (the RPC error metric). */
   onError?: () => void;
-  /** A request the node has not answered within this time fails (and its caller retries). */
+  /**
+   * A request on whose connection the node sends nothing for this long fails (and its caller retries);
+   * its connection is closed.
+   */
   timeoutMs?: number;
 }
 
@@ -26,10 +29,12 @@ export interface RpcCallInFlight {
  * A JSON-RPC provider for the gateway's reads of a chain.
  * - A request whose kept-alive connection the node had already closed (a race that widens while the
  *   event loop is busy: the close is read after the request is written) is sent once more on a new one.
- * - A request the node does not answer within `timeoutMs` fails, rather than holding its caller
- *   (an indexer's step, a stop waiting for that step) for ethers' default five minutes.
+ * - A request on which the node sends nothing for `timeoutMs` fails, rather than holding its caller
+ *   (an indexer's step, a stop waiting for that step) for ethers' default five minutes, and its
+ *   connection is closed (Node only tells the request; ethers does not close it either). The bound
+ *   also caps ethers' back-off on a node's 429 answers.
  * - Every failed call is counted through `onError`; the calls in flight can be listed (a stalled
- *   shutdown's log names them) and aborted at once (a stop need not wait for the node's answers).
+ *   shutdown's log names them) and aborted (a stop need not wait for the node's answers).
  */
 export function readProvider(rpcUrl: string, chainId: number, options: ReadProviderOptions = {}): ReadProvider {
   return new ReadProvider(rpcUrl, chainId, options);
@@ -40,7 +45,7 @@ export class ReadProvider extends JsonRpcProvider {
   readonly #onError: () => void;
   readonly #calls = new Map<number, { method: string; since: number }>();
   /** Read by the transport, which is made before `this` exists. */
-  readonly #state: { generation: number; destroyed: boolean };
+  readonly #state: { aborted: boolean };
   #nextCall = 0;
 
   constructor(rpcUrl: string, chainId: number, options: ReadProviderOptions = {}) {
@@ -50,17 +55,17 @@ export class ReadProvider extends JsonRpcProvider {
     // closed after 4 s, before the 5 s a Node server (a hardhat node among them) keeps it, so that the
     // close is usually the client's (as Node's global agent does, with 5 s)
     const keepAlive = { keepAlive: true, timeout: 4_000 };
-    const agent = rpcUrl.startsWith("https:") ? new HttpsAgent(keepAlive) : new HttpAgent(keepAlive);
+    const https = new URL(rpcUrl).protocol === "https:";
+    const agent = closingOnTimeout(https ? new HttpsAgent(keepAlive) : new HttpAgent(keepAlive));
     const send = FetchRequest.createGetUrlFunc({ agent });
-    const state = { generation: 0, destroyed: false };
+    const state = { aborted: false };
     connection.getUrlFunc = async (request, signal) => {
-      if (state.destroyed) throw new Error("the provider was destroyed");
-      const generation = state.generation;
+      if (state.aborted) throw new Error("the calls to the node were aborted (the reader is stopping)");
       try {
         return await send(request, signal);
       } catch (error) {
         // (not when its connection was closed by `abort`)
-        if (generation !== state.generation || !RESET.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+        if (state.aborted || !RESET.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
         return send(request, signal);
       }
     };
@@ -91,15 +96,32 @@ export class ReadProvider extends JsonRpcProvider {
     return [...this.#calls.values()].map(({ method, since }) => ({ method, ms: now - since }));
   }
 
-  /** Fails the calls in flight at once (their connections are closed); later calls are sent as usual. */
+  /**
+   * Fails the calls in flight at once (their connections are closed) and every later call without
+   * sending it: a stop's reads end now, including those a step would make after its next database read.
+   */
   abort(): void {
-    this.#state.generation++;
+    this.#state.aborted = true;
     this.#agent.destroy();
   }
 
   override destroy(): void {
-    this.#state.destroyed = true;
     this.abort();
     super.destroy();
   }
+}
+
+/**
+ * The agent, its connections closed when they time out: idle in the pool (the agent's `timeout`, as
+ * Node does) or idle under a request (the request's, where Node only tells the request and the
+ * connection would stay open until the node answered or closed it, one more for each retry).
+ */
+function closingOnTimeout<A extends HttpAgent>(agent: A): A {
+  const create = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => {
+    const connection = create(options, callback);
+    connection?.on("timeout", () => connection.destroy());
+    return connection;
+  };
+  return agent;
 }

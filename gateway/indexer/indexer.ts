@@ -347,13 +347,14 @@ export class ChainIndexer {
 
   /** Decodes logs in chain order, with block times and enrichments. */
   private async decode(logs: readonly Log[]): Promise<StoredEvent[]> {
-    const times = new Map<number, Promise<Block | null>>();
-    for (const log of logs) {
-      if (!times.has(log.blockNumber)) times.set(log.blockNumber, this.rpc.getBlock(log.blockNumber));
-    }
+    // the blocks' times, read at once (one batch) and awaited together: when the batch fails (a stop's
+    // abort, a timeout), every read fails with it, and each failure is handled here, not left unawaited
+    const numbers = [...new Set(logs.map((log) => log.blockNumber))];
+    const blocks = await Promise.all(numbers.map((n) => this.rpc.getBlock(n)));
+    const times = new Map<number, Block | null>(numbers.map((n, i) => [n, blocks[i]]));
     const out: StoredEvent[] = [];
     for (const log of logs) {
-      const block = await times.get(log.blockNumber)!;
+      const block = times.get(log.blockNumber)!;
       if (block === null || block.hash !== log.blockHash) {
         throw new Error(`block ${log.blockNumber} changed while reading its logs (reorg in progress)`);
       }

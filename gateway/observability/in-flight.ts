@@ -29,10 +29,12 @@ export class RequestsInFlight {
   private readonly open = new Map<IncomingMessage, { since: number; response: ServerResponse }>();
   private draining = false;
 
-  watch(server: Pick<Server, "on" | "listening" | "closeIdleConnections">): this {
-    server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+  watch(server: Pick<Server, "prependListener" | "listening" | "closeIdleConnections">): this {
+    // ahead of Fastify's own listener: a request is listed before any of its hooks runs, and while
+    // draining the header is set before Fastify answers (a request it refuses once closing included)
+    server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
       this.open.set(request, { since: Date.now(), response });
-      if (this.draining) response.setHeader("connection", "close");
+      if (this.draining && !response.headersSent) response.setHeader("connection", "close");
       response.once("close", () => {
         this.open.delete(request);
         // (its connection is idle now, unless it said `Connection: close` and is ending anyway)

@@ -27,6 +27,9 @@ describe("The HTTP requests in flight (gateway/observability/in-flight.ts)", fun
   beforeEach(async function () {
     held = [];
     server = createServer((_request, response) => held.push(response));
+    // kept-alive connections stay open as long as the client keeps them (undici closes one a second
+    // before the server's announced timeout, which would end a test's wait on its own)
+    server.keepAliveTimeout = 60_000;
     inFlight = new RequestsInFlight().watch(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
