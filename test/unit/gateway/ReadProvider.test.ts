@@ -6,6 +6,7 @@ import { expect } from "chai";
 
 import { readProvider } from "../../../gateway/chain/rpc.js";
 import type { ReadProvider } from "../../../gateway/chain/rpc.js";
+import { eventually } from "../../../testing/local-servers.js";
 
 /**
  * A JSON-RPC node on localhost that answers `eth_blockNumber` at once and holds every call of a
@@ -52,14 +53,8 @@ class StallingNode {
   }
 }
 
-/** Resolves once `check` holds, polling every 10 ms (rejects after 5 s). */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not reached within 5 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Resolves once `check` holds (rejects after 5 s). */
+const until = (check: () => boolean) => eventually(async () => (check() ? true : undefined), 5_000);
 
 describe("The gateway's chain reads (gateway/chain/rpc.ts)", function () {
   this.timeout(20_000);

@@ -5,15 +5,10 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 
 import { RequestsInFlight } from "../../../gateway/observability/in-flight.js";
+import { eventually } from "../../../testing/local-servers.js";
 
-/** Resolves once `check` holds, polling every 10 ms (rejects after 5 s). */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not reached within 5 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Resolves once `check` holds (rejects after 5 s). */
+const until = (check: () => boolean) => eventually(async () => (check() ? true : undefined), 5_000);
 
 describe("The HTTP requests in flight (gateway/observability/in-flight.ts)", function () {
   this.timeout(20_000);
