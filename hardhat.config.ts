@@ -7,6 +7,7 @@ import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
 import { configVariable, defineConfig, task } from "hardhat/config";
 import { ArgumentType } from "hardhat/types/arguments";
 
+import artifactAst from "./tools/hardhat/artifact-ast.js";
 import ozTransientWarning from "./tools/hardhat/oz-transient-warning.js";
 
 const require = createRequire(import.meta.url);
@@ -121,7 +122,8 @@ const verifyTask = task("verify-protocol", "Verify an environment's deployed con
 
 export default defineConfig({
   tasks: [devnetTask, deployTask, checkTask, rehearseTask, verifyTask],
-  plugins: [hardhatToolboxMochaEthersPlugin, hardhatUpgrades, ozTransientWarning],
+  // artifactAst before hardhatUpgrades: its artifact pass runs first and leaves that plugin nothing to redo
+  plugins: [hardhatToolboxMochaEthersPlugin, artifactAst, hardhatUpgrades, ozTransientWarning],
   solidity: {
     profiles: {
       default: compiler,
