@@ -3,12 +3,11 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 
 import hardhatToolboxMochaEthersPlugin from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
-import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
 import { configVariable, defineConfig, task } from "hardhat/config";
 import { ArgumentType } from "hardhat/types/arguments";
 
-import artifactAst from "./tools/hardhat/artifact-ast.js";
 import ozTransientWarning from "./tools/hardhat/oz-transient-warning.js";
+import hardhatUpgrades from "./tools/hardhat/upgrades.js";
 
 const require = createRequire(import.meta.url);
 
@@ -122,8 +121,8 @@ const verifyTask = task("verify-protocol", "Verify an environment's deployed con
 
 export default defineConfig({
   tasks: [devnetTask, deployTask, checkTask, rehearseTask, verifyTask],
-  // artifactAst before hardhatUpgrades: its artifact pass runs first and leaves that plugin nothing to redo
-  plugins: [hardhatToolboxMochaEthersPlugin, artifactAst, hardhatUpgrades, ozTransientWarning],
+  // hardhatUpgrades: OpenZeppelin's plugin without its artifact pass for Foundry (tools/hardhat/upgrades.ts)
+  plugins: [hardhatToolboxMochaEthersPlugin, hardhatUpgrades, ozTransientWarning],
   solidity: {
     profiles: {
       default: compiler,
