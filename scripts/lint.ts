@@ -1,9 +1,11 @@
 // `npm run lint`: every check, in two lanes side by side (tools/lint-lanes.ts), each lane's output printed
 // whole when both have ended (tools/concurrent.ts); fails when any check fails or a lint script is in no lane.
+// `npm run lint -- --sources`: only the checks that need no build; `-- --built`: all the others (CI runs
+// the first beside the tests and the second after them).
 import { readFileSync } from "node:fs";
 
 import { printResults, runConcurrently } from "../tools/concurrent.js";
-import { LINT_LANES, laneCommand, laneGaps } from "../tools/lint-lanes.js";
+import { laneCommand, laneGaps, lanesOf, lintPartOf } from "../tools/lint-lanes.js";
 
 const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
 const { unrun, missing } = laneGaps(scripts);
@@ -13,6 +15,11 @@ if (unrun.length > 0 || missing.length > 0) {
   );
   process.exit(1);
 }
-const results = await runConcurrently(LINT_LANES.map((lane) => ({ name: lane.join(", "), ...laneCommand(lane) })));
+const part = lintPartOf(process.argv.slice(2));
+if (part === undefined) {
+  console.error("usage: npm run lint [-- --sources | --built]");
+  process.exit(2);
+}
+const results = await runConcurrently(lanesOf(part).map((lane) => ({ name: lane.join(", "), ...laneCommand(lane) })));
 printResults(results);
 process.exit(results.some((result) => result.code !== 0) ? 1 : 0);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 
 import { expect } from "chai";
 
-import { LINT_LANES, laneCommand, laneGaps } from "../../../tools/lint-lanes.js";
+import { LINT_LANES, SOURCE_CHECKS, laneCommand, laneGaps, lanesOf, lintPartOf } from "../../../tools/lint-lanes.js";
 
 describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
   describe("LINT_LANES", function () {
@@ -16,6 +16,49 @@ describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
     it("builds the TypeChain types before tsc reads them and the SDK package after, in one lane", function () {
       const lane = LINT_LANES.find((l) => l.includes("lint:ts"))!;
       expect(lane.indexOf("lint:ts")).to.be.below(lane.indexOf("lint:package"));
+    });
+  });
+
+  describe("SOURCE_CHECKS", function () {
+    it("are laned lint scripts that build nothing and read no build (no Hardhat or SDK build, no TypeChain)", function () {
+      const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+      expect(SOURCE_CHECKS).to.not.be.empty;
+      for (const script of SOURCE_CHECKS) {
+        expect(LINT_LANES.flat()).to.include(script);
+        expect(scripts[script], script).to.not.match(/hardhat|npm run|build|tsx |depcruise|openapi/);
+      }
+    });
+  });
+
+  describe("lanesOf", function () {
+    const lanes = [
+      ["lint:ts", "lint:format", "lint:links"],
+      ["lint:sol", "lint:ts:portal"],
+    ];
+
+    it("runs every check for a whole lint, in the lanes as they are", function () {
+      expect(lanesOf("all", lanes)).to.deep.equal(lanes);
+    });
+
+    it("splits the checks into the source checks and the others, each lane in its order, no empty lane", function () {
+      expect(lanesOf("sources", lanes)).to.deep.equal([["lint:format"], ["lint:sol", "lint:ts:portal"]]);
+      expect(lanesOf("built", lanes)).to.deep.equal([["lint:ts", "lint:links"]]);
+    });
+
+    it("runs each check of the real lanes exactly once over the two parts", function () {
+      const parts = [...lanesOf("sources"), ...lanesOf("built")].flat();
+      expect(parts).to.have.members(LINT_LANES.flat());
+      expect(parts).to.have.length(LINT_LANES.flat().length);
+    });
+  });
+
+  describe("lintPartOf", function () {
+    it("reads nothing as all, --sources and --built, and refuses anything else", function () {
+      expect(lintPartOf([])).to.equal("all");
+      expect(lintPartOf(["--sources"])).to.equal("sources");
+      expect(lintPartOf(["--built"])).to.equal("built");
+      expect(lintPartOf(["--source"])).to.equal(undefined);
+      expect(lintPartOf(["--sources", "--built"])).to.equal(undefined);
     });
   });
 
