@@ -1,8 +1,8 @@
 // The lint checks of `npm run lint` (scripts/lint.ts), in two lanes run side by side (decision 0180). Each
 // check is mostly one process on one core; one after the other they took about two minutes on this 2-core
 // machine. The lanes share no output: the first builds (`hardhat build` for the TypeChain types `tsc` reads,
-// then the SDK package that publint and attw inspect, in that order); the second only reads sources,
-// dependency-cruiser first (before the first lane rebuilds `sdk/dist/`).
+// then the SDK package that publint and attw inspect, in that order, then the portal's tsc); the second only
+// reads sources, dependency-cruiser first (before the first lane rebuilds `sdk/dist/`).
 
 /** The `lint:*` scripts of package.json, each in one lane; a lane runs its scripts one after the other. */
 export const LINT_LANES: readonly (readonly string[])[] = [

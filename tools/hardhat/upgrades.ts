@@ -8,7 +8,7 @@ import type { SolidityHooks } from "hardhat/types/hooks";
  * from the build-info output into the artifact, reading and parsing the whole output (69 MB here) once
  * per artifact. We do not use the Foundry plugin, and nothing here reads an artifact's AST (the
  * deployment check reads the build-info output); the pass cost a fresh build about 40 s of its one
- * core, and the ASTs made every artifact about ten times the size, which every deployment and contract
+ * core, and the ASTs made every artifact about nine times the size, which every deployment and contract
  * factory then read and parsed, again and again (decision 0183). The artifacts stay as Hardhat 3 writes
  * them. Every other part of the plugin is kept as it is: the upgrade-safety validations it runs on each
  * compilation job (`cache/validations.json`), its tasks, its config and its `upgrades` API.
