@@ -39,7 +39,8 @@ if (postgres !== undefined && postgres !== "") {
     name: "npm run test:integration (PostgreSQL)",
     command: npm,
     args: ["run", "test:integration"],
-    env: { ...env, DATABASE_URL: postgres },
+    // the files that read the database setting: the PGlite side runs the others (decision 0185)
+    env: { ...env, DATABASE_URL: postgres, TEST_DATABASE_ONLY: "1" },
   });
 }
 console.log(`=== ${sides.map((side) => side.name).join(", ")}: side by side (each one's output follows when all end)`);

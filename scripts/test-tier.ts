@@ -33,7 +33,10 @@ if (names.every((name) => name === "unit")) {
   const mochaOptions = options.filter((option) => option !== "--no-compile");
   command = ["--import", "tsx", mocha, ...unitMochaArguments(process.cwd(), mochaOptions)];
 } else {
-  command = [cli, ...tierArguments(process.cwd(), names, options)];
+  // `TEST_DATABASE_ONLY=1`: only the files that read the database setting (npm test's PostgreSQL side,
+  // beside a run of the whole tier on PGlite: tools/test-tiers.ts DATABASE_FREE_FOLDERS)
+  const databaseOnly = process.env.TEST_DATABASE_ONLY === "1";
+  command = [cli, ...tierArguments(process.cwd(), names, options, { databaseOnly })];
 }
 // worker processes (TEST_JOBS, hardhat.config.ts) only for the contract tier: the integration tier's files
 // share one live deployment through root hooks that run once per process

@@ -27,11 +27,34 @@ export function tierFiles(root: string, tier: Tier): string[] {
 }
 
 /**
+ * Folders of `test/integration/` whose tests never read the run's database setting (`DATABASE_URL`):
+ * the deployment and the local nodes have no database, and the embedded database's own tests open
+ * PGlite whatever the setting. A second run of the tier on another database (`npm test`'s PostgreSQL
+ * side, `TEST_DATABASE_ONLY=1`) leaves them out: it would run the same tests on the same parts again,
+ * about 110 s of a CI run (decision 0185). A unit test holds each of their files to that.
+ */
+export const DATABASE_FREE_FOLDERS = ["deploy", "devnet", "pglite"] as const;
+
+/** Whether an integration file (relative to the root) is under one of `DATABASE_FREE_FOLDERS`. */
+export function isDatabaseFree(file: string): boolean {
+  const [, tier, folder] = file.split(path.sep).join("/").split("/");
+  return tier === "integration" && (DATABASE_FREE_FOLDERS as readonly string[]).includes(folder);
+}
+
+/**
  * The `hardhat` arguments that run the given tiers' TypeScript tests in one mocha run:
  * `test mocha [options…] <files…>`. Options (`--grep x`, `--no-compile`, `--bail`) pass through.
+ * `databaseOnly`: without the integration files of `DATABASE_FREE_FOLDERS`.
  */
-export function tierArguments(root: string, tiers: readonly Tier[], options: readonly string[] = []): string[] {
-  const files = tiers.flatMap((tier) => tierFiles(root, tier));
+export function tierArguments(
+  root: string,
+  tiers: readonly Tier[],
+  options: readonly string[] = [],
+  select: { databaseOnly?: boolean } = {},
+): string[] {
+  const files = tiers
+    .flatMap((tier) => tierFiles(root, tier))
+    .filter((file) => select.databaseOnly !== true || !isDatabaseFree(file));
   if (files.length === 0) throw new Error(`no test file under ${tiers.map((tier) => `test/${tier}/`).join(", ")}`);
   return ["test", "mocha", ...options, ...files];
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,7 +7,15 @@ import { expect } from "chai";
 
 import { runsIntegrationTests } from "../../../testing/root-hooks.js";
 import { runConcurrently } from "../../../tools/concurrent.js";
-import { TIERS, isTier, tierArguments, tierFiles, unitMochaArguments } from "../../../tools/test-tiers.js";
+import {
+  DATABASE_FREE_FOLDERS,
+  TIERS,
+  isDatabaseFree,
+  isTier,
+  tierArguments,
+  tierFiles,
+  unitMochaArguments,
+} from "../../../tools/test-tiers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -60,6 +69,63 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
       await mkdir(path.join(root, "test", "e2e"), { recursive: true });
       expect(() => tierArguments(root, ["e2e"])).to.throw("no test file under test/e2e/");
       expect(() => tierArguments(root, ["contracts"])).to.throw(/ENOENT/);
+    });
+  });
+
+  describe("tierArguments for a second database (databaseOnly: npm test's PostgreSQL side)", function () {
+    it("leaves out the integration files under the folders that never read the database setting, and only those", async function () {
+      for (const file of [
+        "test/integration/pglite/e.test.ts",
+        "test/integration/deploy/f.test.ts",
+        "test/integration/devnet/g.test.ts",
+        "test/integration/provider/h.test.ts",
+        "test/unit/pglite/i.test.ts",
+      ]) {
+        await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+        await writeFile(path.join(root, file), "");
+      }
+      try {
+        expect(tierArguments(root, ["integration"], ["--bail"], { databaseOnly: true })).to.deep.equal([
+          "test",
+          "mocha",
+          "--bail",
+          "test/integration/gateway/d.test.ts",
+          "test/integration/provider/h.test.ts",
+        ]);
+        // the whole tier otherwise, and a unit folder of the same name is no integration folder
+        expect(tierArguments(root, ["integration"]).slice(2)).to.have.length(5);
+        expect(isDatabaseFree("test/unit/pglite/i.test.ts")).to.equal(false);
+        expect(isDatabaseFree(path.join("test", "integration", "pglite", "e.test.ts"))).to.equal(true);
+      } finally {
+        for (const folder of ["pglite", "deploy", "devnet", "provider"]) {
+          await rm(path.join(root, "test", "integration", folder), { recursive: true, force: true });
+        }
+        await rm(path.join(root, "test", "unit", "pglite"), { recursive: true, force: true });
+      }
+    });
+
+    it("each file of those folders in this repository reads no database setting: not DATABASE_URL, nor a helper that does", function () {
+      const free = tierFiles(ROOT, "integration").filter(isDatabaseFree);
+      // each folder holds tests, so that a renamed folder does not leave the rule pointing at nothing
+      for (const folder of DATABASE_FREE_FOLDERS) {
+        expect(
+          free.some((file) => file.startsWith(`test/integration/${folder}/`)),
+          folder,
+        ).to.equal(true);
+      }
+      for (const file of free) {
+        const source = readFileSync(path.join(ROOT, file), "utf8");
+        for (const reader of [
+          "DATABASE_URL",
+          "databaseUrl",
+          "testConfig",
+          "startTestGateway",
+          "spawnGatewayProcess",
+          "resetDatabase",
+        ]) {
+          expect(source, `${file} names ${reader}`).to.not.contain(reader);
+        }
+      }
     });
   });
 
