@@ -19,22 +19,27 @@ import {
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
+/** Writes each file (relative to `root`) empty, with its folders. */
+async function writeEmpty(root: string, files: readonly string[]): Promise<void> {
+  for (const file of files) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), "");
+  }
+}
+
 describe("the test tiers (scripts/test-tier.ts)", function () {
   let root: string;
 
   before(async function () {
     root = await mkdtemp(path.join(tmpdir(), "tiers-"));
-    for (const file of [
+    await writeEmpty(root, [
       "test/unit/sdk/b.test.ts",
       "test/unit/sdk/a.test.ts",
       "test/unit/deep/er/c.test.ts",
       "test/unit/sdk/helper.ts",
       "test/unit/sdk/notes.md",
       "test/integration/gateway/d.test.ts",
-    ]) {
-      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await writeFile(path.join(root, file), "");
-    }
+    ]);
   });
 
   after(async function () {
@@ -74,16 +79,13 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
 
   describe("tierArguments for a second database (databaseOnly: npm test's PostgreSQL side)", function () {
     it("leaves out the integration files under the folders that never read the database setting, and only those", async function () {
-      for (const file of [
+      await writeEmpty(root, [
         "test/integration/pglite/e.test.ts",
         "test/integration/deploy/f.test.ts",
         "test/integration/devnet/g.test.ts",
         "test/integration/provider/h.test.ts",
         "test/unit/pglite/i.test.ts",
-      ]) {
-        await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-        await writeFile(path.join(root, file), "");
-      }
+      ]);
       try {
         expect(tierArguments(root, ["integration"], ["--bail"], { databaseOnly: true })).to.deep.equal([
           "test",
