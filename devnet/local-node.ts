@@ -61,8 +61,9 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts `hardhat --config devnet/node.config.ts node --hostname --port --chain-id` with the Node.js
- * that runs this process (the project's Node 22), waits until it answers `eth_chainId` with the expected id, and returns a
- * handle. The node gets its own process group, and is stopped when this process exits.
+ * that runs this process (the project's Node 22), waits until it answers `eth_chainId` with the
+ * expected id, and returns a handle. The node gets its own process group, and is stopped when this
+ * process exits.
  */
 export async function startLocalNode(options: LocalNodeOptions): Promise<LocalNode> {
   const hostname = options.hostname ?? "127.0.0.1";

@@ -1,6 +1,7 @@
-// `npm run test:unit|test:integration|test:e2e` (and `test:ts`, every tier; `test:contracts` is scripts/test-contracts.ts): runs the
-// TypeScript tests of the named tiers, every file under test/<tier>/ (tools/test-tiers.ts), in one
-// `hardhat test mocha` run; the unit tier alone runs on mocha itself, after `hardhat build`.
+// `npm run test:unit|test:integration|test:e2e` (and `test:ts`, every tier; `npm run test:contracts` is
+// scripts/test-contracts.ts): runs the TypeScript tests of the named tiers, every file under test/<tier>/
+// (tools/test-tiers.ts), in one `hardhat test mocha` run; the unit tier alone runs on mocha itself, after
+// `hardhat build`.
 // Usage: tsx scripts/test-tier.ts <tier…> [hardhat test mocha options…]
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
