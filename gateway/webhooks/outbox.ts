@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
-
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 
 import type { ChainContext, StoredEvent } from "../indexer/module.js";
 import type { EventSink } from "../indexer/sink.js";
 import type { Db, Tx } from "../store/db.js";
 import { leaseNotices, providers, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
+import { deliveryIds } from "./delivery-id.js";
 import { alertOf } from "./email.js";
 import type { WebhookEvent } from "./events.js";
 import { webhookEventsOf } from "./events.js";
@@ -68,7 +67,7 @@ export class Outbox implements EventSink {
     const rows: (typeof webhookDeliveries.$inferInsert)[] = subscribers
       .filter((s) => (event.public === true && !s.ownEventsOnly) || accounts.includes(s.accountLower))
       .map((s) => ({
-        deliveryId: randomUUID(),
+        deliveryId: deliveryIds.next(),
         channel: "webhook",
         subscriptionId: s.subscriptionId,
         target: s.subscriptionId,
@@ -142,7 +141,7 @@ export class Outbox implements EventSink {
       .where(eq(providers.providerId, providerId));
     if (provider === undefined || !/^[^\s@]+@[^\s@]+$/.test(provider.email)) return undefined;
     return {
-      deliveryId: randomUUID(),
+      deliveryId: deliveryIds.next(),
       channel: "email",
       subscriptionId: null,
       target: provider.email,

@@ -5,6 +5,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzl
 import { invalidParameter, notFound } from "../api/errors.js";
 import type { Db } from "../store/db.js";
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../store/schema.js";
+import { deliveryIds } from "./delivery-id.js";
 import { TEST_EVENT, WEBHOOK_EVENTS, twinPairsIn } from "./event-names.js";
 import type { WebhookEventName } from "./event-names.js";
 import { renderBody } from "./body.js";
@@ -309,7 +310,7 @@ export class SubscriptionService {
     const [row] = await this.db
       .insert(webhookDeliveries)
       .values({
-        deliveryId: randomUUID(),
+        deliveryId: deliveryIds.next(),
         channel: "webhook",
         subscriptionId,
         target: subscriptionId,
