@@ -4,30 +4,25 @@
 // side (tools/concurrent.ts), each one's output printed whole when both are done; fails when either fails.
 // `hardhat test` ran them one after the other: the Solidity tests keep about one core busy for a minute
 // while the other waits (decision 0185).
-import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import path from "node:path";
-
 import { printResults, runConcurrently } from "../tools/concurrent.js";
+import { HARDHAT_CLI, buildContracts } from "../tools/test-tiers.js";
 
-const require = createRequire(import.meta.url);
-const cli = path.join(path.dirname(require.resolve("hardhat/package.json")), "dist/src/cli.js");
 // one build for both runs: two builds starting at once would both write and rename the compile cache
 // (`TEST_NO_COMPILE=1` skips it, as the tiers' runs do)
 if (process.env.TEST_NO_COMPILE !== "1") {
-  const build = spawnSync(process.execPath, [cli, "build", "--quiet"], { stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = buildContracts();
+  if (status !== 0) process.exit(status);
 }
 const results = await runConcurrently([
   {
     name: "Solidity tests (hardhat test solidity, test/sol/)",
     command: process.execPath,
-    args: [cli, "test", "solidity", "--no-compile"],
+    args: [HARDHAT_CLI, "test", "solidity", "--no-compile"],
   },
   {
     name: "contract tier (hardhat test mocha, test/contracts/)",
     command: process.execPath,
-    args: [cli, "test", "mocha", "--no-compile"],
+    args: [HARDHAT_CLI, "test", "mocha", "--no-compile"],
     env: { ...process.env, TEST_JOBS: process.env.TEST_JOBS ?? "auto" },
   },
 ]);

@@ -3,11 +3,11 @@
 // (tools/test-tiers.ts), in one `hardhat test mocha` run; the unit tier alone runs on mocha itself, after
 // `hardhat build`.
 // Usage: tsx scripts/test-tier.ts <tier…> [hardhat test mocha options…]
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-import { TIERS, isTier, tierArguments, unitMochaArguments } from "../tools/test-tiers.js";
+import { HARDHAT_CLI, TIERS, buildContracts, isTier, tierArguments, unitMochaArguments } from "../tools/test-tiers.js";
 
 const args = process.argv.slice(2);
 const count = args.findIndex((argument) => !isTier(argument));
@@ -21,14 +21,13 @@ if (names.length === 0) {
   process.exit(2);
 }
 const require = createRequire(import.meta.url);
-const cli = path.join(path.dirname(require.resolve("hardhat/package.json")), "dist/src/cli.js");
 let command: string[];
 if (names.every((name) => name === "unit")) {
   // the unit tier on mocha itself (tools/test-tiers.ts), after the build its tests decode ABIs with
   // (`--no-compile` skips it, as it does Hardhat's)
   if (!options.includes("--no-compile")) {
-    const build = spawnSync(process.execPath, [cli, "build", "--quiet"], { stdio: "inherit" });
-    if (build.status !== 0) process.exit(build.status ?? 1);
+    const status = buildContracts();
+    if (status !== 0) process.exit(status);
   }
   const mocha = path.join(path.dirname(require.resolve("mocha/package.json")), "bin", "mocha.js");
   const mochaOptions = options.filter((option) => option !== "--no-compile");
@@ -37,7 +36,7 @@ if (names.every((name) => name === "unit")) {
   // `TEST_DATABASE_ONLY=1`: only the files that read the database setting (npm test's PostgreSQL side,
   // beside a run of the whole tier on PGlite: tools/test-tiers.ts DATABASE_FREE_FOLDERS)
   const databaseOnly = process.env.TEST_DATABASE_ONLY === "1";
-  command = [cli, ...tierArguments(process.cwd(), names, options, { databaseOnly })];
+  command = [HARDHAT_CLI, ...tierArguments(process.cwd(), names, options, { databaseOnly })];
 }
 // worker processes (TEST_JOBS, hardhat.config.ts) only for the contract tier: the integration tier's files
 // share one live deployment through root hooks that run once per process

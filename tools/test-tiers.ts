@@ -1,7 +1,23 @@
 // The test tiers (docs/testing.md): a tier is a folder of test/, and running one runs every test file
 // in it, so a new file is in its tier's run without being listed anywhere.
+import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+
+/** Hardhat's command-line entry, run with the Node.js that runs the caller (the project's Node 22). */
+export const HARDHAT_CLI = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("hardhat/package.json")),
+  "dist/src/cli.js",
+);
+
+/**
+ * `hardhat build --quiet` (the check alone when nothing changed), its output on this process's; the
+ * exit status. The test scripts build once before the runs that read the artifacts start.
+ */
+export function buildContracts(): number {
+  return spawnSync(process.execPath, [HARDHAT_CLI, "build", "--quiet"], { stdio: "inherit" }).status ?? 1;
+}
 
 /** The TypeScript tiers, fastest first: what each may start is in docs/testing.md. */
 export const TIERS = ["unit", "contracts", "integration", "e2e"] as const;
