@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { cp, mkdir, readFile, readdir, rename, rm } from "node:fs/promises";
+import { cpSync, existsSync, readFileSync } from "node:fs";
+import { mkdir, readFile, readdir, rename, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -23,7 +23,10 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 export async function copyFromTemplate(pgdata: string, templates: string, migrationsFolder: string): Promise<void> {
   const template = path.join(templates, `pglite-${await templateKey(migrationsFolder)}`);
   if (!existsSync(template)) await makeTemplate(template, migrationsFolder);
-  await cp(template, pgdata, { recursive: true, errorOnExist: true, force: false });
+  // Node's synchronous copy (native code) of the template's 1,100 files: 0.13 CPU s on these machines
+  // against 0.55 s for `fs.promises.cp`, whose JavaScript walk makes a system call per step of each
+  // file. A store opens once, before its gateway serves, so the event loop waits on nobody.
+  cpSync(template, pgdata, { recursive: true, errorOnExist: true, force: false });
 }
 
 /** PGlite's version and a hash of the migrations folder's files (names and contents). */
