@@ -215,7 +215,7 @@ module.exports = {
     // node_modules/ and typechain-types/ are not followed but stay visible as imported modules, so that
     // the gateway's two rules above see an import of a devDependency or of the bindings
     exclude: {
-      path: ["^artifacts", "^cache", "^coverage", "^portal/dist", "^sdk/dist", "^dist/"],
+      path: ["^artifacts", "^cache", "^coverage", "^portal/dist", "^portal/e2e/\\.results", "^sdk/dist", "^dist/"],
     },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },

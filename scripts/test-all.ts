@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 
 import { printResults, runConcurrently } from "../tools/concurrent.js";
+import { sideBySide } from "../tools/test-tiers.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const started = performance.now();
@@ -16,33 +17,23 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 for (const tier of ["test:unit", "test:contracts"]) {
   const at = performance.now();
   const run = spawnSync(npm, ["run", tier], { stdio: "inherit" });
+  // `.ci/run` waits for "=== npm run test:contracts: passed" before it starts lint's build readers (decision 0188)
   console.log(
     `\n=== npm run ${tier}: ${run.status === 0 ? "passed" : "failed"} in ${seconds(performance.now() - at)}\n`,
   );
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-// The PostgreSQL server, if any, is the third side's alone: the other integration run is the PGlite one
-// (two runs on one database would reset each other's tables)
-const postgres = process.env.DATABASE_URL;
 // The contract tier has just built the contracts: the tiers below skip Hardhat's build check, whose
 // cache file runs starting at once would all write and rename (CI at dddbdec: ENOENT on
-// cache/compile-cache.json.tmp, the end-to-end tier failed in 3 s)
-const env: NodeJS.ProcessEnv = { ...process.env, TEST_NO_COMPILE: "1" };
-delete env.DATABASE_URL;
-const sides = [
-  { name: "npm run test:integration", command: npm, args: ["run", "test:integration"], env },
-  { name: "npm run test:e2e", command: npm, args: ["run", "test:e2e"], env },
-];
-if (postgres !== undefined && postgres !== "") {
-  sides.push({
-    name: "npm run test:integration (PostgreSQL)",
-    command: npm,
-    args: ["run", "test:integration"],
-    // the files that read the database setting: the PGlite side runs the others (decision 0185)
-    env: { ...env, DATABASE_URL: postgres, TEST_DATABASE_ONLY: "1" },
-  });
-}
+// cache/compile-cache.json.tmp, the end-to-end tier failed in 3 s). Which runs, on which database:
+// tools/test-tiers.ts sideBySide.
+const sides = sideBySide(process.env).map((side) => ({
+  name: side.name,
+  command: npm,
+  args: ["run", side.script],
+  env: side.env,
+}));
 console.log(`=== ${sides.map((side) => side.name).join(", ")}: side by side (each one's output follows when all end)`);
 const results = await runConcurrently(sides);
 printResults(results, 0);

@@ -33,8 +33,8 @@ if (names.every((name) => name === "unit")) {
   const mochaOptions = options.filter((option) => option !== "--no-compile");
   command = ["--import", "tsx", mocha, ...unitMochaArguments(process.cwd(), mochaOptions)];
 } else {
-  // `TEST_DATABASE_ONLY=1`: only the files that read the database setting (npm test's PostgreSQL side,
-  // beside a run of the whole tier on PGlite: tools/test-tiers.ts DATABASE_FREE_FOLDERS)
+  // `TEST_DATABASE_ONLY=1`: only the files that read the database setting (npm test's PGlite side,
+  // beside a run of the whole tier on PostgreSQL: tools/test-tiers.ts DATABASE_FREE_FOLDERS)
   const databaseOnly = process.env.TEST_DATABASE_ONLY === "1";
   command = [HARDHAT_CLI, ...tierArguments(process.cwd(), names, options, { databaseOnly })];
 }

@@ -45,9 +45,10 @@ export function tierFiles(root: string, tier: Tier): string[] {
 /**
  * Folders of `test/integration/` whose tests never read the run's database setting (`DATABASE_URL`):
  * the deployment and the local nodes have no database, and the embedded database's own tests open
- * PGlite whatever the setting. A second run of the tier on another database (`npm test`'s PostgreSQL
- * side, `TEST_DATABASE_ONLY=1`) leaves them out: it would run the same tests on the same parts again,
- * about 110 s of a CI run (decision 0185). A unit test holds each of their files to that.
+ * PGlite whatever the setting. When `npm test` runs the tier on two databases side by side, one of
+ * the runs (`TEST_DATABASE_ONLY=1`: the PGlite side, whose run is the longer) leaves them out: it
+ * would run the same tests on the same parts again, about 110 s of a CI run (decisions 0185, 0188).
+ * A unit test holds each of their files to that.
  */
 export const DATABASE_FREE_FOLDERS = ["deploy", "devnet", "pglite"] as const;
 
@@ -82,4 +83,46 @@ export function tierArguments(
  */
 export function unitMochaArguments(root: string, options: readonly string[] = []): string[] {
   return ["--timeout", "40000", ...options, ...tierFiles(root, "unit")];
+}
+
+/** One of the runs `npm test` starts side by side after the contract tier (scripts/test-all.ts). */
+export interface TestSide {
+  name: string;
+  /** `npm run <script>` */
+  script: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The runs `npm test` starts side by side once the contract tier has built the contracts: the
+ * integration tier on PGlite and the end-to-end tier, and, when `DATABASE_URL` names a PostgreSQL
+ * database, the integration tier once more on it (decision 0180). None of them checks the build again
+ * (`TEST_NO_COMPILE=1`), and the build checks of the commands they start (`hardhat devnet`,
+ * `deploy-protocol`, `check-deployment`, `rehearse`) leave the TypeChain types as the contract tier's
+ * build wrote them (`HARDHAT_NO_TYPECHAIN`, Hardhat's global flag: TypeChain rewrites every file on each
+ * build, even one that compiles nothing, while CI's lint reads them; decision 0188). Only the PostgreSQL
+ * side sees `DATABASE_URL` (two runs on one database would reset each other's tables). The files that never read the database setting
+ * (`DATABASE_FREE_FOLDERS`) run once: on the PostgreSQL side, whose run ends first, and the PGlite
+ * side (`TEST_DATABASE_ONLY=1`) leaves them out (decision 0188).
+ */
+export function sideBySide(env: NodeJS.ProcessEnv): TestSide[] {
+  const postgres = env.DATABASE_URL;
+  const base: NodeJS.ProcessEnv = { ...env, TEST_NO_COMPILE: "1", HARDHAT_NO_TYPECHAIN: "true" };
+  delete base.DATABASE_URL;
+  delete base.TEST_DATABASE_ONLY;
+  if (postgres === undefined || postgres === "") {
+    return [
+      { name: "npm run test:integration", script: "test:integration", env: base },
+      { name: "npm run test:e2e", script: "test:e2e", env: base },
+    ];
+  }
+  return [
+    { name: "npm run test:integration", script: "test:integration", env: { ...base, TEST_DATABASE_ONLY: "1" } },
+    { name: "npm run test:e2e", script: "test:e2e", env: base },
+    {
+      name: "npm run test:integration (PostgreSQL)",
+      script: "test:integration",
+      env: { ...base, DATABASE_URL: postgres },
+    },
+  ];
 }

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 
 import { expect } from "chai";
 
-import { LINT_LANES, SOURCE_CHECKS, laneCommand, laneGaps, lanesOf, lintPartOf } from "../../../tools/lint-lanes.js";
+import {
+  BUILD_READERS,
+  LINT_LANES,
+  SOURCE_CHECKS,
+  laneCommand,
+  laneGaps,
+  lanesOf,
+  lintPartOf,
+} from "../../../tools/lint-lanes.js";
 
 describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
   describe("LINT_LANES", function () {
@@ -15,6 +23,7 @@ describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
 
     it("builds the TypeChain types before tsc reads them and the SDK package after, in one lane", function () {
       const lane = LINT_LANES.find((l) => l.includes("lint:ts"))!;
+      expect(lane.indexOf("build")).to.equal(0);
       expect(lane.indexOf("lint:ts")).to.be.below(lane.indexOf("lint:package"));
     });
   });
@@ -26,6 +35,18 @@ describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
       for (const script of SOURCE_CHECKS) {
         expect(LINT_LANES.flat()).to.include(script);
         expect(scripts[script], script).to.not.match(/hardhat|npm run|build|tsx |depcruise|openapi/);
+      }
+    });
+  });
+
+  describe("BUILD_READERS", function () {
+    it("are laned lint scripts that run no build and write neither the SDK package nor Hardhat's files", function () {
+      const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+      expect(BUILD_READERS).to.not.be.empty;
+      for (const script of BUILD_READERS) {
+        expect(LINT_LANES.flat()).to.include(script);
+        expect(SOURCE_CHECKS).to.not.include(script);
+        expect(scripts[script], script).to.not.match(/(^|&&\s*)(npx\s+)?hardhat\s|npm run|build|pack|-w\s/);
       }
     });
   });
@@ -45,18 +66,34 @@ describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
       expect(lanesOf("built", lanes)).to.deep.equal([["lint:ts", "lint:links"]]);
     });
 
-    it("runs each check of the real lanes exactly once over the two parts", function () {
-      const parts = [...lanesOf("sources"), ...lanesOf("built")].flat();
-      expect(parts).to.have.members(LINT_LANES.flat());
-      expect(parts).to.have.length(LINT_LANES.flat().length);
+    it("splits the others into the build's readers and the rest, each lane in its order", function () {
+      expect(lanesOf("readers", lanes)).to.deep.equal([["lint:ts", "lint:links"]]);
+      const writing = [["build", "lint:ts", "lint:package"], ["lint:format"]];
+      expect(lanesOf("writers", writing)).to.deep.equal([["build", "lint:package"]]);
+    });
+
+    it("runs each check of the real lanes exactly once over the two parts, and over the three", function () {
+      for (const split of [
+        ["sources", "built"],
+        ["sources", "readers", "writers"],
+      ] as const) {
+        const parts = split.flatMap((part) => lanesOf(part)).flat();
+        expect(parts).to.have.members(LINT_LANES.flat());
+        expect(parts).to.have.length(LINT_LANES.flat().length);
+      }
     });
   });
 
   describe("lintPartOf", function () {
-    it("reads nothing as all, --sources and --built, and refuses anything else", function () {
+    it("reads nothing as all, --sources, --built, --build-readers and --build-writers, and refuses anything else", function () {
       expect(lintPartOf([])).to.equal("all");
       expect(lintPartOf(["--sources"])).to.equal("sources");
       expect(lintPartOf(["--built"])).to.equal("built");
+      expect(lintPartOf(["--build-readers"])).to.equal("readers");
+      expect(lintPartOf(["--build-writers"])).to.equal("writers");
+      // not a key of any object: a flag names a part only if it is one of the four
+      expect(lintPartOf(["constructor"])).to.equal(undefined);
+      expect(lintPartOf(["toString"])).to.equal(undefined);
       expect(lintPartOf(["--source"])).to.equal(undefined);
       expect(lintPartOf(["--sources", "--built"])).to.equal(undefined);
     });

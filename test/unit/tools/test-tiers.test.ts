@@ -12,6 +12,7 @@ import {
   TIERS,
   isDatabaseFree,
   isTier,
+  sideBySide,
   tierArguments,
   tierFiles,
   unitMochaArguments,
@@ -77,7 +78,7 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
     });
   });
 
-  describe("tierArguments for a second database (databaseOnly: npm test's PostgreSQL side)", function () {
+  describe("tierArguments for one of two databases (databaseOnly: npm test's PGlite side beside a PostgreSQL side)", function () {
     it("leaves out the integration files under the folders that never read the database setting, and only those", async function () {
       await writeEmpty(root, [
         "test/integration/pglite/e.test.ts",
@@ -212,5 +213,46 @@ describe("the test tiers (scripts/test-tier.ts)", function () {
     const inTiers = TIERS.flatMap((tier) => tierFiles(ROOT, tier));
     expect(inTiers.length).to.be.greaterThan(60);
     expect(everywhere.sort()).to.deep.equal([...inTiers].sort());
+  });
+
+  describe("sideBySide (the runs npm test starts after the contract tier)", function () {
+    const URL = "postgres://ci:ci@127.0.0.1:5432/ci";
+
+    it("without DATABASE_URL: the integration tier on PGlite (every file) beside the end-to-end tier, neither checking the build nor rewriting the TypeChain types", function () {
+      const sides = sideBySide({ PATH: "/bin", TEST_DATABASE_ONLY: "1" });
+      expect(sides.map((side) => [side.name, side.script])).to.deep.equal([
+        ["npm run test:integration", "test:integration"],
+        ["npm run test:e2e", "test:e2e"],
+      ]);
+      for (const side of sides) {
+        expect(side.env).to.include({ PATH: "/bin", TEST_NO_COMPILE: "1", HARDHAT_NO_TYPECHAIN: "true" });
+        expect(side.env).to.not.have.property("DATABASE_URL");
+        // a setting left in the caller's environment does not drop files from the only run of the tier
+        expect(side.env).to.not.have.property("TEST_DATABASE_ONLY");
+      }
+    });
+
+    it("with DATABASE_URL: a third side on PostgreSQL runs the whole tier, the PGlite side only the files that read the database", function () {
+      const [pglite, e2e, postgres] = sideBySide({ PATH: "/bin", DATABASE_URL: URL });
+      expect([pglite.script, e2e.script, postgres.script]).to.deep.equal([
+        "test:integration",
+        "test:e2e",
+        "test:integration",
+      ]);
+      expect(postgres.name).to.equal("npm run test:integration (PostgreSQL)");
+      expect(postgres.env).to.include({ DATABASE_URL: URL, TEST_NO_COMPILE: "1" });
+      expect(postgres.env).to.not.have.property("TEST_DATABASE_ONLY");
+      expect(pglite.env).to.include({ TEST_DATABASE_ONLY: "1", TEST_NO_COMPILE: "1" });
+      expect(pglite.env).to.not.have.property("DATABASE_URL");
+      expect(e2e.env).to.not.have.property("DATABASE_URL");
+      expect(e2e.env).to.not.have.property("TEST_DATABASE_ONLY");
+    });
+
+    it("treats an empty DATABASE_URL as none", function () {
+      expect(sideBySide({ DATABASE_URL: "" }).map((side) => side.name)).to.deep.equal([
+        "npm run test:integration",
+        "npm run test:e2e",
+      ]);
+    });
   });
 });
