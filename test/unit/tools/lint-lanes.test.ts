@@ -12,6 +12,16 @@ import {
   lintPartOf,
 } from "../../../tools/lint-lanes.js";
 
+/** Each of `checks` is a lint script of a lane, and its command in package.json matches nothing of `forbidden`. */
+function expectLanedScriptsWithout(checks: readonly string[], forbidden: RegExp): void {
+  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  expect(checks).to.not.be.empty;
+  for (const script of checks) {
+    expect(LINT_LANES.flat()).to.include(script);
+    expect(scripts[script], script).to.not.match(forbidden);
+  }
+}
+
 describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
   describe("LINT_LANES", function () {
     it("runs every lint script of package.json, each in one lane only", function () {
@@ -30,24 +40,14 @@ describe("npm run lint's lanes (tools/lint-lanes.ts)", function () {
 
   describe("SOURCE_CHECKS", function () {
     it("are laned lint scripts that build nothing and read no build (no Hardhat or SDK build, no TypeChain)", function () {
-      const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-      expect(SOURCE_CHECKS).to.not.be.empty;
-      for (const script of SOURCE_CHECKS) {
-        expect(LINT_LANES.flat()).to.include(script);
-        expect(scripts[script], script).to.not.match(/hardhat|npm run|build|tsx |depcruise|openapi/);
-      }
+      expectLanedScriptsWithout(SOURCE_CHECKS, /hardhat|npm run|build|tsx |depcruise|openapi/);
     });
   });
 
   describe("BUILD_READERS", function () {
-    it("are laned lint scripts that run no build and write neither the SDK package nor Hardhat's files", function () {
-      const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
-      expect(BUILD_READERS).to.not.be.empty;
-      for (const script of BUILD_READERS) {
-        expect(LINT_LANES.flat()).to.include(script);
-        expect(SOURCE_CHECKS).to.not.include(script);
-        expect(scripts[script], script).to.not.match(/(^|&&\s*)(npx\s+)?hardhat\s|npm run|build|pack|-w\s/);
-      }
+    it("are laned lint scripts, not source checks, that run no build and write neither the SDK package nor Hardhat's files", function () {
+      expectLanedScriptsWithout(BUILD_READERS, /(^|&&\s*)(npx\s+)?hardhat\s|npm run|build|pack|-w\s/);
+      for (const script of BUILD_READERS) expect(SOURCE_CHECKS).to.not.include(script);
     });
   });
 
