@@ -1,13 +1,13 @@
 // `npm run test:unit|test:integration|test:e2e` (and `test:ts`, every tier; `npm run test:contracts` is
 // scripts/test-contracts.ts): runs the TypeScript tests of the named tiers, every file under test/<tier>/
-// (tools/test-tiers.ts), in one `hardhat test mocha` run; the unit tier alone runs on mocha itself, after
-// `hardhat build`.
+// (tools/test-tiers.ts), in one `hardhat test mocha` run; the unit tier alone runs on mocha itself, without
+// a Solidity build (its tests read no artifact and no TypeChain binding: decision 0189).
 // Usage: tsx scripts/test-tier.ts <tier…> [hardhat test mocha options…]
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-import { HARDHAT_CLI, TIERS, buildContracts, isTier, tierArguments, unitMochaArguments } from "../tools/test-tiers.js";
+import { HARDHAT_CLI, TIERS, isTier, tierArguments, unitMochaArguments } from "../tools/test-tiers.js";
 
 const args = process.argv.slice(2);
 const count = args.findIndex((argument) => !isTier(argument));
@@ -23,12 +23,8 @@ if (names.length === 0) {
 const require = createRequire(import.meta.url);
 let command: string[];
 if (names.every((name) => name === "unit")) {
-  // the unit tier on mocha itself (tools/test-tiers.ts), after the build its tests decode ABIs with
-  // (`--no-compile` skips it, as it does Hardhat's)
-  if (!options.includes("--no-compile")) {
-    const status = buildContracts();
-    if (status !== 0) process.exit(status);
-  }
+  // the unit tier on mocha itself (tools/test-tiers.ts), with no build: it decodes with the SDK's ABIs, and
+  // the tests of compiled output are the contract tier's (decision 0189); `--no-compile` means nothing here
   const mocha = path.join(path.dirname(require.resolve("mocha/package.json")), "bin", "mocha.js");
   const mochaOptions = options.filter((option) => option !== "--no-compile");
   command = ["--import", "tsx", mocha, ...unitMochaArguments(process.cwd(), mochaOptions)];

@@ -12,7 +12,8 @@ import type { ChainName } from "@compute-capacity/sdk";
 import { formatReport } from "../../../deploy/check-deployment.js";
 import type { CheckReport } from "../../../deploy/check-deployment.js";
 import { deploymentIdOf } from "../../../deploy/environments.js";
-import { everyRouteOnce, rehearse, runHardhat } from "../../../tools/rehearsal.js";
+import { rehearse, runHardhat } from "../../../tools/rehearsal.js";
+import { everyRouteOnce } from "../../../tools/rehearsal-routes.js";
 import { rejection } from "../../helpers/rejection.js";
 import type { Rehearsal } from "../../../tools/rehearsal.js";
 import {

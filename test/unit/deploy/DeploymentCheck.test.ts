@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,61 +6,14 @@ import { expect } from "chai";
 import { Wallet, getAddress } from "ethers";
 
 import { Roles } from "@compute-capacity/sdk";
-import type { BuiltArtifact } from "../../../deploy/check/build.js";
-import { compareCode } from "../../../deploy/check/code.js";
 import { contractsOf, readIgnitionRecord } from "../../../deploy/check/load.js";
 import { same } from "../../../deploy/check/parameters.js";
 import { formatReport } from "../../../deploy/check/report.js";
 import { ROLE_HOLDERS } from "../../../deploy/check/roles.js";
-import { everyRouteOnce } from "../../../tools/rehearsal.js";
+import { everyRouteOnce } from "../../../tools/rehearsal-routes.js";
 import { rejection } from "../../helpers/rejection.js";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-const artifact = (file: string) =>
-  JSON.parse(readFileSync(path.join(ROOT, "artifacts", "contracts", file), "utf8")) as BuiltArtifact;
-
 describe("The post-deployment check's parts (deploy/check/)", function () {
-  describe("compareCode", function () {
-    const bridge = artifact("bridge/Bridge.sol/Bridge.json");
-    /** The artifact's runtime code with every immutable filled in, as a constructor leaves it. */
-    const deployed = () => {
-      const code = Buffer.from(bridge.deployedBytecode.slice(2), "hex");
-      for (const { start, length } of Object.values(bridge.immutableReferences!).flat()) {
-        code.fill(0xab, start, start + length);
-      }
-      return code;
-    };
-    const hex = (code: Buffer) => `0x${code.toString("hex")}`;
-
-    it("matches the artifact whatever the constructor put in the immutables", function () {
-      expect(Object.keys(bridge.immutableReferences!).length).to.be.greaterThan(0);
-      expect(compareCode(hex(deployed()), bridge)).to.deep.equal({
-        same: true,
-        immutables: Object.keys(bridge.immutableReferences!).length,
-      });
-    });
-
-    it("names a difference in the code, in its length, in the metadata hash alone, and no code at all", function () {
-      const changed = deployed();
-      changed[100] ^= 0xff;
-      expect(compareCode(hex(changed), bridge)).to.deep.equal({
-        same: false,
-        reason: "the code differs from byte 100 on",
-      });
-      expect(compareCode(hex(deployed().subarray(1)), bridge)).to.deep.include({ same: false });
-      expect((compareCode(hex(deployed().subarray(1)), bridge) as { reason: string }).reason).to.match(
-        /^\d+ bytes on chain, \d+ in the artifact$/,
-      );
-      const metadata = deployed();
-      metadata[metadata.length - 10] ^= 0x01; // inside the CBOR metadata (its IPFS hash)
-      expect(compareCode(hex(metadata), bridge)).to.deep.equal({
-        same: false,
-        reason: "the same code but another metadata hash: built from other sources (comments or NatSpec changed?)",
-      });
-      expect(compareCode("0x", bridge)).to.deep.equal({ same: false, reason: "there is no code at the address" });
-    });
-  });
-
   describe("ROLE_HOLDERS", function () {
     it("says who may hold every role of sdk/roles.ts, and of no other", function () {
       expect(Object.keys(ROLE_HOLDERS).sort()).to.deep.equal(Object.keys(Roles).sort());

@@ -1,11 +1,13 @@
 import { expect } from "chai";
-import { AbiCoder, concat, id } from "ethers";
+import { AbiCoder, Interface, concat, id } from "ethers";
+import type { InterfaceAbi } from "ethers";
+
+import { redemptionManagerAbi, sstbAbi } from "@compute-capacity/sdk";
 
 import { ApiError } from "../../../gateway/api/errors.js";
 import { baseUnitsOf } from "../../../gateway/api/amounts.js";
 import { canonicalJson } from "../../../gateway/writes/canonical.js";
 import { decodeRevert, revertToApiError } from "../../../gateway/writes/reverts.js";
-import { RedemptionManager__factory, SSTB__factory } from "../../../typechain-types/index.js";
 
 describe("write inputs and revert decoding", function () {
   describe("baseUnitsOf (whole sSTB as a JSON number -> base units)", function () {
@@ -55,14 +57,14 @@ describe("write inputs and revert decoding", function () {
     });
 
     it("names the protocol's custom errors with their arguments, across the manager, registry and sSTB", function () {
-      const manager = RedemptionManager__factory.createInterface();
+      const manager = new Interface(redemptionManagerAbi as InterfaceAbi);
       const below = decodeRevert(manager.encodeErrorResult("RedemptionBelowMinimum", [5n, 10n ** 18n]));
       expect(below).to.deep.equal({
         name: "RedemptionBelowMinimum",
         message: `RedemptionBelowMinimum(amount=5, minimum=${10n ** 18n})`,
         args: { amount: "5", minimum: (10n ** 18n).toString() },
       });
-      const sstb = SSTB__factory.createInterface();
+      const sstb = new Interface(sstbAbi as InterfaceAbi);
       const allowance = decodeRevert(
         sstb.encodeErrorResult("ERC20InsufficientAllowance", ["0x" + "11".repeat(20), 1n, 2n]),
       );
