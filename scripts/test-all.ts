@@ -1,7 +1,7 @@
 // `npm test`: every tier. The unit tier beside the contract tier (whose own workers keep both cores busy
 // once solc's one-core build is done), then the integration tier and the end-to-end tier (with the
-// portal's browser suite) side by side: each of those keeps about one core busy and waits on its chains the rest of the time, so on two cores
-// the pair takes little more than the longer of the two (decision 0172). With `DATABASE_URL` (CI
+// portal's browser suite) side by side: each of those keeps about one core busy and waits on its chains
+// the rest of the time, so on two cores the pair takes little more than the longer of the two (decision 0172). With `DATABASE_URL` (CI
 // sets it), the integration tier runs a second time on that PostgreSQL database as a third side
 // (decision 0180). Each side's output is printed whole when all have ended (tools/concurrent.ts); the
 // run fails when any tier fails.

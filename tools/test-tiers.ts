@@ -101,9 +101,9 @@ export interface TestSide {
  * `deploy-protocol`, `check-deployment`, `rehearse`) leave the TypeChain types as the contract tier's
  * build wrote them (`HARDHAT_NO_TYPECHAIN`, Hardhat's global flag: TypeChain rewrites every file on each
  * build, even one that compiles nothing, while CI's lint reads them; decision 0188). Only the PostgreSQL
- * side sees `DATABASE_URL` (two runs on one database would reset each other's tables). The files that never read the database setting
- * (`DATABASE_FREE_FOLDERS`) run once: on the PostgreSQL side, whose run ends first, and the PGlite
- * side (`TEST_DATABASE_ONLY=1`) leaves them out (decision 0188).
+ * side sees `DATABASE_URL` (two runs on one database would reset each other's tables). The files that
+ * never read the database setting (`DATABASE_FREE_FOLDERS`) run once: on the PostgreSQL side, whose run
+ * ends first, and the PGlite side (`TEST_DATABASE_ONLY=1`) leaves them out (decision 0188).
  */
 export function sideBySide(env: NodeJS.ProcessEnv): TestSide[] {
   const postgres = env.DATABASE_URL;

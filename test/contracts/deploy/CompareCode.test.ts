@@ -1,14 +1,8 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-
 import { expect } from "chai";
+import { artifacts } from "hardhat";
 
 import type { BuiltArtifact } from "../../../deploy/check/build.js";
 import { compareCode } from "../../../deploy/check/code.js";
-
-const ROOT = path.resolve(import.meta.dirname, "../../..");
-const artifact = (file: string) =>
-  JSON.parse(readFileSync(path.join(ROOT, "artifacts", "contracts", file), "utf8")) as BuiltArtifact;
 
 /**
  * The post-deployment check's code comparison (deploy/check/code.ts) against a compiled contract: it
@@ -17,7 +11,11 @@ const artifact = (file: string) =>
  */
 describe("The post-deployment check's parts against the build (deploy/check/)", function () {
   describe("compareCode", function () {
-    const bridge = artifact("bridge/Bridge.sol/Bridge.json");
+    // as the check itself reads it (deploy/check/build.ts)
+    let bridge: BuiltArtifact;
+    before(async function () {
+      bridge = (await artifacts.readArtifact("Bridge")) as unknown as BuiltArtifact;
+    });
     /** The artifact's runtime code with every immutable filled in, as a constructor leaves it. */
     const deployed = () => {
       const code = Buffer.from(bridge.deployedBytecode.slice(2), "hex");

@@ -3,17 +3,12 @@ import path from "node:path";
 
 import { expect } from "chai";
 import { Interface } from "ethers";
+import { artifacts } from "hardhat";
 
 import { contractAbis } from "@compute-capacity/sdk";
 import { ABIS_DIR, SDK_CONTRACTS, abiNameOf, renderAbiModules } from "../../../tools/sdk-abis.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-
-async function artifactAbi(contract: string): Promise<unknown[]> {
-  const dir = path.join(ROOT, "artifacts", "contracts");
-  const file = (await readdir(dir, { recursive: true })).find((f) => f.endsWith(`${contract}.sol/${contract}.json`))!;
-  return (JSON.parse(await readFile(path.join(dir, file), "utf8")) as { abi: unknown[] }).abi;
-}
 
 /**
  * The SDK's ABI modules against the compiled contracts: these read the build's artifacts, so they run in
@@ -38,7 +33,7 @@ describe("the SDK's ABI modules against the compiled contracts (sdk/abis/, npm r
   it("hold each contract's functions, events and errors as compiled, with no bytecode", async function () {
     for (const contract of SDK_CONTRACTS) {
       const abi = contractAbis[contract];
-      const fromArtifact = new Interface((await artifactAbi(contract)) as never);
+      const fromArtifact = new Interface((await artifacts.readArtifact(contract)).abi as never);
       expect(new Interface(abi as never).format(), contract).to.deep.equal(fromArtifact.format());
       expect(abiNameOf(contract)).to.match(/^[a-z][A-Za-z]*$/);
     }
